@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+// Byte sources and sinks over files and pipes: "-" is stdin or stdout.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace libtrace {
+
+// True for the "-" sentinel. "./-" is a file named "-".
+inline bool is_stdio(std::string_view path) { return path == "-"; }
+
+// Sequential reader over a file or stdin. It never seeks, so pipes work.
+// Throws Error(Errc::io) naming the file when the system refuses.
+class InputFile {
+ public:
+  explicit InputFile(const std::string& path);
+  ~InputFile();
+  InputFile(const InputFile&) = delete;
+  InputFile& operator=(const InputFile&) = delete;
+
+  // Reads up to n bytes; returns 0 only at end of file.
+  std::size_t read(void* dst, std::size_t n);
+  // Reads until n bytes or end of file; returns how many were read.
+  std::size_t read_full(void* dst, std::size_t n);
+  // Looks at the next n bytes (fewer at end of file) without consuming them.
+  std::string_view peek(std::size_t n);
+
+  // The path as given, or "<stdin>" for "-".
+  const std::string& name() const { return name_; }
+  // Bytes consumed so far: the file offset of the next read().
+  std::uint64_t offset() const { return offset_; }
+  // Size of a regular file, 0 when unknown (pipes, terminals).
+  std::uint64_t size() const { return size_; }
+
+ private:
+  int fd_ = -1;
+  bool owns_fd_ = false;
+  std::string name_;
+  std::uint64_t offset_ = 0;
+  std::uint64_t size_ = 0;
+  std::string pushback_;  // bytes peeked but not yet consumed
+};
+
+// Where encoded or formatted bytes go.
+class Sink {
+ public:
+  virtual ~Sink() = default;
+  virtual void write(const void* data, std::size_t size) = 0;
+  // Ends the stream (codec trailers); no write() may follow.
+  virtual void finish() {}
+};
+
+// A file written through a temporary next to it and renamed on commit(), so a
+// failure never leaves a half-written file where a good one was; or stdout
+// for "-". Writes are buffered.
+class OutputFile final : public Sink {
+ public:
+  explicit OutputFile(const std::string& path);
+  ~OutputFile() override;  // removes the temporary unless committed
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+
+  void write(const void* data, std::size_t size) override;
+  void flush();
+  // Flushes and renames the temporary over the destination.
+  void commit();
+  // After a failure: keeps what was written as "<path>.partial" and returns
+  // that name ("" for stdout, where the bytes are already out, flushed).
+  std::string keep_partial();
+
+  const std::string& name() const { return name_; }
+  // Where the bytes are until commit(): the temporary ("" for stdout).
+  const std::string& temp_path() const { return temp_; }
+  bool is_stdout() const { return temp_.empty(); }
+  std::uint64_t bytes_written() const { return written_; }
+
+ private:
+  void write_fd(const void* data, std::size_t size);
+
+  int fd_ = -1;
+  std::string name_;
+  std::string temp_;
+  std::vector<char> buf_;
+  std::size_t used_ = 0;
+  std::uint64_t written_ = 0;
+  bool done_ = false;
+};
+
+// Whether stdout is a terminal: binary writers refuse one unless asked.
+bool stdout_is_terminal();
+bool stderr_is_terminal();
+
+}  // namespace libtrace

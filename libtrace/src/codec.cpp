@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: MIT
+// Container names, detection, and the prefetching decoder wrapper.
+#include "libtrace/codec.hpp"
+
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+#include "codec_internal.hpp"
+#include "libtrace/error.hpp"
+
+namespace libtrace {
+
+std::string_view container_name(Container c) {
+  switch (c) {
+    case Container::snappy: return "snappy";
+    case Container::gzip: return "gzip";
+    case Container::brotli: return "brotli";
+  }
+  return "?";
+}
+
+std::string_view apitrace_container_name(Container c) {
+  switch (c) {
+    case Container::snappy: return "Snappy";
+    case Container::gzip: return "ZLib";
+    case Container::brotli: return "Brotli";
+  }
+  return "?";
+}
+
+std::optional<Container> parse_container(std::string_view name) {
+  if (name == "snappy") return Container::snappy;
+  if (name == "gzip" || name == "zlib") return Container::gzip;
+  if (name == "brotli") return Container::brotli;
+  return std::nullopt;
+}
+
+void check_level(Container c, int level) {
+  if (level < 0) return;
+  switch (c) {
+    case Container::snappy:
+      throw Error(Errc::usage, "", "snappy has no compression levels");
+    case Container::gzip:
+      if (level < 1 || level > 9) throw Error(Errc::usage, "", "gzip level must be 1..9");
+      return;
+    case Container::brotli:
+      if (level > 11) throw Error(Errc::usage, "", "brotli level must be 0..11");
+      return;
+  }
+}
+
+std::unique_ptr<Decoder> open_decoder(InputFile& in) {
+  const std::string_view magic = in.peek(2);
+  if (magic.empty()) throw Error(Errc::bad_magic, at_offset(in.name(), 0), "empty file, not a trace");
+  if (magic.size() == 2 && magic[0] == 'a' && magic[1] == 't') return detail::make_snappy_decoder(in);
+  if (magic.size() == 2 && static_cast<unsigned char>(magic[0]) == 0x1f &&
+      static_cast<unsigned char>(magic[1]) == 0x8b)
+    return detail::make_gzip_decoder(in);
+  return detail::make_brotli_decoder(in);
+}
+
+namespace {
+
+// Decodes on a worker thread. Buffers circulate between a free list and a
+// ready queue, so steady state allocates nothing.
+class PrefetchDecoder final : public Decoder {
+ public:
+  PrefetchDecoder(std::unique_ptr<Decoder> inner, unsigned depth)
+      : inner_(std::move(inner)), depth_(depth ? depth : 1), container_(inner_->container()) {
+    worker_ = std::thread([this] { run(); });
+  }
+  ~PrefetchDecoder() override {
+    {
+      std::lock_guard lock(mu_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    worker_.join();
+  }
+
+  bool next(std::vector<std::uint8_t>& out) override {
+    std::unique_lock lock(mu_);
+    cv_.wait(lock, [&] { return !ready_.empty() || finished_; });
+    if (ready_.empty()) {
+      if (error_) {
+        auto e = error_;
+        error_ = nullptr;
+        std::rethrow_exception(e);
+      }
+      return false;
+    }
+    free_.push_back(std::move(out));
+    out = std::move(ready_.front().data);
+    offset_ = ready_.front().offset;
+    ready_.pop_front();
+    lock.unlock();
+    cv_.notify_all();
+    return true;
+  }
+  Container container() const override { return container_; }
+  std::uint64_t file_offset() const override { return offset_; }
+
+ private:
+  struct Block {
+    std::vector<std::uint8_t> data;
+    std::uint64_t offset;
+  };
+
+  void run() {
+    for (;;) {
+      std::vector<std::uint8_t> buf;
+      {
+        std::unique_lock lock(mu_);
+        cv_.wait(lock, [&] { return stop_ || ready_.size() < depth_; });
+        if (stop_) return;
+        if (!free_.empty()) {
+          buf = std::move(free_.back());
+          free_.pop_back();
+        }
+      }
+      bool more = false;
+      std::exception_ptr err;
+      try {
+        more = inner_->next(buf);
+      } catch (...) {
+        err = std::current_exception();
+      }
+      {
+        std::lock_guard lock(mu_);
+        if (more) {
+          ready_.push_back(Block{std::move(buf), inner_->file_offset()});
+        } else {
+          error_ = err;
+          finished_ = true;
+        }
+      }
+      cv_.notify_all();
+      if (!more) return;
+    }
+  }
+
+  std::unique_ptr<Decoder> inner_;
+  const std::size_t depth_;
+  const Container container_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<Block> ready_;
+  std::vector<std::vector<std::uint8_t>> free_;
+  std::exception_ptr error_;
+  bool finished_ = false;
+  bool stop_ = false;
+  std::uint64_t offset_ = 0;
+  std::thread worker_;
+};
+
+}  // namespace
+
+std::unique_ptr<Decoder> prefetch(std::unique_ptr<Decoder> inner, unsigned depth) {
+  return std::make_unique<PrefetchDecoder>(std::move(inner), depth);
+}
+
+}  // namespace libtrace
+
+namespace libtrace {
+
+std::unique_ptr<Sink> make_encoder(const EncoderOptions& opt, Sink& out) {
+  check_level(opt.container, opt.level);
+  switch (opt.container) {
+    case Container::snappy: return detail::make_snappy_encoder(out, opt.threads);
+    case Container::gzip: return detail::make_gzip_encoder(out, opt.level, opt.threads);
+    case Container::brotli: return detail::make_brotli_encoder(out, opt.level);
+  }
+  throw Error(Errc::usage, "", "unknown container");
+}
+
+}  // namespace libtrace

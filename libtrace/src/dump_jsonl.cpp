@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: MIT
+// JSON Lines rendering of calls: one object per line, lossless for every
+// value type except blob bytes (sizes only). The schema is in README.md.
+#include <charconv>
+#include <cmath>
+
+#include "libtrace/call_flags.hpp"
+#include "libtrace/dump.hpp"
+
+namespace libtrace {
+
+namespace {
+
+void put_u64(std::string& out, std::uint64_t v) {
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, static_cast<std::size_t>(r.ptr - buf));
+}
+
+void put_i64(std::string& out, std::int64_t v) {
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, static_cast<std::size_t>(r.ptr - buf));
+}
+
+// Length of the valid UTF-8 sequence at s[i], or 0.
+std::size_t utf8_len(std::string_view s, std::size_t i) {
+  const auto c = static_cast<unsigned char>(s[i]);
+  std::size_t n;
+  std::uint32_t min;
+  if (c < 0x80) return 1;
+  if ((c & 0xe0) == 0xc0) { n = 2; min = 0x80; }
+  else if ((c & 0xf0) == 0xe0) { n = 3; min = 0x800; }
+  else if ((c & 0xf8) == 0xf0) { n = 4; min = 0x10000; }
+  else return 0;
+  if (i + n > s.size()) return 0;
+  std::uint32_t cp = c & (0x7f >> n);
+  for (std::size_t k = 1; k < n; ++k) {
+    const auto b = static_cast<unsigned char>(s[i + k]);
+    if ((b & 0xc0) != 0x80) return 0;
+    cp = cp << 6 | (b & 0x3f);
+  }
+  if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
+  return n;
+}
+
+void put_escaped_unit(std::string& out, std::uint32_t c) {
+  static const char* hex = "0123456789abcdef";
+  out += "\\u";
+  for (int shift = 12; shift >= 0; shift -= 4) out += hex[(c >> shift) & 15];
+}
+
+// A JSON string. Bytes that are not valid UTF-8 are kept as \u00XX (their
+// Latin-1 reading), so no input byte is lost or makes invalid JSON.
+void put_string(std::string& out, std::string_view s) {
+  out += '"';
+  for (std::size_t i = 0; i < s.size();) {
+    const char ch = s[i];
+    const auto c = static_cast<unsigned char>(ch);
+    if (ch == '"' || ch == '\\') {
+      out += '\\';
+      out += ch;
+      ++i;
+    } else if (c >= 0x20 && c < 0x80) {
+      out += ch;
+      ++i;
+    } else if (ch == '\n') {
+      out += "\\n";
+      ++i;
+    } else if (ch == '\t') {
+      out += "\\t";
+      ++i;
+    } else if (c < 0x20) {
+      put_escaped_unit(out, c);
+      ++i;
+    } else if (const std::size_t n = utf8_len(s, i)) {
+      out.append(s.data() + i, n);
+      i += n;
+    } else {
+      put_escaped_unit(out, c);
+      ++i;
+    }
+  }
+  out += '"';
+}
+
+void put_number(std::string& out, double d) {
+  if (std::isnan(d)) {
+    out += "\"nan\"";
+  } else if (std::isinf(d)) {
+    out += d < 0 ? "\"-inf\"" : "\"inf\"";
+  } else {
+    char buf[64];
+    auto r = std::to_chars(buf, buf + sizeof buf, d);
+    out.append(buf, static_cast<std::size_t>(r.ptr - buf));
+  }
+}
+
+void put_value(const Call& call, std::uint32_t idx, std::string& out) {
+  const Value& v = call.values[idx];
+  switch (v.kind) {
+    case Kind::null: out += "null"; return;
+    case Kind::boolean: out += v.num.u ? "true" : "false"; return;
+    case Kind::sint: put_i64(out, v.num.i); return;
+    case Kind::uint: put_u64(out, v.num.u); return;
+    case Kind::float32:
+      put_number(out, static_cast<double>(static_cast<float>(v.num.d)));
+      return;
+    case Kind::float64: put_number(out, v.num.d); return;
+    case Kind::string: put_string(out, call.str(v)); return;
+    case Kind::wstring: {
+      out += "{\"wstring\":\"";
+      for (std::uint64_t k = 0; k < v.len; ++k) {
+        const std::uint32_t c = call.wchar(v, k);
+        if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\')
+          out += static_cast<char>(c);
+        else if (c > 0xffff)
+          put_escaped_unit(out, 0xfffd);
+        else
+          put_escaped_unit(out, c);
+      }
+      out += "\"}";
+      return;
+    }
+    case Kind::blob:
+      out += "{\"blob\":";
+      put_u64(out, v.len);
+      out += '}';
+      return;
+    case Kind::enumeration: {
+      out += "{\"enum\":";
+      const std::string* name = nullptr;
+      for (const auto& [n, value] : v.enum_sig()->values)
+        if (value == v.num.i) {
+          name = &n;
+          break;
+        }
+      if (name)
+        put_string(out, *name);
+      else
+        out += "null";
+      out += ",\"value\":";
+      put_i64(out, v.num.i);
+      out += '}';
+      return;
+    }
+    case Kind::bitmask: {
+      out += "{\"bitmask\":[";
+      std::uint64_t rest = v.num.u;
+      bool first = true;
+      for (const auto& [n, flag] : v.bitmask_sig()->flags) {
+        if ((flag && (rest & flag) == flag) || (!flag && rest == 0)) {
+          if (!first) out += ',';
+          put_string(out, n);
+          rest &= ~flag;
+          first = false;
+        }
+        if (rest == 0) break;
+      }
+      out += "],\"value\":";
+      put_u64(out, v.num.u);
+      out += '}';
+      return;
+    }
+    case Kind::array: {
+      out += '[';
+      std::uint32_t child = v.first;
+      for (std::uint32_t i = 0; i < v.count && child != kNil; ++i, child = call.values[child].next) {
+        if (i) out += ',';
+        put_value(call, child, out);
+      }
+      out += ']';
+      return;
+    }
+    case Kind::structure: {
+      out += "{\"struct\":";
+      put_string(out, v.struct_sig()->name);
+      out += ",\"members\":{";
+      std::uint32_t child = v.first;
+      for (std::uint32_t i = 0; i < v.count && child != kNil; ++i, child = call.values[child].next) {
+        if (i) out += ',';
+        put_string(out, v.struct_sig()->member_names[i]);
+        out += ':';
+        put_value(call, child, out);
+      }
+      out += "}}";
+      return;
+    }
+    case Kind::pointer: {
+      out += "{\"pointer\":\"0x";
+      char buf[20];
+      auto r = std::to_chars(buf, buf + sizeof buf, v.num.u, 16);
+      out.append(buf, static_cast<std::size_t>(r.ptr - buf));
+      out += "\"}";
+      return;
+    }
+    case Kind::repr:
+      out += "{\"repr\":";
+      put_value(call, v.first, out);
+      out += ",\"raw\":";
+      put_value(call, call.values[v.first].next, out);
+      out += '}';
+      return;
+  }
+}
+
+struct FlagName {
+  std::uint32_t bit;
+  const char* name;
+};
+constexpr FlagName kFlagNames[] = {
+    {kCallFake, "fake"},
+    {kCallNonReproducible, "non_reproducible"},
+    {kCallNoSideEffects, "no_side_effects"},
+    {kCallRender, "render"},
+    {kCallSwapRenderTarget, "swap_render_target"},
+    {kCallEndFrame, "end_frame"},
+    {kCallIncomplete, "incomplete"},
+    {kCallVerbose, "verbose"},
+    {kCallMarker, "marker"},
+    {kCallMarkerPush, "marker_push"},
+    {kCallMarkerPop, "marker_pop"},
+};
+
+}  // namespace
+
+void jsonl_header(const TraceHeader& header, std::string_view container, std::string& out) {
+  out += "{\"type\":\"header\",\"version\":";
+  put_u64(out, header.version);
+  out += ",\"semantic_version\":";
+  put_u64(out, header.semantic_version);
+  out += ",\"container\":";
+  put_string(out, container);
+  out += ",\"properties\":{";
+  bool first = true;
+  for (const auto& [k, v] : header.properties) {
+    if (!first) out += ',';
+    first = false;
+    put_string(out, k);
+    out += ':';
+    put_string(out, v);
+  }
+  out += "}}\n";
+}
+
+void jsonl_call(const Call& call, std::string& out) {
+  out += "{\"type\":\"call\",\"no\":";
+  put_u64(out, call.no);
+  out += ",\"thread\":";
+  put_u64(out, call.thread);
+  out += ",\"name\":";
+  put_string(out, call.sig->name);
+  out += ",\"args\":{";
+  bool first = true;
+  for (std::size_t i = 0; i < call.args.size(); ++i) {
+    if (call.args[i] == kNil) continue;
+    if (!first) out += ',';
+    first = false;
+    if (i < call.sig->arg_names.size())
+      put_string(out, call.sig->arg_names[i]);
+    else
+      put_string(out, "arg" + std::to_string(i));
+    out += ':';
+    put_value(call, call.args[i], out);
+  }
+  out += '}';
+  if (call.ret != kNil) {
+    out += ",\"ret\":";
+    put_value(call, call.ret, out);
+  }
+  out += ",\"flags\":[";
+  first = true;
+  for (const auto& f : kFlagNames) {
+    if (!(call.flags & f.bit)) continue;
+    if (!first) out += ',';
+    first = false;
+    out += '"';
+    out += f.name;
+    out += '"';
+  }
+  out += ']';
+  if (!call.backtrace.empty()) {
+    out += ",\"backtrace\":[";
+    for (std::size_t i = 0; i < call.backtrace.size(); ++i) {
+      const StackFrame& f = *call.backtrace[i];
+      if (i) out += ',';
+      out += "{\"module\":";
+      put_string(out, f.module);
+      out += ",\"function\":";
+      put_string(out, f.function);
+      out += ",\"file\":";
+      put_string(out, f.filename);
+      if (f.has_line) {
+        out += ",\"line\":";
+        put_u64(out, f.line);
+      }
+      if (f.has_offset) {
+        out += ",\"offset\":";
+        put_u64(out, f.offset);
+      }
+      out += '}';
+    }
+    out += ']';
+  }
+  out += "}\n";
+}
+
+}  // namespace libtrace

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: MIT
+// InputFile / OutputFile over POSIX file descriptors.
+#include "libtrace/io.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "libtrace/error.hpp"
+
+namespace libtrace {
+
+InputFile::InputFile(const std::string& path) {
+  if (is_stdio(path)) {
+    fd_ = STDIN_FILENO;
+    name_ = "<stdin>";
+  } else {
+    name_ = path;
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) throw_errno(name_);
+    owns_fd_ = true;
+  }
+  struct stat st {};
+  if (::fstat(fd_, &st) == 0) {
+    if (S_ISDIR(st.st_mode)) {
+      if (owns_fd_) ::close(fd_);
+      fd_ = -1;
+      throw Error(Errc::io, name_, "Is a directory");
+    }
+    if (S_ISREG(st.st_mode)) size_ = static_cast<std::uint64_t>(st.st_size);
+  }
+}
+
+InputFile::~InputFile() {
+  if (owns_fd_ && fd_ >= 0) ::close(fd_);
+}
+
+std::size_t InputFile::read(void* dst, std::size_t n) {
+  if (n == 0) return 0;
+  if (!pushback_.empty()) {
+    const std::size_t k = std::min(n, pushback_.size());
+    std::memcpy(dst, pushback_.data(), k);
+    pushback_.erase(0, k);
+    offset_ += k;
+    return k;
+  }
+  for (;;) {
+    const ssize_t r = ::read(fd_, dst, n);
+    if (r >= 0) {
+      offset_ += static_cast<std::uint64_t>(r);
+      return static_cast<std::size_t>(r);
+    }
+    if (errno != EINTR) throw_errno(at_offset(name_, offset_), "read");
+  }
+}
+
+std::size_t InputFile::read_full(void* dst, std::size_t n) {
+  auto* p = static_cast<char*>(dst);
+  std::size_t got = 0;
+  while (got < n) {
+    const std::size_t r = read(p + got, n - got);
+    if (r == 0) break;
+    got += r;
+  }
+  return got;
+}
+
+std::string_view InputFile::peek(std::size_t n) {
+  while (pushback_.size() < n) {
+    char tmp[256];
+    const std::size_t want = std::min(sizeof tmp, n - pushback_.size());
+    ssize_t r;
+    do {
+      r = ::read(fd_, tmp, want);
+    } while (r < 0 && errno == EINTR);
+    if (r < 0) throw_errno(at_offset(name_, offset_), "read");
+    if (r == 0) break;
+    pushback_.append(tmp, static_cast<std::size_t>(r));
+  }
+  return std::string_view(pushback_).substr(0, n);
+}
+
+namespace {
+constexpr std::size_t kOutBuf = 1 << 18;
+}
+
+OutputFile::OutputFile(const std::string& path) : buf_(kOutBuf) {
+  if (is_stdio(path)) {
+    fd_ = STDOUT_FILENO;
+    name_ = "<stdout>";
+    return;
+  }
+  name_ = path;
+  temp_ = path + ".trak-XXXXXX";
+  fd_ = ::mkstemp(temp_.data());
+  if (fd_ < 0) {
+    temp_.clear();
+    throw_errno(name_, "cannot create temporary file");
+  }
+  // mkstemp makes 0600; give the file the mode a plain creat() would.
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  ::fchmod(fd_, 0666 & ~mask);
+}
+
+OutputFile::~OutputFile() {
+  if (!temp_.empty() && !done_) {
+    ::close(fd_);
+    ::unlink(temp_.c_str());
+  }
+}
+
+void OutputFile::write_fd(const void* data, std::size_t size) {
+  const auto* p = static_cast<const char*>(data);
+  while (size > 0) {
+    const ssize_t r = ::write(fd_, p, size);
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      throw_errno(name_, "write");
+    }
+    p += r;
+    size -= static_cast<std::size_t>(r);
+  }
+}
+
+void OutputFile::write(const void* data, std::size_t size) {
+  written_ += size;
+  if (used_ + size <= buf_.size()) {
+    std::memcpy(buf_.data() + used_, data, size);
+    used_ += size;
+    return;
+  }
+  flush();
+  if (size >= buf_.size()) {
+    write_fd(data, size);
+  } else {
+    std::memcpy(buf_.data(), data, size);
+    used_ = size;
+  }
+}
+
+void OutputFile::flush() {
+  if (used_ > 0) {
+    const std::size_t n = used_;
+    used_ = 0;
+    write_fd(buf_.data(), n);
+  }
+}
+
+void OutputFile::commit() {
+  flush();
+  if (temp_.empty() || done_) return;
+  if (::close(fd_) != 0) throw_errno(name_, "close");
+  if (::rename(temp_.c_str(), name_.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(temp_.c_str());
+    done_ = true;
+    errno = err;
+    throw_errno(name_, "rename");
+  }
+  done_ = true;
+}
+
+std::string OutputFile::keep_partial() {
+  try {
+    flush();
+  } catch (const Error&) {
+    // The partial output is best effort; the original error is what matters.
+  }
+  if (temp_.empty() || done_) return {};
+  done_ = true;
+  ::close(fd_);
+  const std::string partial = name_ + ".partial";
+  if (written_ == 0 || ::rename(temp_.c_str(), partial.c_str()) != 0) {
+    ::unlink(temp_.c_str());
+    return {};
+  }
+  return partial;
+}
+
+bool stdout_is_terminal() { return ::isatty(STDOUT_FILENO) == 1; }
+bool stderr_is_terminal() { return ::isatty(STDERR_FILENO) == 1; }
+
+}  // namespace libtrace

@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: MIT
+// Statistics over a trace stream in one pass, with memory flat in the calls
+// (per-signature counters, one counter per frame).
+#include "libtrace/trace_stat.hpp"
+
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "libtrace/call_flags.hpp"
+#include "libtrace/error.hpp"
+#include "libtrace/trace_parser.hpp"
+
+namespace libtrace {
+
+namespace {
+
+// apitrace info's API guess from the first function names.
+std::string api_from_name(std::string_view n) {
+  auto starts = [&](std::string_view p) { return n.substr(0, p.size()) == p; };
+  auto upper_at = [&](std::size_t i) { return n.size() > i && n[i] >= 'A' && n[i] <= 'Z'; };
+  if (starts("glX") || (starts("wgl") && upper_at(3)) || starts("CGL")) return "OpenGL + GLX/WGL/CGL";
+  if (starts("egl") && upper_at(3)) return "OpenGL + EGL";
+  if (starts("Direct") || starts("D3D") || starts("Create")) return "DirectX";
+  return {};
+}
+
+std::string thousands(std::uint64_t v) {
+  std::string s = std::to_string(v);
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), ",");
+  return s;
+}
+
+std::string human_bytes(std::uint64_t v) {
+  char buf[32];
+  if (v < 1024) return std::to_string(v) + " B";
+  const char* units[] = {"KiB", "MiB", "GiB", "TiB"};
+  double d = static_cast<double>(v);
+  int u = -1;
+  while (d >= 1024 && u < 3) {
+    d /= 1024;
+    ++u;
+  }
+  std::snprintf(buf, sizeof buf, "%.1f %s", d, units[u]);
+  return buf;
+}
+
+std::string percent(std::uint64_t part, std::uint64_t whole) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%.1f%%", whole ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0);
+  return buf;
+}
+
+}  // namespace
+
+TraceStats trace_stats(const std::string& path, const Progress& progress) {
+  TraceStats s;
+  InputFile in(path);
+  s.file = in.name();
+  ParserOptions popt;
+  popt.keep_blob_data = false;
+  Parser parser(prefetch(open_decoder(in)), in.name(), popt);
+  s.container = parser.container();
+  s.header = parser.header();
+
+  std::vector<std::uint64_t> per_sig;  // indexed by a dense id of our own
+  std::vector<const FunctionSig*> sigs;
+  std::vector<std::uint64_t> frame_sizes;
+  std::uint64_t in_frame = 0;
+  auto finish = [&] {
+    s.stream_bytes = parser.stream_offset();
+    s.file_bytes = in.offset();
+    for (std::size_t i = 0; i < sigs.size(); ++i)
+      if (per_sig[i]) s.calls_per_function.emplace_back(sigs[i]->name, per_sig[i]);
+    std::stable_sort(s.calls_per_function.begin(), s.calls_per_function.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
+    s.calls_after_last_frame = in_frame;
+    if (!frame_sizes.empty()) {
+      std::sort(frame_sizes.begin(), frame_sizes.end());
+      s.frame_calls_min = frame_sizes.front();
+      s.frame_calls_max = frame_sizes.back();
+      s.frame_calls_median = frame_sizes[(frame_sizes.size() - 1) / 2];
+    }
+  };
+  std::unordered_map<const FunctionSig*, std::size_t> index;
+  const FunctionSig* last_sig = nullptr;
+  std::size_t last_index = 0;
+  try {
+    while (const Call* call = parser.next()) {
+      ++s.calls;
+      if (call->sig != last_sig) {
+        auto [it, fresh] = index.try_emplace(call->sig, sigs.size());
+        if (fresh) {
+          sigs.push_back(call->sig);
+          per_sig.push_back(0);
+          if (s.api.empty()) s.api = api_from_name(call->sig->name);
+        }
+        last_sig = call->sig;
+        last_index = it->second;
+      }
+      ++per_sig[last_index];
+      ++s.calls_per_thread[call->thread];
+      if (call->flags & kCallIncomplete) ++s.incomplete_calls;
+      if (call->flags & kCallFake) ++s.fake_calls;
+      if (call->flags & kCallVerbose) ++s.verbose_calls;
+      ++in_frame;
+      if (call->flags & kCallEndFrame) {
+        ++s.frames;
+        frame_sizes.push_back(in_frame);
+        in_frame = 0;
+      }
+      for (const Value& v : call->values)
+        if (v.kind == Kind::blob) {
+          ++s.blobs;
+          s.blob_bytes += v.len;
+        }
+      if (progress && (s.calls & 0x3fff) == 0) progress(parser.file_offset(), in.size());
+    }
+  } catch (const Error& e) {
+    s.error = e;
+  }
+  finish();
+  if (s.api.empty()) s.api = "Unknown";
+  return s;
+}
+
+std::string format_stats_table(const TraceStats& s, std::size_t top) {
+  std::string o;
+  char line[512];
+  auto row = [&](const char* key, const std::string& value) {
+    std::snprintf(line, sizeof line, "%-14s %s\n", key, value.c_str());
+    o += line;
+  };
+  row("file", s.file);
+  row("container", std::string(container_name(s.container)) + ", " + thousands(s.file_bytes) + " bytes");
+  char ratio[32];
+  std::snprintf(ratio, sizeof ratio, "%.2f", s.file_bytes ? static_cast<double>(s.stream_bytes) / static_cast<double>(s.file_bytes) : 0.0);
+  row("stream", thousands(s.stream_bytes) + " bytes uncompressed (ratio " + ratio + ")");
+  row("version", std::to_string(s.header.version) + " (semantic " + std::to_string(s.header.semantic_version) + ")");
+  for (const auto& [k, v] : s.header.properties) row("property", k + " = " + v);
+  row("api", s.api);
+  row("calls", thousands(s.calls) + " (" + thousands(s.incomplete_calls) + " incomplete, " +
+                   thousands(s.fake_calls) + " fake, " + thousands(s.verbose_calls) + " verbose)");
+  row("functions", thousands(s.calls_per_function.size()) + " distinct");
+  row("threads", thousands(s.calls_per_thread.size()));
+  if (s.frames)
+    row("frames", thousands(s.frames) + " (calls per frame: min " + thousands(s.frame_calls_min) + ", median " +
+                      thousands(s.frame_calls_median) + ", max " + thousands(s.frame_calls_max) + "; " +
+                      thousands(s.calls_after_last_frame) + " after the last)");
+  else
+    row("frames", "0");
+  row("blobs", thousands(s.blobs) + " (" + human_bytes(s.blob_bytes) + ")");
+
+  const std::size_t n = top ? std::min(top, s.calls_per_function.size()) : s.calls_per_function.size();
+  std::size_t width = 8;
+  for (std::size_t i = 0; i < n; ++i) width = std::max(width, s.calls_per_function[i].first.size());
+  o += '\n';
+  const std::string title = n < s.calls_per_function.size()
+                                ? "top " + std::to_string(n) + " of " + std::to_string(s.calls_per_function.size()) + " functions"
+                                : "functions";
+  std::snprintf(line, sizeof line, "%-*s %12s %7s\n", static_cast<int>(width), title.c_str(), "calls", "share");
+  o += line;
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto& [name, count] = s.calls_per_function[i];
+    std::snprintf(line, sizeof line, "%-*s %12s %7s\n", static_cast<int>(width), name.c_str(), thousands(count).c_str(),
+                  percent(count, s.calls).c_str());
+    o += line;
+  }
+  o += '\n';
+  std::snprintf(line, sizeof line, "%-8s %12s %7s\n", "thread", "calls", "share");
+  o += line;
+  for (const auto& [tid, count] : s.calls_per_thread) {
+    std::snprintf(line, sizeof line, "%-8u %12s %7s\n", tid, thousands(count).c_str(), percent(count, s.calls).c_str());
+    o += line;
+  }
+  return o;
+}
+
+std::string format_stats_json(const TraceStats& s) {
+  rapidjson::StringBuffer sb;
+  rapidjson::Writer<rapidjson::StringBuffer> w(sb);
+  auto str = [&](const std::string& v) { w.String(v.c_str(), static_cast<rapidjson::SizeType>(v.size())); };
+  w.StartObject();
+  w.Key("format"); w.String("apitrace");
+  w.Key("file"); str(s.file);
+  w.Key("container"); str(std::string(container_name(s.container)));
+  w.Key("file_bytes"); w.Uint64(s.file_bytes);
+  w.Key("stream_bytes"); w.Uint64(s.stream_bytes);
+  w.Key("version"); w.Uint(s.header.version);
+  w.Key("semantic_version"); w.Uint(s.header.semantic_version);
+  w.Key("properties");
+  w.StartObject();
+  for (const auto& [k, v] : s.header.properties) {
+    str(k);
+    str(v);
+  }
+  w.EndObject();
+  w.Key("api"); str(s.api);
+  w.Key("calls"); w.Uint64(s.calls);
+  w.Key("incomplete_calls"); w.Uint64(s.incomplete_calls);
+  w.Key("fake_calls"); w.Uint64(s.fake_calls);
+  w.Key("verbose_calls"); w.Uint64(s.verbose_calls);
+  w.Key("calls_per_function");
+  w.StartObject();
+  for (const auto& [name, count] : s.calls_per_function) {
+    str(name);
+    w.Uint64(count);
+  }
+  w.EndObject();
+  w.Key("threads");
+  w.StartObject();
+  w.Key("count"); w.Uint64(s.calls_per_thread.size());
+  w.Key("calls");
+  w.StartObject();
+  for (const auto& [tid, count] : s.calls_per_thread) {
+    str(std::to_string(tid));
+    w.Uint64(count);
+  }
+  w.EndObject();
+  w.EndObject();
+  w.Key("frames");
+  w.StartObject();
+  w.Key("count"); w.Uint64(s.frames);
+  w.Key("calls_min"); w.Uint64(s.frame_calls_min);
+  w.Key("calls_median"); w.Uint64(s.frame_calls_median);
+  w.Key("calls_max"); w.Uint64(s.frame_calls_max);
+  w.Key("calls_after_last"); w.Uint64(s.calls_after_last_frame);
+  w.EndObject();
+  w.Key("blobs");
+  w.StartObject();
+  w.Key("count"); w.Uint64(s.blobs);
+  w.Key("bytes"); w.Uint64(s.blob_bytes);
+  w.EndObject();
+  w.EndObject();
+  return std::string(sb.GetString(), sb.GetSize()) + "\n";
+}
+
+}  // namespace libtrace

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+// The one place that maps outcomes to exit codes, shared by every trak tool:
+// 0 ok (also --help, --version), 1 data or I/O error printed as
+// "<tool>: <where>: <why>", 2 usage error.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+#include "libtrace/error.hpp"
+#include "libtrace/io.hpp"
+#include "libtrace/progress.hpp"
+
+namespace tools {
+
+enum Exit : int { kOk = 0, kFailure = 1, kUsage = 2 };
+
+inline constexpr const char* kVersion = "0.1.0";
+
+// Thrown by a tool body for a usage problem found after parsing.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Parses argv into `app`, then calls `body` (which returns an exit status).
+// CLI11's own exit codes (100+) never escape: bad usage is 2.
+template <typename Body>
+int run(CLI::App& app, int argc, char** argv, Body&& body) {
+  app.set_version_flag("--version", kVersion);
+  app.failure_message([](const CLI::App* a, const CLI::Error& e) {
+    return a->get_name() + ": " + e.what() + "\nTry '" + a->get_name() + " --help'.\n";
+  });
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? kOk : kUsage;
+  }
+  try {
+    return body();
+  } catch (const UsageError& e) {
+    std::cerr << app.get_name() << ": " << e.what() << "\nTry '" << app.get_name() << " --help'.\n";
+    return kUsage;
+  } catch (const libtrace::Error& e) {
+    std::cerr << app.get_name() << ": " << e.what() << '\n';
+    return e.code() == libtrace::Errc::usage ? kUsage : kFailure;
+  } catch (const std::bad_alloc&) {
+    std::cerr << app.get_name() << ": out of memory\n";
+  } catch (const std::exception& e) {
+    std::cerr << app.get_name() << ": internal error: " << e.what() << '\n';
+  }
+  return kFailure;
+}
+
+// A progress bar on stderr when it is a terminal and `enabled`; otherwise
+// nothing (stdout carries data only, and logs stay clean).
+inline libtrace::Progress progress_bar(const std::string& tool, bool enabled = true) {
+  if (!enabled || !libtrace::stderr_is_terminal()) return {};
+  struct State {
+    std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+    std::chrono::steady_clock::time_point last{};
+    bool shown = false;
+  };
+  auto st = std::make_shared<State>();
+  return [tool, st](std::uint64_t done, std::uint64_t total) {
+    const auto now = std::chrono::steady_clock::now();
+    const bool end = total && done >= total;
+    if (!end && now - st->start < std::chrono::milliseconds(500)) return;  // short jobs stay quiet
+    if (!end && now - st->last < std::chrono::milliseconds(100)) return;
+    if (end && !st->shown) return;
+    st->last = now;
+    st->shown = true;
+    if (total) {
+      const int width = 30;
+      const double f = static_cast<double>(done) / static_cast<double>(total);
+      const int fill = static_cast<int>(f * width);
+      std::fprintf(stderr, "\r%s: [%-*s] %3d%% %.1f MB", tool.c_str(), width, std::string(static_cast<std::size_t>(fill), '#').c_str(),
+                   static_cast<int>(f * 100), static_cast<double>(done) / 1e6);
+    } else {
+      std::fprintf(stderr, "\r%s: %.1f MB", tool.c_str(), static_cast<double>(done) / 1e6);
+    }
+    if (end) std::fputs("\r\33[K", stderr);
+    std::fflush(stderr);
+  };
+}
+
+// Binary output to a terminal is refused unless "-o -" was explicit.
+inline void refuse_binary_terminal(const std::string& output, bool explicit_dash) {
+  if (libtrace::is_stdio(output) && !explicit_dash && libtrace::stdout_is_terminal())
+    throw UsageError("refusing to write binary data to a terminal (use -o FILE, or -o - to insist)");
+}
+
+}  // namespace tools

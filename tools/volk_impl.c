@@ -1,0 +1,2 @@
+/* Builds the system copy of volk (Debian: libvulkan-volk-dev). */
+#include <volk.c>
