@@ -24,13 +24,15 @@ Error::Error(Errc code, std::string where, const std::string& message)
       message_(message) {}
 
 std::string at_offset(std::string_view file, std::uint64_t offset) {
-  return std::string(file) + ": offset " + std::to_string(offset);
+  std::string s(file);
+  s.append(": offset ").append(std::to_string(offset));
+  return s;
 }
 
 void throw_errno(std::string where, std::string_view action) {
   const int err = errno;
   std::string msg = std::strerror(err);
-  if (!action.empty()) msg = std::string(action) + ": " + msg;
+  if (!action.empty()) msg = std::string(action).append(": ").append(msg);
   throw Error(Errc::io, std::move(where), msg);
 }
 

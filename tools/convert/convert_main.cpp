@@ -14,7 +14,8 @@ int main(int argc, char** argv) {
   app.add_option("input", opt.input, "Input trace; '-' reads stdin")->capture_default_str();
   auto* out_opt = app.add_option("-o,--output", opt.output, "Output file; '-' writes stdout")->capture_default_str();
   app.add_option("--to", to, "Output format")->check(CLI::IsMember({"text", "jsonl", "trace"}))->capture_default_str();
-  app.add_option("--calls", calls, "Only these calls: 4 | 0-100/2 | 0-1000/draw | */frame | @FILE (repeatable)");
+  app.add_option("--calls", calls, "Only these calls: 4 | 0-100/2 | 0-1000/draw | */frame | @FILE (repeatable)")
+      ->allow_extra_args(false);
   app.add_flag("-v,--verbose", opt.dump.verbose, "Also show verbose calls (glGetString, glGetError() = 0, ...)");
   app.add_flag("--thread-ids,!--no-thread-ids", opt.dump.thread_ids, "Show thread ids as @N (default no)");
   app.add_flag("--call-nos,!--no-call-nos", opt.dump.call_nos, "Show call numbers (default yes)");

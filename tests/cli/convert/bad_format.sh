@@ -1,0 +1,1 @@
+"$CONVERT" --to xml "$DATA/gears.trace"

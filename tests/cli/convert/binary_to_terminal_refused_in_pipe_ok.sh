@@ -1,0 +1,1 @@
+"$CONVERT" "$DATA/gears.trace" --to trace | "$CONVERT" - | cmp - "$DATA/gears.dump.txt" && echo same

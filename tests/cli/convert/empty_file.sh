@@ -1,0 +1,2 @@
+: >empty.trace
+"$CONVERT" empty.trace

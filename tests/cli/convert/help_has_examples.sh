@@ -1,0 +1,1 @@
+"$CONVERT" --help | grep -c "^Examples:"

@@ -1,0 +1,1 @@
+"$CONVERT" no-such.trace

@@ -1,0 +1,1 @@
+"$CONVERT" - <"$DATA/texture.br.trace" | cmp - "$DATA/texture.dump.txt" && echo same

@@ -1,0 +1,1 @@
+cat "$DATA/gears.trace" | "$CONVERT" - | cmp - "$DATA/gears.dump.txt" && echo same

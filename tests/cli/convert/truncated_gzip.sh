@@ -1,0 +1,3 @@
+"$CONVERT" "$DATA/gears.trunc.gz.trace" >out.txt
+echo "exit $?"
+cmp out.txt "$DATA/gears.trunc.gz.dump.txt" && echo same

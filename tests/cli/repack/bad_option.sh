@@ -1,0 +1,1 @@
+"$REPACK" --codec lzma a b

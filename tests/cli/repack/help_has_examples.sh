@@ -1,0 +1,1 @@
+"$REPACK" --help | grep -c "^Examples:"

@@ -1,0 +1,2 @@
+"$REPACK" nope.trace out.trace
+ls

@@ -1,0 +1,1 @@
+"$REPACK" "$DATA/gears.trace" x.trace --codec snappy --level 3

@@ -1,0 +1,1 @@
+"$REPACK" "$DATA/gears.trace" - --verify

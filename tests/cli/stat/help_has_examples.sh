@@ -1,0 +1,1 @@
+"$STAT" --help | grep -c "^Examples:"

@@ -1,0 +1,1 @@
+"$STAT" nope.trace

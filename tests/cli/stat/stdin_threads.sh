@@ -1,0 +1,1 @@
+"$STAT" --json - <"$DATA/threads.br.trace" | jq -c '.threads.count, .container'

@@ -1,0 +1,1 @@
+"$STAT" "$DATA/gears.trace" --top 3 | head -12

@@ -1,0 +1,1 @@
+"$STAT" --json "$DATA/gears.trunc.trace" | jq '.incomplete_calls'
