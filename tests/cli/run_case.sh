@@ -4,11 +4,13 @@
 # set, then compares stdout/stderr with CASE.stdout/CASE.stderr (when present)
 # and the exit status with CASE.exit (default 0). "@DATA@" in expected files
 # stands for $DATA.
-tools=$(cd "$1" && pwd) data=$(cd "$2" && pwd) case=$3
+tools=$(cd "$1" && pwd) data=$(cd "$2" && pwd)
+case=$(cd "$(dirname "$3")" && pwd)/$(basename "$3")
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
-(cd "$tmp" && CONVERT="$tools/convert/trak-convert" REPACK="$tools/convert/trak-repack" \
-  STAT="$tools/stat/trak-stat" DATA="$data" sh "$case.sh" >stdout 2>stderr); rc=$?
+mkdir "$tmp/work"
+(cd "$tmp/work" && CONVERT="$tools/convert/trak-convert" REPACK="$tools/convert/trak-repack" \
+  STAT="$tools/stat/trak-stat" DATA="$data" sh "$case.sh" >../stdout 2>../stderr); rc=$?
 want=0; [ -f "$case.exit" ] && want=$(cat "$case.exit")
 fail=0
 [ "$rc" = "$want" ] || { echo "exit status $rc, expected $want"; cat "$tmp/stderr"; fail=1; }

@@ -1,2 +1,3 @@
 "$REPACK" nope.trace out.trace
+echo "exit $?"
 ls

@@ -1,1 +1,3 @@
-"$STAT" --json "$DATA/gears.trunc.trace" | jq '.incomplete_calls'
+"$STAT" --json "$DATA/gears.trunc.trace" >s.json
+echo "exit $?"
+jq '.incomplete_calls' s.json
