@@ -64,8 +64,8 @@ void CallSet::add_item(std::string_view item) {
   Range r;
   if (item.front() == '*') {
     item.remove_prefix(1);
-  } else if (const std::uint32_t f = flags_for_word(item); f && item == "frame") {
-    r.flags = f;
+  } else if (const std::uint32_t f = flags_for_word(item)) {
+    r.flags = f;  // a bare frequency word: every call with that flag
     item = {};
   } else {
     if (!parse_number(item, r.first)) bad();

@@ -2,6 +2,7 @@
 // `apitrace dump` text, reproduced byte for byte, including its quirks: the
 // sign-extended octal escapes, dropped carriage returns, leave-order output.
 #include <charconv>
+#include <cstdio>
 #include <cstring>
 
 #include "libtrace/call_flags.hpp"
@@ -92,6 +93,7 @@ class Renderer {
       case Kind::bitmask: bitmask(v); return;
       case Kind::array: array(v); return;
       case Kind::structure:
+        if (guid(v)) return;
         out_ += '{';
         members(v, false);
         out_ += '}';
@@ -107,18 +109,21 @@ class Renderer {
   }
 
   // Anonymous (empty-named) struct members are printed inline in the parent.
+  // Anonymous (empty-named) struct members are printed inline in the parent;
+  // apitrace 11.1 silently leaves out an anonymous member that is no struct.
   bool members(const Value& s, bool need_sep) {
     const StructSig* sig = s.struct_sig();
     std::uint32_t child = s.first;
     for (std::size_t i = 0; i < s.count && child != kNil; ++i, child = call_.values[child].next) {
       const std::string& name = sig->member_names[i];
       const Value& m = call_.values[child];
-      if (name.empty() && m.kind == Kind::structure) {
-        need_sep = members(m, need_sep);
+      if (name.empty()) {
+        if (m.kind == Kind::structure) need_sep = members(m, need_sep);
         continue;
       }
       if (need_sep) out_ += ", ";
       out_ += name;
+      color(kNormal);
       out_ += " = ";
       value(child);
       need_sep = true;
@@ -127,32 +132,38 @@ class Renderer {
   }
 
   // apitrace takes each byte as a sign-extended char and prints its octal
-  // escape with the middle digit repeated: reproduced exactly.
+  // escape with the middle digit repeated: reproduced exactly. Strings end at
+  // their first NUL, as C strings do.
   void escape(std::string_view s) {
     for (const char ch : s) {
-      const auto c = static_cast<unsigned>(static_cast<int>(ch));
-      if (ch == '"') {
-        out_ += "\\\"";
-      } else if (ch == '\\') {
-        out_ += "\\\\";
-      } else if (c >= 0x20 && c <= 0x7e) {
-        out_ += ch;
-      } else if (ch == '\t') {
-        out_ += '\t';
-      } else if (ch == '\r') {
-        // dropped, as apitrace does
-      } else if (ch == '\n') {
-        out_ += opt_.multiline ? "\n" : "\\n";
-      } else {
-        const unsigned o1 = (c >> 3) & 7;
-        const unsigned o0 = c & 7;
-        out_ += '\\';
-        if (o1) {
-          out_ += static_cast<char>('0' + o1);
-          out_ += static_cast<char>('0' + o1);
-        }
-        out_ += static_cast<char>('0' + o0);
+      if (ch == 0) break;
+      escape_unit(static_cast<unsigned>(static_cast<int>(ch)));
+    }
+  }
+
+  // One character of a string or (32-bit) wide string.
+  void escape_unit(unsigned c) {
+    if (c == '"') {
+      out_ += "\\\"";
+    } else if (c == '\\') {
+      out_ += "\\\\";
+    } else if (c >= 0x20 && c <= 0x7e) {
+      out_ += static_cast<char>(c);
+    } else if (c == '\t') {
+      out_ += '\t';
+    } else if (c == '\r') {
+      // dropped, as apitrace does
+    } else if (c == '\n') {
+      out_ += opt_.multiline ? "\n" : "\\n";
+    } else {
+      const unsigned o1 = (c >> 3) & 7;
+      const unsigned o0 = c & 7;
+      out_ += '\\';
+      if (o1) {
+        out_ += static_cast<char>('0' + o1);
+        out_ += static_cast<char>('0' + o1);
       }
+      out_ += static_cast<char>('0' + o0);
     }
   }
 
@@ -172,27 +183,32 @@ class Renderer {
     for (std::uint64_t k = 0; k < v.len; ++k) {
       const std::uint32_t c = call_.wchar(v, k);
       if (c == 0) break;
-      if (c == '"') {
-        out_ += "\\\"";
-      } else if (c == '\\') {
-        out_ += "\\\\";
-      } else if (c >= 0x20 && c <= 0x7e) {
-        out_ += static_cast<char>(c);
-      } else if (c == '\t') {
-        out_ += '\t';
-      } else if (c == '\r') {
-      } else if (c == '\n') {
-        out_ += opt_.multiline ? "\n" : "\\n";
-      } else {
-        out_ += "\\u";
-        char buf[8];
-        auto r = std::to_chars(buf, buf + sizeof buf, c, 16);
-        for (auto n = r.ptr - buf; n < 4; ++n) out_ += '0';
-        out_.append(buf, static_cast<std::size_t>(r.ptr - buf));
-      }
+      escape_unit(c);
     }
     out_ += '"';
     color(kNormal);
+  }
+
+  // D3D GUID structs print as uuid(...). apitrace also knows ~600 symbolic
+  // IID names; trak does not have that table (D3D traces only).
+  bool guid(const Value& v) {
+    if (v.struct_sig()->name != "GUID" || v.count != 4) return false;
+    std::uint64_t part[3];
+    std::uint32_t c = v.first;
+    for (int i = 0; i < 3; ++i, c = call_.values[c].next) part[i] = call_.values[c].num.u;
+    const Value& data4 = call_.values[c];
+    if (data4.kind != Kind::array || data4.count != 8) return false;
+    std::uint64_t b[8];
+    std::uint32_t e = data4.first;
+    for (int i = 0; i < 8; ++i, e = call_.values[e].next) b[i] = call_.values[e].num.u & 0xff;
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "uuid(%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x)",
+                  static_cast<unsigned>(part[0]), static_cast<unsigned>(part[1] & 0xffff),
+                  static_cast<unsigned>(part[2] & 0xffff), static_cast<unsigned>(b[0]), static_cast<unsigned>(b[1]),
+                  static_cast<unsigned>(b[2]), static_cast<unsigned>(b[3]), static_cast<unsigned>(b[4]),
+                  static_cast<unsigned>(b[5]), static_cast<unsigned>(b[6]), static_cast<unsigned>(b[7]));
+    out_ += buf;
+    return true;
   }
 
   void enumeration(const Value& v) {
@@ -254,16 +270,18 @@ void frame_line(const StackFrame& f, std::string& out) {
     out += ": ";
     out += f.function;
   }
-  if (f.has_offset) {
+  // apitrace keeps the offset in a long long and the line in an int.
+  if (f.has_offset && f.offset < (1ull << 63)) {
     out += "+0x";
     put_hex(out, f.offset);
   }
   if (!f.filename.empty()) {
     out += ": ";
     out += f.filename;
-    if (f.has_line) {
+    const auto line = static_cast<std::int32_t>(static_cast<std::uint32_t>(f.line));
+    if (f.has_line && line >= 0) {
       out += ':';
-      put_u64(out, f.line);
+      put_i64(out, line);
     }
   }
   out += '\n';
@@ -275,7 +293,7 @@ void dump_header(const TraceHeader& header, const DumpOptions& opt, std::string&
   static const Call empty_call;
   for (const auto& [key, value] : header.properties) {
     out += "// ";
-    out += key;
+    out += key;  // raw: apitrace escapes only the value
     out += " = \"";
     Renderer(empty_call, opt, out).escape(value);
     out += "\"\n";

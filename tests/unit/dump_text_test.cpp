@@ -122,3 +122,59 @@ TEST_CASE("dump_text: frame end adds a blank line, verbose calls hidden") {
   dump_call(c, v, out);
   CHECK(out == "0 @a glXSwapBuffers()\n");
 }
+
+TEST_CASE("dump_text: strings end at NUL; wide chars use the same octal rule") {
+  CHECK(dump_string_arg(std::string("a\0b", 3)) == "0 glS(s = \"a\")\n");
+  CHECK(dump_string_arg("\x80") == "0 glS(s = \"\\0\")\n");
+  CHECK(dump_string_arg("\x08") == "0 glS(s = \"\\110\")\n");
+}
+
+TEST_CASE("dump_text: nested single arrays, anonymous members, GUIDs") {
+  FunctionSig f;
+  f.name = "f";
+  f.arg_names = {"v"};
+  Call c;
+  c.sig = &f;
+  auto add = [&](Value v) {
+    c.values.push_back(v);
+    return static_cast<std::uint32_t>(c.values.size() - 1);
+  };
+  Value one;
+  one.kind = Kind::uint;
+  one.num.u = 1;
+  Value inner;
+  inner.kind = Kind::array;
+  inner.count = 1;
+  inner.first = add(one);
+  Value outer;
+  outer.kind = Kind::array;
+  outer.count = 1;
+  outer.first = add(inner);
+  c.args = {add(outer)};
+  std::string out;
+  dump_call(c, DumpOptions{}, out);
+  CHECK(out == "0 f(v = &&1)\n");
+
+  StructSig s;
+  s.name = "S";
+  s.member_names = {"", "b"};
+  Call d;
+  d.sig = &f;
+  Value n;
+  n.kind = Kind::uint;
+  n.num.u = 1;
+  d.values.push_back(n);
+  n.num.u = 2;
+  d.values.push_back(n);
+  d.values[0].next = 1;
+  Value st;
+  st.kind = Kind::structure;
+  st.sig = &s;
+  st.count = 2;
+  st.first = 0;
+  d.values.push_back(st);
+  d.args = {2};
+  out.clear();
+  dump_call(d, DumpOptions{}, out);
+  CHECK(out == "0 f(v = {b = 2})\n");
+}
