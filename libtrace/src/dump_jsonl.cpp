@@ -129,13 +129,7 @@ void put_value(const Call& call, std::uint32_t idx, std::string& out) {
       return;
     case Kind::enumeration: {
       out += "{\"enum\":";
-      const std::string* name = nullptr;
-      for (const auto& [n, value] : v.enum_sig()->values)
-        if (value == v.num.i) {
-          name = &n;
-          break;
-        }
-      if (name)
+      if (const std::string* name = v.enum_sig()->name_of(v.num.i))
         put_string(out, *name);
       else
         out += "null";

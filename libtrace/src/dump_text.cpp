@@ -212,11 +212,9 @@ class Renderer {
   }
 
   void enumeration(const Value& v) {
-    for (const auto& [name, value] : v.enum_sig()->values) {
-      if (value == v.num.i) {
-        lit(name.c_str());
-        return;
-      }
+    if (const std::string* name = v.enum_sig()->name_of(v.num.i)) {
+      lit(name->c_str());
+      return;
     }
     color(kBlue);
     put_i64(out_, v.num.i);

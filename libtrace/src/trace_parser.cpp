@@ -46,12 +46,6 @@ std::string hex_byte(unsigned b) {
 
 }  // namespace
 
-std::uint32_t Call::wchar(const Value& v, std::uint64_t k) const {
-  std::uint32_t c = 0;
-  std::memcpy(&c, bytes.data() + v.data + 4 * k, 4);
-  return c;
-}
-
 Parser::Parser(std::unique_ptr<Decoder> decoder, std::string name, ParserOptions opt)
     : decoder_(std::move(decoder)), name_(std::move(name)), opt_(opt), container_(decoder_->container()) {
   parse_header();
@@ -318,13 +312,21 @@ bool Parser::parse_details(Call& call) {
       case kDetailArg: {
         const std::uint64_t arg = read_uint();
         if (arg >= kMaxArgNo) fail("argument number " + std::to_string(arg) + " is out of range");
+        if (opt_.skip_values) {
+          skip_value(0);
+          break;
+        }
         if (arg >= call.args.size()) call.args.resize(arg + 1, kNil);
         const std::uint32_t v = parse_value(call, 0);
         call.args[arg] = v;
         break;
       }
       case kDetailRet:
-        call.ret = parse_value(call, 0);
+        // The glGetError rule needs the return value even when skipping.
+        if (opt_.skip_values && !(call.sig && call.sig->verbose_if_zero_return))
+          skip_value(0);
+        else
+          call.ret = parse_value(call, 0);
         break;
       case kDetailThread:
         call.thread = static_cast<std::uint32_t>(read_uint());
@@ -394,6 +396,116 @@ std::uint32_t Parser::parse_value(Call& call, unsigned depth) {
   return idx;
 }
 
+const EnumSig* Parser::parse_enum_sig() {
+  const std::uint64_t id = read_uint();
+  if (const EnumSig* sig = enums_.find(id)) return sig;
+  std::vector<std::pair<std::string, std::int64_t>> values;
+  if (header_.version < 3) {
+    // Old encoding: each signature is one name/value pair, and the value
+    // is the signature's (no value follows the signature).
+    std::string name = read_string();
+    values.emplace_back(std::move(name), read_typed_sint());
+  } else {
+    const std::uint64_t n = read_uint();
+    for (std::uint64_t i = 0; i < n; ++i) {
+      std::string name = read_string();
+      const std::int64_t value = read_typed_sint();
+      values.emplace_back(std::move(name), value);
+    }
+  }
+  EnumSig* added = enums_.add(id);
+  added->values = std::move(values);
+  return added;
+}
+
+std::int64_t Parser::enum_value(const EnumSig* sig) {
+  if (header_.version >= 3) return read_typed_sint();
+  return sig->values.empty() ? 0 : sig->values.front().second;
+}
+
+const BitmaskSig* Parser::parse_bitmask_sig() {
+  const std::uint64_t id = read_uint();
+  if (const BitmaskSig* sig = bitmasks_.find(id)) return sig;
+  const std::uint64_t n = read_uint();
+  std::vector<std::pair<std::string, std::uint64_t>> flags;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    std::string name = read_string();
+    const std::uint64_t value = read_uint();
+    flags.emplace_back(std::move(name), value);
+  }
+  BitmaskSig* added = bitmasks_.add(id);
+  added->flags = std::move(flags);
+  return added;
+}
+
+const StructSig* Parser::parse_struct_sig() {
+  const std::uint64_t id = read_uint();
+  if (const StructSig* sig = structs_.find(id)) return sig;
+  std::string name = read_string();
+  const std::uint64_t n = read_uint();
+  std::vector<std::string> members;
+  for (std::uint64_t i = 0; i < n; ++i) members.push_back(read_string());
+  StructSig* added = structs_.add(id);
+  added->name = std::move(name);
+  added->member_names = std::move(members);
+  return added;
+}
+
+// The same grammar as parse_value_into, storing nothing: for callers that
+// only count (trak-stat).
+void Parser::skip_value(unsigned depth) {
+  if (depth > kMaxDepth) fail("values nested deeper than 64 levels");
+  const std::uint8_t type = read_byte();
+  switch (type) {
+    case 0x00:
+    case 0x01:
+    case 0x02:
+      return;
+    case 0x03:
+    case 0x04:
+    case 0x0d:
+      read_uint();
+      return;
+    case 0x05: skip_bytes(4); return;
+    case 0x06: skip_bytes(8); return;
+    case 0x07: skip_bytes(read_uint()); return;
+    case 0x08: {
+      const std::uint64_t n = read_uint();
+      ++blobs_;
+      blob_bytes_ += n;
+      skip_bytes(n);
+      return;
+    }
+    case 0x09: enum_value(parse_enum_sig()); return;
+    case 0x0a:
+      parse_bitmask_sig();
+      read_uint();
+      return;
+    case 0x0b: {
+      const std::uint64_t n = read_uint();
+      for (std::uint64_t i = 0; i < n; ++i) skip_value(depth + 1);
+      return;
+    }
+    case 0x0c: {
+      const StructSig* sig = parse_struct_sig();
+      for (std::size_t i = 0; i < sig->member_names.size(); ++i) skip_value(depth + 1);
+      return;
+    }
+    case 0x0e:
+      skip_value(depth + 1);
+      skip_value(depth + 1);
+      return;
+    case 0x0f: {
+      const std::uint64_t n = read_uint();
+      for (std::uint64_t i = 0; i < n; ++i) read_uint();
+      return;
+    }
+    default:
+      p_--;
+      fail("unknown value type " + hex_byte(type));
+  }
+}
+
 void Parser::parse_value_into(Call& call, std::uint32_t slot, unsigned depth) {
   if (depth > kMaxDepth) fail("values nested deeper than 64 levels");
   const std::uint8_t type = read_byte();
@@ -422,6 +534,10 @@ void Parser::parse_value_into(Call& call, std::uint32_t slot, unsigned depth) {
     case 0x08: {
       const std::uint64_t n = read_uint();
       v.kind = type == 0x07 ? Kind::string : Kind::blob;
+      if (type == 0x08) {
+        ++blobs_;
+        blob_bytes_ += n;
+      }
       v.len = n;
       v.data = call.bytes.size();
       if (type == 0x07 || opt_.keep_blob_data) {
@@ -438,36 +554,8 @@ void Parser::parse_value_into(Call& call, std::uint32_t slot, unsigned depth) {
       return;
     }
     case 0x09: {
-      const std::uint64_t id = read_uint();
-      const EnumSig* sig = enums_.find(id);
-      if (header_.version < 3) {
-        // Old encoding: each signature is one name/value pair, and the value
-        // is the signature's.
-        if (!sig) {
-          EnumSig* added = enums_.add(id);
-          std::string name = read_string();
-          added->values.emplace_back(std::move(name), read_typed_sint());
-          sig = added;
-        }
-        Value& e = call.values[slot];
-        e.kind = Kind::enumeration;
-        e.sig = sig;
-        e.num.i = sig->values.empty() ? 0 : sig->values.front().second;
-        return;
-      }
-      if (!sig) {
-        const std::uint64_t n = read_uint();
-        std::vector<std::pair<std::string, std::int64_t>> values;
-        for (std::uint64_t i = 0; i < n; ++i) {
-          std::string name = read_string();
-          const std::int64_t value = read_typed_sint();
-          values.emplace_back(std::move(name), value);
-        }
-        EnumSig* added = enums_.add(id);
-        added->values = std::move(values);
-        sig = added;
-      }
-      const std::int64_t value = read_typed_sint();
+      const EnumSig* sig = parse_enum_sig();
+      const std::int64_t value = enum_value(sig);
       Value& e = call.values[slot];
       e.kind = Kind::enumeration;
       e.sig = sig;
@@ -475,20 +563,7 @@ void Parser::parse_value_into(Call& call, std::uint32_t slot, unsigned depth) {
       return;
     }
     case 0x0a: {
-      const std::uint64_t id = read_uint();
-      const BitmaskSig* sig = bitmasks_.find(id);
-      if (!sig) {
-        const std::uint64_t n = read_uint();
-        std::vector<std::pair<std::string, std::uint64_t>> flags;
-        for (std::uint64_t i = 0; i < n; ++i) {
-          std::string name = read_string();
-          const std::uint64_t value = read_uint();
-          flags.emplace_back(std::move(name), value);
-        }
-        BitmaskSig* added = bitmasks_.add(id);
-        added->flags = std::move(flags);
-        sig = added;
-      }
+      const BitmaskSig* sig = parse_bitmask_sig();
       const std::uint64_t value = read_uint();
       Value& b = call.values[slot];
       b.kind = Kind::bitmask;
@@ -512,18 +587,7 @@ void Parser::parse_value_into(Call& call, std::uint32_t slot, unsigned depth) {
       return;
     }
     case 0x0c: {
-      const std::uint64_t id = read_uint();
-      const StructSig* sig = structs_.find(id);
-      if (!sig) {
-        std::string name = read_string();
-        const std::uint64_t n = read_uint();
-        std::vector<std::string> members;
-        for (std::uint64_t i = 0; i < n; ++i) members.push_back(read_string());
-        StructSig* added = structs_.add(id);
-        added->name = std::move(name);
-        added->member_names = std::move(members);
-        sig = added;
-      }
+      const StructSig* sig = parse_struct_sig();
       call.values[slot].kind = Kind::structure;
       call.values[slot].sig = sig;
       std::uint32_t prev = kNil;

@@ -61,6 +61,7 @@ TraceStats trace_stats(const std::string& path, const Progress& progress) {
   s.file = in.name();
   ParserOptions popt;
   popt.keep_blob_data = false;
+  popt.skip_values = true;
   Parser parser(prefetch(open_decoder(in)), in.name(), popt);
   s.container = parser.container();
   s.header = parser.header();
@@ -71,6 +72,8 @@ TraceStats trace_stats(const std::string& path, const Progress& progress) {
   std::uint64_t in_frame = 0;
   auto finish = [&] {
     s.stream_bytes = parser.stream_offset();
+    s.blobs = parser.blobs();
+    s.blob_bytes = parser.blob_bytes();
     s.file_bytes = in.offset();
     for (std::size_t i = 0; i < sigs.size(); ++i)
       if (per_sig[i]) s.calls_per_function.emplace_back(sigs[i]->name, per_sig[i]);
@@ -111,11 +114,6 @@ TraceStats trace_stats(const std::string& path, const Progress& progress) {
         frame_sizes.push_back(in_frame);
         in_frame = 0;
       }
-      for (const Value& v : call->values)
-        if (v.kind == Kind::blob) {
-          ++s.blobs;
-          s.blob_bytes += v.len;
-        }
       if (progress && (s.calls & 0x3fff) == 0) progress(parser.file_offset(), in.size());
     }
   } catch (const Error& e) {

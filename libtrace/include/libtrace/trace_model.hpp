@@ -8,6 +8,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace libtrace {
@@ -32,6 +33,15 @@ struct StructSig {
 struct EnumSig {
   std::uint64_t id = 0;
   std::vector<std::pair<std::string, std::int64_t>> values;
+
+  // The first name whose value is `v` (apitrace prints that one), or nullptr.
+  // A GL enum signature holds ~3,500 names, so large ones get an index, built
+  // on first use; set `values` before the first call.
+  const std::string* name_of(std::int64_t v) const;
+
+ private:
+  mutable std::unordered_map<std::int64_t, std::uint32_t> index_;
+  mutable bool indexed_ = false;
 };
 
 struct BitmaskSig {

@@ -17,6 +17,9 @@ namespace libtrace {
 struct ParserOptions {
   // Keep blob payloads in Call::bytes. Dumps and statistics only need sizes.
   bool keep_blob_data = true;
+  // Read values without storing them: calls come out with no arguments and
+  // no return value (for counting, as trak-stat does; blobs are still counted).
+  bool skip_values = false;
 };
 
 // Signatures by id, for one kind. Ids are small dense numbers in real traces;
@@ -79,6 +82,9 @@ class Parser {
   std::uint64_t file_offset() const;
   // Calls entered so far (the next call number).
   std::uint64_t calls_entered() const { return next_call_no_; }
+  // Blobs read so far, and their bytes.
+  std::uint64_t blobs() const { return blobs_; }
+  std::uint64_t blob_bytes() const { return blob_bytes_; }
 
  private:
   struct EndOfData {};
@@ -104,6 +110,11 @@ class Parser {
   const FunctionSig* parse_function_sig();
   const StackFrame* parse_frame();
   std::uint32_t parse_value(Call& call, unsigned depth);
+  void skip_value(unsigned depth);
+  const EnumSig* parse_enum_sig();
+  std::int64_t enum_value(const EnumSig* sig);
+  const BitmaskSig* parse_bitmask_sig();
+  const StructSig* parse_struct_sig();
   void parse_value_into(Call& call, std::uint32_t slot, unsigned depth);
   Call* take_call();
   void recycle(Call* call);
@@ -131,6 +142,7 @@ class Parser {
   SigTable<StackFrame> frames_;
 
   std::uint64_t next_call_no_ = 0;
+  std::uint64_t blobs_ = 0, blob_bytes_ = 0;
   std::vector<Call*> pending_;                  // entered, not yet left, in number order
   std::vector<std::unique_ptr<Call>> storage_;  // owns every Call
   std::vector<Call*> free_;
