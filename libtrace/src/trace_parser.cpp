@@ -77,8 +77,8 @@ bool Parser::refill() {
   return false;
 }
 
-std::uint64_t Parser::read_uint() {
-  if (end_ - p_ >= 10) {
+inline std::uint64_t Parser::read_uint() {
+  if (end_ - p_ >= 10) [[likely]] {
     std::uint64_t v = 0;
     for (unsigned shift = 0; shift < 70; shift += 7) {
       const std::uint8_t b = *p_++;

@@ -69,6 +69,7 @@ TraceStats trace_stats(const std::string& path, const Progress& progress) {
   std::vector<std::uint64_t> per_sig;  // indexed by a dense id of our own
   std::vector<const FunctionSig*> sigs;
   std::vector<std::uint64_t> frame_sizes;
+  std::vector<std::uint64_t> dense_threads(256);  // thread ids are small counters
   std::uint64_t in_frame = 0;
   auto finish = [&] {
     s.stream_bytes = parser.stream_offset();
@@ -80,6 +81,8 @@ TraceStats trace_stats(const std::string& path, const Progress& progress) {
     std::stable_sort(s.calls_per_function.begin(), s.calls_per_function.end(),
                      [](const auto& a, const auto& b) { return a.second > b.second; });
     s.calls_after_last_frame = in_frame;
+    for (std::size_t t = 0; t < dense_threads.size(); ++t)
+      if (dense_threads[t]) s.calls_per_thread[static_cast<std::uint32_t>(t)] += dense_threads[t];
     if (!frame_sizes.empty()) {
       std::sort(frame_sizes.begin(), frame_sizes.end());
       s.frame_calls_min = frame_sizes.front();
@@ -87,24 +90,37 @@ TraceStats trace_stats(const std::string& path, const Progress& progress) {
       s.frame_calls_median = frame_sizes[(frame_sizes.size() - 1) / 2];
     }
   };
-  std::unordered_map<const FunctionSig*, std::size_t> index;
+  std::vector<std::size_t> by_id;
+  std::unordered_map<std::uint64_t, std::size_t> index;
   const FunctionSig* last_sig = nullptr;
   std::size_t last_index = 0;
   try {
     while (const Call* call = parser.next()) {
       ++s.calls;
       if (call->sig != last_sig) {
-        auto [it, fresh] = index.try_emplace(call->sig, sigs.size());
-        if (fresh) {
+        // Function ids are small dense numbers; a hash map is only the fallback.
+        const std::uint64_t id = call->sig->id;
+        std::size_t* slot;
+        if (id < (1u << 20)) {
+          if (id >= by_id.size()) by_id.resize(id + 1, SIZE_MAX);
+          slot = &by_id[id];
+        } else {
+          slot = &index.try_emplace(id, SIZE_MAX).first->second;
+        }
+        if (*slot == SIZE_MAX) {
+          *slot = sigs.size();
           sigs.push_back(call->sig);
           per_sig.push_back(0);
           if (s.api.empty()) s.api = api_from_name(call->sig->name);
         }
         last_sig = call->sig;
-        last_index = it->second;
+        last_index = *slot;
       }
       ++per_sig[last_index];
-      ++s.calls_per_thread[call->thread];
+      if (call->thread < dense_threads.size())
+        ++dense_threads[call->thread];
+      else
+        ++s.calls_per_thread[call->thread];
       if (call->flags & kCallIncomplete) ++s.incomplete_calls;
       if (call->flags & kCallFake) ++s.fake_calls;
       if (call->flags & kCallVerbose) ++s.verbose_calls;
