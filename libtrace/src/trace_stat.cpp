@@ -168,12 +168,12 @@ std::string format_stats_table(const TraceStats& s, std::size_t top) {
   row("blobs", thousands(s.blobs) + " (" + human_bytes(s.blob_bytes) + ")");
 
   const std::size_t n = top ? std::min(top, s.calls_per_function.size()) : s.calls_per_function.size();
-  std::size_t width = 8;
-  for (std::size_t i = 0; i < n; ++i) width = std::max(width, s.calls_per_function[i].first.size());
   o += '\n';
   const std::string title = n < s.calls_per_function.size()
                                 ? "top " + std::to_string(n) + " of " + std::to_string(s.calls_per_function.size()) + " functions"
                                 : "functions";
+  std::size_t width = title.size();
+  for (std::size_t i = 0; i < n; ++i) width = std::max(width, s.calls_per_function[i].first.size());
   std::snprintf(line, sizeof line, "%-*s %12s %7s\n", static_cast<int>(width), title.c_str(), "calls", "share");
   o += line;
   for (std::size_t i = 0; i < n; ++i) {
