@@ -10,6 +10,7 @@
 #include <cstring>
 #include <thread>
 
+#include "chunk_pool.hpp"
 #include "codec_internal.hpp"
 #include "libtrace/error.hpp"
 
@@ -110,8 +111,9 @@ class GzipDecoder final : public Decoder {
 class Deflater {
  public:
   explicit Deflater(int level) {
-    // memLevel 9 buys a slightly better ratio than gzopen's default 8.
-    if (deflateInit2(&z_, level, Z_DEFLATED, -15, 9, Z_DEFAULT_STRATEGY) != Z_OK)
+    // memLevel 8 as gzopen uses: on traces it compresses better than 9
+    // (smaller deflate blocks adapt their Huffman codes more often).
+    if (deflateInit2(&z_, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
       throw Error(Errc::io, "", "zlib: cannot initialise deflate");
   }
   ~Deflater() { deflateEnd(&z_); }
@@ -126,29 +128,19 @@ class Deflater {
 class GzipEncoder final : public Sink {
  public:
   GzipEncoder(Sink& out, int level, unsigned threads)
-      : out_(out), level_(level < 0 ? 9 : level), threads_(threads) {
-    chunks_.resize(threads_ * 2);
-    for (auto& c : chunks_) c.in.reserve(kGzipChunk);
+      : out_(out),
+        level_(level < 0 ? 9 : level),
+        pool_(threads, kGzipChunk, kDict, [this](ChunkPool::Job& j) { compress(j); },
+              [this](const ChunkPool::Job& j) { emit(j); }) {
     // The header apitrace's gzopen writes: no name, no mtime, XFL 2, OS 3.
     static constexpr std::array<std::uint8_t, 10> kHeader{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 2, 3};
     out_.write(kHeader.data(), kHeader.size());
   }
 
-  void write(const void* data, std::size_t size) override {
-    const auto* p = static_cast<const std::uint8_t*>(data);
-    while (size > 0) {
-      auto& cur = chunks_[filled_].in;
-      const std::size_t k = std::min(size, kGzipChunk - cur.size());
-      cur.insert(cur.end(), p, p + k);
-      p += k;
-      size -= k;
-      if (cur.size() == kGzipChunk && ++filled_ == chunks_.size()) flush_batch(false);
-    }
-  }
+  void write(const void* data, std::size_t size) override { pool_.write(data, size); }
 
   void finish() override {
-    if (filled_ < chunks_.size() && !chunks_[filled_].in.empty()) ++filled_;
-    flush_batch(true);
+    pool_.finish(true);  // the last block must carry the deflate end marker
     std::uint8_t trailer[8];
     for (int i = 0; i < 4; ++i) {
       trailer[i] = static_cast<std::uint8_t>(crc_ >> (8 * i));
@@ -159,70 +151,32 @@ class GzipEncoder final : public Sink {
   }
 
  private:
-  struct Chunk {
-    std::vector<std::uint8_t> in;
-    std::vector<std::uint8_t> out;
-    uLong crc = 0;
-  };
-
-  void compress(std::size_t i, bool last) {
-    Chunk& c = chunks_[i];
+  void compress(ChunkPool::Job& job) const {
     Deflater d(level_);
     z_stream* z = d.get();
-    const std::vector<std::uint8_t>& prev = i > 0 ? chunks_[i - 1].in : dict_;
-    if (!prev.empty()) {
-      const std::size_t n = std::min(prev.size(), kDict);
-      deflateSetDictionary(z, prev.data() + prev.size() - n, static_cast<uInt>(n));
-    }
-    c.out.resize(deflateBound(z, c.in.size()) + 16);
-    z->next_in = c.in.data();
-    z->avail_in = static_cast<uInt>(c.in.size());
-    z->next_out = c.out.data();
-    z->avail_out = static_cast<uInt>(c.out.size());
-    deflate(z, last ? Z_FINISH : Z_SYNC_FLUSH);
-    c.out.resize(c.out.size() - z->avail_out);
-    c.crc = crc32(0, c.in.data(), static_cast<uInt>(c.in.size()));
+    if (!job.prev_tail.empty())
+      deflateSetDictionary(z, job.prev_tail.data(), static_cast<uInt>(job.prev_tail.size()));
+    job.out.resize(deflateBound(z, job.in.size()) + 16);
+    z->next_in = job.in.data();
+    z->avail_in = static_cast<uInt>(job.in.size());
+    z->next_out = job.out.data();
+    z->avail_out = static_cast<uInt>(job.out.size());
+    deflate(z, job.last ? Z_FINISH : Z_SYNC_FLUSH);
+    job.out.resize(job.out.size() - z->avail_out);
+    job.check = static_cast<std::uint32_t>(crc32(0, job.in.data(), static_cast<uInt>(job.in.size())));
   }
 
-  void flush_batch(bool final_batch) {
-    const std::size_t n = filled_;
-    if (n == 0 && !final_batch) return;
-    if (n == 0) {
-      // Nothing buffered: still end the deflate stream with a final block.
-      chunks_[0].in.clear();
-      compress(0, true);
-      out_.write(chunks_[0].out.data(), chunks_[0].out.size());
-      return;
-    }
-    const std::size_t workers = std::min<std::size_t>(threads_, n);
-    std::vector<std::thread> pool;
-    for (std::size_t w = 1; w < workers; ++w)
-      pool.emplace_back([this, w, workers, n, final_batch] {
-        for (std::size_t i = w; i < n; i += workers) compress(i, final_batch && i + 1 == n);
-      });
-    for (std::size_t i = 0; i < n; i += workers) compress(i, final_batch && i + 1 == n);
-    for (auto& t : pool) t.join();
-    for (std::size_t i = 0; i < n; ++i) {
-      Chunk& c = chunks_[i];
-      out_.write(c.out.data(), c.out.size());
-      crc_ = crc32_combine(crc_, c.crc, static_cast<z_off_t>(c.in.size()));
-      total_ += c.in.size();
-    }
-    const auto& tail = chunks_[n - 1].in;
-    const std::size_t keep = std::min(tail.size(), kDict);
-    dict_.assign(tail.end() - static_cast<std::ptrdiff_t>(keep), tail.end());
-    for (std::size_t i = 0; i < n; ++i) chunks_[i].in.clear();
-    filled_ = 0;
+  void emit(const ChunkPool::Job& job) {
+    out_.write(job.out.data(), job.out.size());
+    crc_ = crc32_combine(crc_, job.check, static_cast<z_off_t>(job.in.size()));
+    total_ += job.in.size();
   }
 
   Sink& out_;
   int level_;
-  unsigned threads_;
-  std::vector<Chunk> chunks_;
-  std::vector<std::uint8_t> dict_;
-  std::size_t filled_ = 0;
   uLong crc_ = crc32(0, nullptr, 0);
   std::uint64_t total_ = 0;
+  ChunkPool pool_;  // last: its workers stop before the members they use go
 };
 
 }  // namespace

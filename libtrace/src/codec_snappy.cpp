@@ -9,6 +9,7 @@
 #include <cstring>
 #include <thread>
 
+#include "chunk_pool.hpp"
 #include "codec_internal.hpp"
 #include "libtrace/error.hpp"
 
@@ -108,68 +109,36 @@ class SnappyDecoder final : public Decoder {
   bool done_ = false;
 };
 
-// Buffers kSnappyChunk bytes per chunk and compresses a batch of chunks on
-// `threads` threads; chunks are written in order, so the output is the same
-// bytes as a serial writer (and as apitrace's).
+// Chunks of kSnappyChunk bytes compressed on `threads` threads and written in
+// order, so the output is the same bytes as a serial writer's (and
+// apitrace's).
 class SnappyEncoder final : public Sink {
  public:
-  SnappyEncoder(Sink& out, unsigned threads) : out_(out), threads_(threads) {
-    batch_.resize(threads_ * 2);
-    packed_.resize(batch_.size());
-    for (auto& b : batch_) b.reserve(kSnappyChunk);
+  SnappyEncoder(Sink& out, unsigned threads)
+      : out_(out), pool_(threads, kSnappyChunk, 0, compress, [this](const ChunkPool::Job& j) {
+          out_.write(j.out.data(), j.out.size());
+        }) {
     out_.write("at", 2);
   }
 
-  void write(const void* data, std::size_t size) override {
-    const auto* p = static_cast<const std::uint8_t*>(data);
-    while (size > 0) {
-      auto& cur = batch_[filled_];
-      const std::size_t k = std::min(size, kSnappyChunk - cur.size());
-      cur.insert(cur.end(), p, p + k);
-      p += k;
-      size -= k;
-      if (cur.size() == kSnappyChunk && ++filled_ == batch_.size()) flush_batch();
-    }
-  }
-
+  void write(const void* data, std::size_t size) override { pool_.write(data, size); }
   void finish() override {
-    if (filled_ < batch_.size() && !batch_[filled_].empty()) ++filled_;
-    flush_batch();
+    pool_.finish(false);  // an empty chunk would read as the end of the file
     out_.finish();
   }
 
  private:
-  void compress(std::size_t i) {
-    auto& dst = packed_[i];
-    dst.resize(4 + snappy::MaxCompressedLength(batch_[i].size()));
+  static void compress(ChunkPool::Job& job) {
+    job.out.resize(4 + snappy::MaxCompressedLength(job.in.size()));
     std::size_t n = 0;
-    snappy::RawCompress(reinterpret_cast<const char*>(batch_[i].data()), batch_[i].size(), dst.data() + 4, &n);
-    for (int b = 0; b < 4; ++b) dst[static_cast<std::size_t>(b)] = static_cast<char>((n >> (8 * b)) & 0xff);
-    dst.resize(4 + n);
-  }
-
-  void flush_batch() {
-    if (filled_ == 0) return;
-    const std::size_t workers = std::min<std::size_t>(threads_, filled_);
-    std::vector<std::thread> pool;
-    for (std::size_t w = 1; w < workers; ++w)
-      pool.emplace_back([this, w, workers] {
-        for (std::size_t i = w; i < filled_; i += workers) compress(i);
-      });
-    for (std::size_t i = 0; i < filled_; i += workers) compress(i);
-    for (auto& t : pool) t.join();
-    for (std::size_t i = 0; i < filled_; ++i) {
-      out_.write(packed_[i].data(), packed_[i].size());
-      batch_[i].clear();
-    }
-    filled_ = 0;
+    snappy::RawCompress(reinterpret_cast<const char*>(job.in.data()), job.in.size(),
+                        reinterpret_cast<char*>(job.out.data()) + 4, &n);
+    for (int b = 0; b < 4; ++b) job.out[static_cast<std::size_t>(b)] = static_cast<std::uint8_t>(n >> (8 * b));
+    job.out.resize(4 + n);
   }
 
   Sink& out_;
-  unsigned threads_;
-  std::vector<std::vector<std::uint8_t>> batch_;
-  std::vector<std::vector<char>> packed_;
-  std::size_t filled_ = 0;
+  ChunkPool pool_;
 };
 
 }  // namespace
