@@ -89,30 +89,77 @@ namespace {
 constexpr std::size_t kOutBuf = 1 << 18;
 }
 
-OutputFile::OutputFile(const std::string& path) : buf_(kOutBuf) {
+OutputFile::OutputFile(const std::string& path) : buf_(kOutBuf), spare_(kOutBuf) {
   if (is_stdio(path)) {
     fd_ = STDOUT_FILENO;
     name_ = "<stdout>";
-    return;
+  } else {
+    name_ = path;
+    temp_ = path + ".trak-XXXXXX";
+    fd_ = ::mkstemp(temp_.data());
+    if (fd_ < 0) {
+      temp_.clear();
+      throw_errno(name_, "cannot create temporary file");
+    }
+    // mkstemp makes 0600; give the file the mode a plain creat() would.
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    ::fchmod(fd_, 0666 & ~mask);
   }
-  name_ = path;
-  temp_ = path + ".trak-XXXXXX";
-  fd_ = ::mkstemp(temp_.data());
-  if (fd_ < 0) {
-    temp_.clear();
-    throw_errno(name_, "cannot create temporary file");
-  }
-  // mkstemp makes 0600; give the file the mode a plain creat() would.
-  const mode_t mask = ::umask(0);
-  ::umask(mask);
-  ::fchmod(fd_, 0666 & ~mask);
+  writer_ = std::thread([this] { run_writer(); });
 }
 
 OutputFile::~OutputFile() {
+  {
+    std::lock_guard lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  writer_.join();
   if (!temp_.empty() && !done_) {
     ::close(fd_);
     ::unlink(temp_.c_str());
   }
+}
+
+void OutputFile::run_writer() {
+  std::unique_lock lock(mu_);
+  for (;;) {
+    cv_.wait(lock, [&] { return busy_ || stop_; });
+    if (!busy_) return;
+    lock.unlock();
+    try {
+      write_fd(spare_.data(), spare_used_);
+    } catch (...) {
+      lock.lock();
+      error_ = std::current_exception();
+      busy_ = false;
+      cv_.notify_all();
+      continue;
+    }
+    lock.lock();
+    busy_ = false;
+    cv_.notify_all();
+  }
+}
+
+void OutputFile::wait_idle() {
+  std::unique_lock lock(mu_);
+  cv_.wait(lock, [&] { return !busy_; });
+  if (error_) std::rethrow_exception(error_);
+}
+
+void OutputFile::hand_over() {
+  if (used_ == 0) return;
+  wait_idle();
+  {
+    std::lock_guard lock(mu_);
+    std::swap(buf_, spare_);
+    spare_used_ = used_;
+    used_ = 0;
+    busy_ = true;
+  }
+  cv_.notify_all();
 }
 
 void OutputFile::write_fd(const void* data, std::size_t size) {
@@ -130,26 +177,20 @@ void OutputFile::write_fd(const void* data, std::size_t size) {
 
 void OutputFile::write(const void* data, std::size_t size) {
   written_ += size;
-  if (used_ + size <= buf_.size()) {
-    std::memcpy(buf_.data() + used_, data, size);
-    used_ += size;
-    return;
-  }
-  flush();
-  if (size >= buf_.size()) {
-    write_fd(data, size);
-  } else {
-    std::memcpy(buf_.data(), data, size);
-    used_ = size;
+  const auto* p = static_cast<const char*>(data);
+  while (size > 0) {
+    const std::size_t k = std::min(size, buf_.size() - used_);
+    std::memcpy(buf_.data() + used_, p, k);
+    used_ += k;
+    p += k;
+    size -= k;
+    if (used_ == buf_.size()) hand_over();
   }
 }
 
 void OutputFile::flush() {
-  if (used_ > 0) {
-    const std::size_t n = used_;
-    used_ = 0;
-    write_fd(buf_.data(), n);
-  }
+  hand_over();
+  wait_idle();
 }
 
 void OutputFile::commit() {
@@ -169,7 +210,7 @@ void OutputFile::commit() {
 std::string OutputFile::keep_partial() {
   try {
     flush();
-  } catch (const Error&) {
+  } catch (const std::exception&) {
     // The partial output is best effort; the original error is what matters.
   }
   if (temp_.empty() || done_) return {};

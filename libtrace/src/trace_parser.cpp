@@ -77,7 +77,7 @@ bool Parser::refill() {
   return false;
 }
 
-inline std::uint64_t Parser::read_uint() {
+std::uint64_t Parser::read_uint_multi() {
   if (end_ - p_ >= 10) [[likely]] {
     std::uint64_t v = 0;
     for (unsigned shift = 0; shift < 70; shift += 7) {

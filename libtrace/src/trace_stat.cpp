@@ -68,7 +68,9 @@ TraceStats trace_stats(const std::string& path, const Progress& progress) {
 
   std::vector<std::uint64_t> per_sig;  // indexed by a dense id of our own
   std::vector<const FunctionSig*> sigs;
-  std::vector<std::uint64_t> frame_sizes;
+  // Calls per frame as a histogram (sizes repeat), so memory does not grow
+  // with the number of frames.
+  std::map<std::uint64_t, std::uint64_t> frame_sizes;
   std::vector<std::uint64_t> dense_threads(256);  // thread ids are small counters
   std::uint64_t in_frame = 0;
   auto finish = [&] {
@@ -84,10 +86,18 @@ TraceStats trace_stats(const std::string& path, const Progress& progress) {
     for (std::size_t t = 0; t < dense_threads.size(); ++t)
       if (dense_threads[t]) s.calls_per_thread[static_cast<std::uint32_t>(t)] += dense_threads[t];
     if (!frame_sizes.empty()) {
-      std::sort(frame_sizes.begin(), frame_sizes.end());
-      s.frame_calls_min = frame_sizes.front();
-      s.frame_calls_max = frame_sizes.back();
-      s.frame_calls_median = frame_sizes[(frame_sizes.size() - 1) / 2];
+      s.frame_calls_min = frame_sizes.begin()->first;
+      s.frame_calls_max = frame_sizes.rbegin()->first;
+      // The lower median, as the middle element of the sorted sizes.
+      const std::uint64_t middle = (s.frames - 1) / 2;
+      std::uint64_t seen = 0;
+      for (const auto& [size, count] : frame_sizes) {
+        seen += count;
+        if (seen > middle) {
+          s.frame_calls_median = size;
+          break;
+        }
+      }
     }
   };
   std::vector<std::size_t> by_id;
@@ -127,7 +137,7 @@ TraceStats trace_stats(const std::string& path, const Progress& progress) {
       ++in_frame;
       if (call->flags & kCallEndFrame) {
         ++s.frames;
-        frame_sizes.push_back(in_frame);
+        ++frame_sizes[in_frame];
         in_frame = 0;
       }
       if (progress && (s.calls & 0x3fff) == 0) progress(parser.file_offset(), in.size());

@@ -2,9 +2,13 @@
 // Byte sources and sinks over files and pipes: "-" is stdin or stdout.
 #pragma once
 
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <string_view>
 #include <vector>
 
@@ -56,7 +60,8 @@ class Sink {
 
 // A file written through a temporary next to it and renamed on commit(), so a
 // failure never leaves a half-written file where a good one was; or stdout
-// for "-". Writes are buffered.
+// for "-". Writes are buffered, and the buffers go to the system on a second
+// thread, so producing the next bytes overlaps with writing the last ones.
 class OutputFile final : public Sink {
  public:
   explicit OutputFile(const std::string& path);
@@ -65,6 +70,7 @@ class OutputFile final : public Sink {
   OutputFile& operator=(const OutputFile&) = delete;
 
   void write(const void* data, std::size_t size) override;
+  // Hands the buffered bytes to the system and waits until they are written.
   void flush();
   // Flushes and renames the temporary over the destination.
   void commit();
@@ -80,14 +86,23 @@ class OutputFile final : public Sink {
 
  private:
   void write_fd(const void* data, std::size_t size);
+  void hand_over();   // queues the full buffer for the writer thread
+  void wait_idle();   // rethrows the writer's error, if any
+  void run_writer();
 
   int fd_ = -1;
   std::string name_;
   std::string temp_;
-  std::vector<char> buf_;
-  std::size_t used_ = 0;
+  std::vector<char> buf_, spare_;
+  std::size_t used_ = 0, spare_used_ = 0;
   std::uint64_t written_ = 0;
   bool done_ = false;
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool busy_ = false, stop_ = false;
+  std::exception_ptr error_;
+  std::thread writer_;
 };
 
 // Whether stdout is a terminal: binary writers refuse one unless asked.

@@ -94,7 +94,13 @@ class Parser {
     if (p_ == end_ && !refill()) throw EndOfData{};
     return *p_++;
   }
-  std::uint64_t read_uint();
+  // Most integers in a trace are one byte: that case stays inline.
+  std::uint64_t read_uint() {
+    if (p_ != end_ && *p_ < 0x80) [[likely]]
+      return *p_++;
+    return read_uint_multi();
+  }
+  std::uint64_t read_uint_multi();
   std::uint64_t read_uint_slow();
   void read_bytes(void* dst, std::uint64_t n);
   void skip_bytes(std::uint64_t n);
