@@ -29,12 +29,7 @@ class BrotliDecoder final : public Decoder {
   }
 
   bool next(std::vector<std::uint8_t>& out) override {
-    if (error_) {
-      Error e = *error_;
-      error_.reset();
-      done_ = true;
-      throw e;
-    }
+    error_.raise_if_set(done_);
     if (done_) return false;
     out.resize(kDecodeBlock);
     std::uint8_t* next_out = out.data();
@@ -49,21 +44,21 @@ class BrotliDecoder final : public Decoder {
           BrotliDecoderDecompressStream(state_.get(), &avail_in_, &next_in_, &avail_out, &next_out, nullptr);
       if (rc == BROTLI_DECODER_RESULT_SUCCESS) {
         if (avail_in_ > 0 || in_.peek(1).size() > 0)
-          error_ = Error(Errc::bad_record, at_offset(in_.name(), file_offset()),
-                         "trailing garbage after the brotli stream");
+          error_.set(Error(Errc::bad_record, at_offset(in_.name(), file_offset()),
+                         "trailing garbage after the brotli stream"));
         else
           done_ = true;
       } else if (rc == BROTLI_DECODER_RESULT_ERROR) {
         const char* why = BrotliDecoderErrorString(BrotliDecoderGetErrorCode(state_.get()));
         if (produced_ + static_cast<std::uint64_t>(next_out - out.data()) == 0)
-          error_ = Error(Errc::bad_magic, at_offset(in_.name(), 0),
-                         "not a trace: neither snappy ('at'), gzip (1f 8b) nor brotli data");
+          error_.set(Error(Errc::bad_magic, at_offset(in_.name(), 0),
+                         "not a trace: neither snappy ('at'), gzip (1f 8b) nor brotli data"));
         else
-          error_ = Error(Errc::bad_record, at_offset(in_.name(), file_offset()),
-                         std::string("corrupt brotli data (") + why + ")");
+          error_.set(Error(Errc::bad_record, at_offset(in_.name(), file_offset()),
+                         std::string("corrupt brotli data (") + why + ")"));
       } else if (rc == BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT && eof_) {
-        error_ = Error(Errc::truncated, at_offset(in_.name(), in_.offset()),
-                       "unexpected end of file inside the brotli stream");
+        error_.set(Error(Errc::truncated, at_offset(in_.name(), in_.offset()),
+                       "unexpected end of file inside the brotli stream"));
       }
     }
     out.resize(out.size() - avail_out);
@@ -82,7 +77,7 @@ class BrotliDecoder final : public Decoder {
   const std::uint8_t* next_in_ = nullptr;
   std::size_t avail_in_ = 0;
   std::uint64_t produced_ = 0;
-  std::optional<Error> error_;
+  DeferredError error_;
   bool eof_ = false;
   bool done_ = false;
 };

@@ -43,12 +43,7 @@ class GzipDecoder final : public Decoder {
   explicit GzipDecoder(InputFile& in) : in_(in), inbuf_(kInBuf) {}
 
   bool next(std::vector<std::uint8_t>& out) override {
-    if (error_) {
-      Error e = *error_;
-      error_.reset();
-      done_ = true;
-      throw e;
-    }
+    error_.raise_if_set(done_);
     if (done_) return false;
     out.resize(kDecodeBlock);
     z_.get()->next_out = out.data();
@@ -73,8 +68,8 @@ class GzipDecoder final : public Decoder {
         if (at_member_end_)
           done_ = true;
         else
-          error_ = Error(Errc::truncated, at_offset(in_.name(), in_.offset()),
-                         "unexpected end of file inside the gzip stream");
+          error_.set(Error(Errc::truncated, at_offset(in_.name(), in_.offset()),
+                         "unexpected end of file inside the gzip stream"));
         return;
       }
       z->next_in = inbuf_.data();
@@ -83,8 +78,8 @@ class GzipDecoder final : public Decoder {
     if (at_member_end_) {
       // Another member may follow, as gzread allows; it starts with the magic.
       if (z->next_in[0] != 0x1f) {
-        error_ = Error(Errc::bad_record, at_offset(in_.name(), file_offset()),
-                       "trailing garbage after the gzip stream");
+        error_.set(Error(Errc::bad_record, at_offset(in_.name(), file_offset()),
+                       "trailing garbage after the gzip stream"));
         return;
       }
       inflateReset(z);
@@ -94,15 +89,15 @@ class GzipDecoder final : public Decoder {
     if (rc == Z_STREAM_END) {
       at_member_end_ = true;
     } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
-      error_ = Error(Errc::bad_record, at_offset(in_.name(), file_offset()),
-                     std::string("corrupt gzip data: ") + (z->msg ? z->msg : "inflate failed"));
+      error_.set(Error(Errc::bad_record, at_offset(in_.name(), file_offset()),
+                     std::string("corrupt gzip data: ") + (z->msg ? z->msg : "inflate failed")));
     }
   }
 
   InputFile& in_;
   mutable Inflater z_;
   std::vector<std::uint8_t> inbuf_;
-  std::optional<Error> error_;
+  DeferredError error_;
   bool at_member_end_ = false;
   bool done_ = false;
 };

@@ -3,10 +3,33 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 
 #include "libtrace/codec.hpp"
+#include "libtrace/error.hpp"
 
 namespace libtrace::detail {
+
+// An error a decoder found but holds back until the bytes decoded before it
+// have been delivered.
+class DeferredError {
+ public:
+  void set(Error e) {
+    if (!error_) error_ = std::move(e);
+  }
+  explicit operator bool() const { return error_.has_value(); }
+  // Throws the held error (once) and marks the decoder finished.
+  void raise_if_set(bool& done) {
+    if (!error_) return;
+    Error e = std::move(*error_);
+    error_.reset();
+    done = true;
+    throw e;
+  }
+
+ private:
+  std::optional<Error> error_;
+};
 
 // Output block size of the streaming decoders (gzip, brotli).
 inline constexpr std::size_t kDecodeBlock = 1 << 18;

@@ -30,12 +30,7 @@ class SnappyDecoder final : public Decoder {
   }
 
   bool next(std::vector<std::uint8_t>& out) override {
-    if (pending_) {
-      Error e = *pending_;
-      pending_.reset();
-      done_ = true;
-      throw e;
-    }
+    pending_.raise_if_set(done_);
     if (done_) return false;
     for (;;) {
       const std::uint64_t chunk_at = in_.offset();
@@ -83,10 +78,10 @@ class SnappyDecoder final : public Decoder {
         snappy::UncheckedByteArraySink sink(reinterpret_cast<char*>(out.data()));
         const std::size_t n = snappy::UncompressAsMuchAsPossible(&source, &sink);
         out.resize(std::min(n, size));
-        pending_ = Error(Errc::truncated, at_offset(in_.name(), in_.offset()),
+        pending_.set(Error(Errc::truncated, at_offset(in_.name(), in_.offset()),
                          "unexpected end of file inside a snappy chunk (chunk at offset " +
                              std::to_string(chunk_at) + " is " + std::to_string(len - have) +
-                             " bytes short)");
+                             " bytes short)"));
         if (out.empty()) continue;
         return true;
       }
@@ -105,7 +100,7 @@ class SnappyDecoder final : public Decoder {
  private:
   InputFile& in_;
   std::vector<char> compressed_;
-  std::optional<Error> pending_;
+  DeferredError pending_;
   bool done_ = false;
 };
 

@@ -6,22 +6,15 @@
 
 #include "libtrace/call_flags.hpp"
 #include "libtrace/dump.hpp"
+#include "text_util.hpp"
 
 namespace libtrace {
 
 namespace {
 
-void put_u64(std::string& out, std::uint64_t v) {
-  char buf[24];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, static_cast<std::size_t>(r.ptr - buf));
-}
-
-void put_i64(std::string& out, std::int64_t v) {
-  char buf[24];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, static_cast<std::size_t>(r.ptr - buf));
-}
+using detail::put_hex;
+using detail::put_i64;
+using detail::put_u64;
 
 // Length of the valid UTF-8 sequence at s[i], or 0.
 std::size_t utf8_len(std::string_view s, std::size_t i) {
@@ -182,9 +175,7 @@ void put_value(const Call& call, std::uint32_t idx, std::string& out) {
     }
     case Kind::pointer: {
       out += "{\"pointer\":\"0x";
-      char buf[20];
-      auto r = std::to_chars(buf, buf + sizeof buf, v.num.u, 16);
-      out.append(buf, static_cast<std::size_t>(r.ptr - buf));
+      put_hex(out, v.num.u);
       out += "\"}";
       return;
     }

@@ -7,10 +7,15 @@
 
 #include "libtrace/call_flags.hpp"
 #include "libtrace/dump.hpp"
+#include "text_util.hpp"
 
 namespace libtrace {
 
 namespace {
+
+using detail::put_hex;
+using detail::put_i64;
+using detail::put_u64;
 
 // apitrace's colour escapes (trace_dump.cpp's Highlighter).
 constexpr const char* kNormal = "\33[0m";
@@ -20,21 +25,9 @@ constexpr const char* kRed = "\33[31m";
 constexpr const char* kGreen = "\33[32m";
 constexpr const char* kBlue = "\33[34m";
 
-void put_u64(std::string& out, std::uint64_t v) {
-  char buf[24];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, static_cast<std::size_t>(r.ptr - buf));
-}
-
 void put_i64(std::string& out, std::int64_t v) {
   char buf[24];
   auto r = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, static_cast<std::size_t>(r.ptr - buf));
-}
-
-void put_hex(std::string& out, std::uint64_t v) {
-  char buf[20];
-  auto r = std::to_chars(buf, buf + sizeof buf, v, 16);
   out.append(buf, static_cast<std::size_t>(r.ptr - buf));
 }
 

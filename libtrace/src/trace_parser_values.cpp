@@ -131,6 +131,21 @@ void Parser::skip_value(unsigned depth) {
   }
 }
 
+// Children are linked as they come, so an absurd count costs nothing before
+// the data runs out.
+void Parser::parse_children(Call& call, std::uint32_t slot, std::uint64_t n, unsigned depth) {
+  std::uint32_t prev = kNil;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const std::uint32_t child = parse_value(call, depth + 1);
+    if (prev == kNil)
+      call.values[slot].first = child;
+    else
+      call.values[prev].next = child;
+    prev = child;
+  }
+  call.values[slot].count = static_cast<std::uint32_t>(n);
+}
+
 void Parser::parse_value_into(Call& call, std::uint32_t slot, unsigned depth) {
   if (depth > kMaxDepth) fail("values nested deeper than 64 levels");
   const std::uint8_t type = read_byte();
@@ -199,32 +214,14 @@ void Parser::parse_value_into(Call& call, std::uint32_t slot, unsigned depth) {
     case 0x0b: {
       const std::uint64_t n = read_uint();
       v.kind = Kind::array;
-      std::uint32_t prev = kNil;
-      for (std::uint64_t i = 0; i < n; ++i) {
-        const std::uint32_t child = parse_value(call, depth + 1);
-        if (prev == kNil)
-          call.values[slot].first = child;
-        else
-          call.values[prev].next = child;
-        prev = child;
-      }
-      call.values[slot].count = static_cast<std::uint32_t>(n);
+      parse_children(call, slot, n, depth);
       return;
     }
     case 0x0c: {
       const StructSig* sig = parse_struct_sig();
       call.values[slot].kind = Kind::structure;
       call.values[slot].sig = sig;
-      std::uint32_t prev = kNil;
-      for (std::size_t i = 0; i < sig->member_names.size(); ++i) {
-        const std::uint32_t child = parse_value(call, depth + 1);
-        if (prev == kNil)
-          call.values[slot].first = child;
-        else
-          call.values[prev].next = child;
-        prev = child;
-      }
-      call.values[slot].count = static_cast<std::uint32_t>(sig->member_names.size());
+      parse_children(call, slot, sig->member_names.size(), depth);
       return;
     }
     case 0x0d: v.kind = Kind::pointer; v.num.u = read_uint(); return;

@@ -117,6 +117,7 @@ class Parser {
   const StackFrame* parse_frame();
   std::uint32_t parse_value(Call& call, unsigned depth);
   void skip_value(unsigned depth);
+  void parse_children(Call& call, std::uint32_t slot, std::uint64_t n, unsigned depth);
   const EnumSig* parse_enum_sig();
   std::int64_t enum_value(const EnumSig* sig);
   const BitmaskSig* parse_bitmask_sig();

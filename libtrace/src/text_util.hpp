@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+// Number formatting into a std::string without locale or allocation, shared
+// by the text and JSON renderings.
+#pragma once
+
+#include <charconv>
+#include <cstdint>
+#include <string>
+
+namespace libtrace::detail {
+
+inline void put_u64(std::string& out, std::uint64_t v) {
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, static_cast<std::size_t>(r.ptr - buf));
+}
+
+inline void put_i64(std::string& out, std::int64_t v) {
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, static_cast<std::size_t>(r.ptr - buf));
+}
+
+// Lowercase, no prefix, no padding.
+inline void put_hex(std::string& out, std::uint64_t v) {
+  char buf[20];
+  auto r = std::to_chars(buf, buf + sizeof buf, v, 16);
+  out.append(buf, static_cast<std::size_t>(r.ptr - buf));
+}
+
+}  // namespace libtrace::detail
