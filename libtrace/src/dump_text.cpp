@@ -25,12 +25,6 @@ constexpr const char* kRed = "\33[31m";
 constexpr const char* kGreen = "\33[32m";
 constexpr const char* kBlue = "\33[34m";
 
-void put_i64(std::string& out, std::int64_t v) {
-  char buf[24];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, static_cast<std::size_t>(r.ptr - buf));
-}
-
 // ostream with precision(p) and no floatfield is printf's %.<p>g.
 void put_float(std::string& out, double v, int precision) {
   char buf[64];
