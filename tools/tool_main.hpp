@@ -21,6 +21,15 @@ enum Exit : int { kOk = 0, kFailure = 1, kUsage = 2 };
 
 inline constexpr const char* kVersion = "0.1.0";
 
+// Set while a progress bar is on stderr, so an error message starts on a
+// clean line.
+inline bool g_progress_shown = false;
+
+inline void clear_progress_line() {
+  if (g_progress_shown) std::fputs("\r\33[K", stderr);
+  g_progress_shown = false;
+}
+
 // Thrown by a tool body for a usage problem found after parsing.
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -41,16 +50,21 @@ int run(CLI::App& app, int argc, char** argv, Body&& body) {
   }
   try {
     return body();
-  } catch (const UsageError& e) {
-    std::cerr << app.get_name() << ": " << e.what() << "\nTry '" << app.get_name() << " --help'.\n";
-    return kUsage;
-  } catch (const libtrace::Error& e) {
-    std::cerr << app.get_name() << ": " << e.what() << '\n';
-    return e.code() == libtrace::Errc::usage ? kUsage : kFailure;
-  } catch (const std::bad_alloc&) {
-    std::cerr << app.get_name() << ": out of memory\n";
-  } catch (const std::exception& e) {
-    std::cerr << app.get_name() << ": internal error: " << e.what() << '\n';
+  } catch (...) {
+    clear_progress_line();
+    try {
+      throw;
+    } catch (const UsageError& e) {
+      std::cerr << app.get_name() << ": " << e.what() << "\nTry '" << app.get_name() << " --help'.\n";
+      return kUsage;
+    } catch (const libtrace::Error& e) {
+      std::cerr << app.get_name() << ": " << e.what() << '\n';
+      return e.code() == libtrace::Errc::usage ? kUsage : kFailure;
+    } catch (const std::bad_alloc&) {
+      std::cerr << app.get_name() << ": out of memory\n";
+    } catch (const std::exception& e) {
+      std::cerr << app.get_name() << ": internal error: " << e.what() << '\n';
+    }
   }
   return kFailure;
 }
@@ -73,6 +87,7 @@ inline libtrace::Progress progress_bar(const std::string& tool, bool enabled = t
     if (end && !st->shown) return;
     st->last = now;
     st->shown = true;
+    g_progress_shown = !end;
     if (total) {
       const int width = 30;
       const double f = static_cast<double>(done) / static_cast<double>(total);
@@ -85,6 +100,13 @@ inline libtrace::Progress progress_bar(const std::string& tool, bool enabled = t
     if (end) std::fputs("\r\33[K", stderr);
     std::fflush(stderr);
   };
+}
+
+// A trace read from stdin must come from a pipe or a file, not a terminal
+// (where the tool would just wait).
+inline void refuse_terminal_input(const std::string& input) {
+  if (libtrace::is_stdio(input) && libtrace::stdin_is_terminal())
+    throw UsageError("no input: give a trace file, or pipe one in with '-'");
 }
 
 // Binary output to a terminal is refused unless "-o -" was explicit.

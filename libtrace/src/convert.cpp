@@ -81,7 +81,7 @@ void convert_trace(const ConvertOptions& opt) {
       writer->flush();
       encoder->finish();
     }
-    if (opt.progress) opt.progress(in.size(), in.size());
+    if (opt.progress) opt.progress(in.offset(), in.offset());
     out.commit();
   } catch (const Error& e) {
     fail_keeping_partial(e, out);

@@ -71,19 +71,21 @@ bool same_call(const Call& a, const Call& b) {
 
 }  // namespace
 
-std::uint64_t compare_traces(const std::string& expected, const std::string& actual) {
+std::uint64_t compare_traces(const std::string& expected, const std::string& actual,
+                             const std::string& actual_name) {
   InputFile in_a(expected), in_b(actual);
+  const std::string name_b = actual_name.empty() ? in_b.name() : actual_name;
   Parser pa(prefetch(open_decoder(in_a)), in_a.name());
   std::unique_ptr<Parser> pb_holder;
   try {
-    pb_holder = std::make_unique<Parser>(prefetch(open_decoder(in_b)), in_b.name());
+    pb_holder = std::make_unique<Parser>(prefetch(open_decoder(in_b)), name_b);
   } catch (const Error& e) {
     throw Error(Errc::bad_record, e.where(), "verify failed: " + e.message());
   }
   Parser& pb = *pb_holder;
   if (pa.header().semantic_version != pb.header().semantic_version ||
       pa.header().properties != pb.header().properties)
-    throw Error(Errc::bad_record, in_b.name(), "verify failed: header differs");
+    throw Error(Errc::bad_record, name_b, "verify failed: header differs");
   std::uint64_t n = 0;
   for (;;) {
     const Call* a = pa.next();
@@ -95,16 +97,16 @@ std::uint64_t compare_traces(const std::string& expected, const std::string& act
     }
     if (!a && !b) break;
     if (!a || !b)
-      throw Error(Errc::bad_record, in_b.name(),
+      throw Error(Errc::bad_record, name_b,
                   "verify failed: " + std::string(a ? "calls missing" : "extra calls") + " after call " +
                       std::to_string(n) + " of the comparison");
     if (!same_call(*a, *b))
-      throw Error(Errc::bad_record, in_b.name(),
+      throw Error(Errc::bad_record, name_b,
                   "verify failed: call " + std::to_string(a->no) + " (" + a->sig->name + ") differs");
     ++n;
   }
   if (pa.stream_offset() != pb.stream_offset())
-    throw Error(Errc::bad_record, in_b.name(),
+    throw Error(Errc::bad_record, name_b,
                 "verify failed: stream is " + std::to_string(pb.stream_offset()) + " bytes, expected " +
                     std::to_string(pa.stream_offset()));
   return n;
@@ -135,9 +137,10 @@ RepackResult repack_trace(const RepackOptions& opt) {
   }
   encoder->finish();
   out.flush();
+  if (opt.progress) opt.progress(in.offset(), in.offset());
   result.input_bytes = in.offset();
   result.output_bytes = out.bytes_written();
-  if (opt.verify) result.calls_verified = compare_traces(opt.input, out.temp_path());
+  if (opt.verify) result.calls_verified = compare_traces(opt.input, out.temp_path(), out.name());
   out.commit();
   return result;
 }

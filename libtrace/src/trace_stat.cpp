@@ -151,6 +151,7 @@ TraceStats trace_stats(const std::string& path, const Progress& progress) {
     s.error = e;
   }
   finish();
+  if (progress) progress(in.offset(), in.offset());
   if (s.api.empty()) s.api = "Unknown";
   return s;
 }

@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
   trak-convert gears.trace --calls 0-1000 --to trace -o first1000.trace)");
 
   return tools::run(app, argc, argv, [&] {
+    tools::refuse_terminal_input(opt.input);
     opt.format = to == "jsonl" ? libtrace::OutputFormat::jsonl
                  : to == "trace" ? libtrace::OutputFormat::trace
                                  : libtrace::OutputFormat::text;

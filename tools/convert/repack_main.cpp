@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   trak-repack gears.br.trace - --codec snappy | trak-stat -)");
 
   return tools::run(app, argc, argv, [&] {
+    tools::refuse_terminal_input(opt.input);
     opt.encoder.container = *libtrace::parse_container(codec);
     libtrace::check_level(opt.encoder.container, opt.encoder.level);
     tools::refuse_binary_terminal(opt.output, false);

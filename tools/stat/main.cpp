@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   trak-repack x.br.trace - --codec snappy | trak-stat -)");
 
   return tools::run(app, argc, argv, [&] {
+    tools::refuse_terminal_input(input);
     const libtrace::TraceStats s = libtrace::trace_stats(input, tools::progress_bar("trak-stat", !no_progress));
     std::cout << (json ? libtrace::format_stats_json(s) : libtrace::format_stats_table(s, all ? 0 : top));
     std::cout.flush();

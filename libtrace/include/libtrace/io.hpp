@@ -107,6 +107,8 @@ class OutputFile final : public Sink {
 
 // Whether stdout is a terminal: binary writers refuse one unless asked.
 bool stdout_is_terminal();
+// Whether stdin is a terminal: readers refuse to wait on one for a trace.
+bool stdin_is_terminal();
 bool stderr_is_terminal();
 
 }  // namespace libtrace

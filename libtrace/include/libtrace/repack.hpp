@@ -32,7 +32,8 @@ RepackResult repack_trace(const RepackOptions& opt);
 
 // Parses both traces and compares them call by call, and their decompressed
 // sizes. Returns the number of calls; throws Error(bad_record) naming the first
-// difference.
-std::uint64_t compare_traces(const std::string& expected, const std::string& actual);
+// difference. `actual_name` is how errors name `actual` (default: its path).
+std::uint64_t compare_traces(const std::string& expected, const std::string& actual,
+                             const std::string& actual_name = {});
 
 }  // namespace libtrace
