@@ -18,6 +18,7 @@ std::string_view container_name(Container c) {
     case Container::snappy: return "snappy";
     case Container::gzip: return "gzip";
     case Container::brotli: return "brotli";
+    case Container::plain: return "plain";
   }
   return "?";
 }
@@ -27,6 +28,7 @@ std::string_view apitrace_container_name(Container c) {
     case Container::snappy: return "Snappy";
     case Container::gzip: return "ZLib";
     case Container::brotli: return "Brotli";
+    case Container::plain: return "Plain";
   }
   return "?";
 }
@@ -35,6 +37,7 @@ std::optional<Container> parse_container(std::string_view name) {
   if (name == "snappy") return Container::snappy;
   if (name == "gzip" || name == "zlib") return Container::gzip;
   if (name == "brotli") return Container::brotli;
+  if (name == "plain" || name == "none") return Container::plain;
   return std::nullopt;
 }
 
@@ -49,6 +52,8 @@ void check_level(Container c, int level) {
     case Container::brotli:
       if (level > 11) throw Error(Errc::usage, "", "brotli level must be 0..11");
       return;
+    case Container::plain:
+      throw Error(Errc::usage, "", "plain output has no compression levels");
   }
 }
 
@@ -59,7 +64,41 @@ std::unique_ptr<Decoder> open_decoder(InputFile& in) {
   if (magic.size() == 2 && static_cast<unsigned char>(magic[0]) == 0x1f &&
       static_cast<unsigned char>(magic[1]) == 0x8b)
     return detail::make_gzip_decoder(in);
+  if (in.peek(23) == "Vulkan Memory Allocator") return detail::make_plain_decoder(in);
   return detail::make_brotli_decoder(in);
+}
+
+namespace {
+
+// Yields a block read ahead, then the rest of the inner decoder.
+class PeekedDecoder final : public Decoder {
+ public:
+  PeekedDecoder(std::unique_ptr<Decoder> inner, std::vector<std::uint8_t> first, bool has_first)
+      : inner_(std::move(inner)), first_(std::move(first)), has_first_(has_first) {}
+  bool next(std::vector<std::uint8_t>& out) override {
+    if (has_first_) {
+      has_first_ = false;
+      out.swap(first_);
+      return true;
+    }
+    return inner_->next(out);
+  }
+  Container container() const override { return inner_->container(); }
+  std::uint64_t file_offset() const override { return inner_->file_offset(); }
+
+ private:
+  std::unique_ptr<Decoder> inner_;
+  std::vector<std::uint8_t> first_;
+  bool has_first_;
+};
+
+}  // namespace
+
+std::unique_ptr<Decoder> peek_stream(std::unique_ptr<Decoder> decoder, std::size_t n, std::string& head) {
+  std::vector<std::uint8_t> first;
+  const bool got = decoder->next(first);
+  head.assign(first.begin(), first.begin() + static_cast<std::ptrdiff_t>(std::min(n, first.size())));
+  return std::make_unique<PeekedDecoder>(std::move(decoder), std::move(first), got);
 }
 
 namespace {
@@ -172,6 +211,7 @@ std::unique_ptr<Sink> make_encoder(const EncoderOptions& opt, Sink& out) {
     case Container::snappy: return detail::make_snappy_encoder(out, opt.threads);
     case Container::gzip: return detail::make_gzip_encoder(out, opt.level, opt.threads);
     case Container::brotli: return detail::make_brotli_encoder(out, opt.level);
+    case Container::plain: return detail::make_plain_encoder(out);
   }
   throw Error(Errc::usage, "", "unknown container");
 }

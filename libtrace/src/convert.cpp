@@ -5,6 +5,7 @@
 #include "libtrace/error.hpp"
 #include "libtrace/trace_parser.hpp"
 #include "libtrace/trace_writer.hpp"
+#include "libtrace/vma.hpp"
 
 namespace libtrace {
 
@@ -32,7 +33,11 @@ void convert_trace(const ConvertOptions& opt) {
   std::string text;
   text.reserve(kTextFlush * 2);
   try {
-    Parser parser(prefetch(open_decoder(in)), in.name(), popt);
+    std::string head;
+    auto decoder = peek_stream(open_decoder(in), 64, head);
+    if (vma::looks_like_recording(head))
+      throw Error(Errc::unsupported, in.name(), "this is a VMA calls recording; trak-convert does not convert recordings yet");
+    Parser parser(prefetch(std::move(decoder)), in.name(), popt);
     const TraceHeader& header = parser.header();
     switch (opt.format) {
       case OutputFormat::text:

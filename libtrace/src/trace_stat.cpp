@@ -61,13 +61,17 @@ std::string percent(std::uint64_t part, std::uint64_t whole) {
 }  // namespace
 
 TraceStats trace_stats(const std::string& path, const Progress& progress) {
-  TraceStats s;
   InputFile in(path);
+  return trace_stats(in, open_decoder(in), progress);
+}
+
+TraceStats trace_stats(InputFile& in, std::unique_ptr<Decoder> decoder, const Progress& progress) {
+  TraceStats s;
   s.file = in.name();
   ParserOptions popt;
   popt.keep_blob_data = false;
   popt.skip_values = true;
-  Parser parser(prefetch(open_decoder(in)), in.name(), popt);
+  Parser parser(prefetch(std::move(decoder)), in.name(), popt);
   s.container = parser.container();
   s.header = parser.header();
 

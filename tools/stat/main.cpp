@@ -1,29 +1,52 @@
 // SPDX-License-Identifier: MIT
-// trak-stat: quick statistics on a trace.
+// trak-stat: quick statistics on a trace or a VMA recording (told apart by
+// content).
 #include <iostream>
 
 #include "libtrace/trace_stat.hpp"
+#include "libtrace/vma_stat.hpp"
 #include "tool_main.hpp"
 
 int main(int argc, char** argv) {
-  CLI::App app{"Statistics of an apitrace trace: sizes, calls per function and thread, frames, blobs.", "trak-stat"};
+  CLI::App app{"Statistics of an apitrace trace or a VMA calls recording (detected from the content).", "trak-stat"};
   std::string input = "-";
-  bool json = false, all = false, no_progress = false;
+  bool json = false, all = false, no_progress = false, keep_going = false;
   std::size_t top = 10;
-  app.add_option("input", input, "Input trace; '-' reads stdin")->capture_default_str();
+  app.add_option("input", input, "Trace or recording; '-' reads stdin")->capture_default_str();
   app.add_flag("--json", json, "One JSON object instead of the table");
-  app.add_option("--top", top, "Functions listed in the table")->capture_default_str();
-  app.add_flag("--all", all, "List every function");
+  app.add_option("--top", top, "Functions listed in the table (traces)")->capture_default_str();
+  app.add_flag("--all", all, "List every function (traces)");
+  app.add_flag("--keep-going", keep_going, "Recordings: count malformed lines as warnings instead of stopping");
   app.add_flag("--no-progress", no_progress, "No progress bar on stderr");
   app.footer(R"(Examples:
   trak-stat gears.trace
   trak-stat gears.trace --all
   trak-stat gears.trace --json | jq '.frames'
+  trak-stat app.vma.csv                    VMA recording: peaks, leaks, pools, histograms
+  trak-stat app.vma.csv --json | jq '.peak_live_allocations, .leaks'
   trak-repack x.br.trace - --codec snappy | trak-stat -)");
 
   return tools::run(app, argc, argv, [&] {
     tools::refuse_terminal_input(input);
-    const libtrace::TraceStats s = libtrace::trace_stats(input, tools::progress_bar("trak-stat", !no_progress));
+    libtrace::InputFile in(input);
+    std::string head;
+    auto decoder = libtrace::peek_stream(libtrace::open_decoder(in), 64, head);
+    const auto progress = tools::progress_bar("trak-stat", !no_progress);
+    if (libtrace::vma::looks_like_recording(head)) {
+      libtrace::vma::StatOptions opt;
+      opt.keep_going = keep_going;
+      opt.progress = progress;
+      opt.warnings = [](const std::string& where, const std::string& why) {
+        tools::clear_progress_line();
+        std::cerr << "trak-stat: warning: " << where << ": " << why << '\n';
+      };
+      const libtrace::vma::Stats s = libtrace::vma::recording_stats(std::move(decoder), in.name(), opt);
+      std::cout << (json ? libtrace::vma::format_json(s) : libtrace::vma::format_table(s));
+      std::cout.flush();
+      if (s.error) throw *s.error;
+      return tools::kOk;
+    }
+    const libtrace::TraceStats s = libtrace::trace_stats(in, std::move(decoder), progress);
     std::cout << (json ? libtrace::format_stats_json(s) : libtrace::format_stats_table(s, all ? 0 : top));
     std::cout.flush();
     if (s.error) throw *s.error;

@@ -14,9 +14,11 @@
 
 namespace libtrace {
 
-enum class Container { snappy, gzip, brotli };
+// `plain` is uncompressed text: VMA recordings are usually stored that way
+// (a trace stream never is).
+enum class Container { snappy, gzip, brotli, plain };
 
-// "snappy", "gzip", "brotli".
+// "snappy", "gzip", "brotli", "plain".
 std::string_view container_name(Container c);
 // What `apitrace info` calls it: "Snappy", "ZLib", "Brotli".
 std::string_view apitrace_container_name(Container c);
@@ -40,10 +42,16 @@ class Decoder {
 };
 
 // Detects the container from the first bytes ('a' 't': snappy; 1f 8b: gzip;
-// anything else is tried as brotli, which has no magic) and returns its
-// decoder. Throws Error(bad_magic) for an empty file; data that is none of the
-// three fails with bad_magic on the first next().
+// "Vulkan Memory Allocator": plain text; anything else is tried as brotli,
+// which has no magic) and returns its decoder. Throws Error(bad_magic) for an
+// empty file; data that is none of these fails with bad_magic on the first
+// next().
 std::unique_ptr<Decoder> open_decoder(InputFile& in);
+
+// Reads ahead the first block of `decoder` and returns a decoder that yields
+// the whole stream again; `head` receives its first `n` bytes (fewer if the
+// stream is shorter). For telling formats apart by content.
+std::unique_ptr<Decoder> peek_stream(std::unique_ptr<Decoder> decoder, std::size_t n, std::string& head);
 
 // Runs `inner` on its own thread, up to `depth` blocks ahead, so decompression
 // overlaps with parsing. Errors arrive in order, after the blocks before them.

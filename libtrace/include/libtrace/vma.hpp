@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+// Vulkan Memory Allocator call recordings (CSV, format versions 1.0 to 1.8):
+// the call model and a streaming reader.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "libtrace/codec.hpp"
+#include "libtrace/error.hpp"
+
+namespace libtrace::vma {
+
+// Every function any format version records, in no particular order.
+enum class Function : std::uint8_t {
+  CreateAllocator,
+  DestroyAllocator,
+  CreatePool,
+  DestroyPool,
+  SetAllocationUserData,
+  CreateBuffer,
+  DestroyBuffer,
+  CreateImage,
+  DestroyImage,
+  FreeMemory,
+  FreeMemoryPages,
+  CreateLostAllocation,
+  AllocateMemory,
+  AllocateMemoryPages,
+  AllocateMemoryForBuffer,
+  AllocateMemoryForImage,
+  MapMemory,
+  UnmapMemory,
+  FlushAllocation,
+  InvalidateAllocation,
+  TouchAllocation,
+  GetAllocationInfo,
+  MakePoolAllocationsLost,
+  ResizeAllocation,
+  DefragmentationBegin,
+  DefragmentationEnd,
+  SetPoolName,
+};
+inline constexpr std::size_t kFunctionCount = 27;
+
+// "vmaCreateBuffer" and so on.
+std::string_view function_name(Function f);
+std::optional<Function> function_from_name(std::string_view name);
+
+// A format version: 1.0 .. 1.8 (only major 1 exists).
+struct Version {
+  int major = 1, minor = 0;
+  friend auto operator<=>(const Version&, const Version&) = default;
+  std::string str() const { return std::to_string(major) + "." + std::to_string(minor); }
+};
+
+// The versions that record `f`: [first, last].
+std::pair<Version, Version> function_versions(Function f);
+
+struct Heap {
+  std::uint64_t size = 0;
+  std::uint32_t flags = 0;
+};
+struct MemoryType {
+  std::uint32_t heap = 0;
+  std::uint32_t property_flags = 0;
+};
+
+// The Config section (format 1.3 and later). Every line is also kept as
+// written, so a writer can reproduce it.
+struct Config {
+  std::vector<std::string> lines;  // between Config,Begin and Config,End
+  std::map<std::string, std::string> physical_device;  // apiVersion, deviceName, ...
+  std::map<std::string, std::string> limits;
+  std::map<std::string, std::string> extensions;
+  std::map<std::string, std::string> macros;
+  std::string vulkan_api_version;  // "1,1"
+  std::vector<Heap> heaps;
+  std::vector<MemoryType> types;
+};
+
+struct Header {
+  Version version;
+  Config config;
+};
+
+// One recorded call. Parameters are in the recorder's column order: numbers
+// (bools and pointers included, pointers as addresses, null as 0) in `num`,
+// pointer lists in `lists` (in column order), and the free-text tail (user
+// data or pool name, which may hold commas) in `text`.
+struct Call {
+  std::uint64_t line = 0;  // 1-based line number in the file
+  std::uint32_t thread = 0;
+  double time = 0;         // seconds since the first call
+  std::uint32_t frame = 0;
+  Function function = Function::CreateAllocator;
+  std::vector<std::uint64_t> num;
+  std::vector<std::vector<std::uint64_t>> lists;
+  std::string text;
+  bool has_text = false;   // the text column was present (possibly empty)
+};
+
+struct ReaderOptions {
+  // Malformed lines and unknown functions become counted warnings instead of
+  // errors.
+  bool keep_going = false;
+  WarningSink warnings;
+};
+
+// Reads a recording one call at a time, from plain text or any container the
+// trace codecs read (a recording can be gzip- or brotli-compressed). Memory is
+// flat: one line at a time. Errors name the line: "FILE: line N: why".
+class Reader {
+ public:
+  // Reads the two header lines and the Config section.
+  Reader(std::unique_ptr<Decoder> decoder, std::string name, ReaderOptions opt = {});
+  ~Reader();
+  Reader(const Reader&) = delete;
+  Reader& operator=(const Reader&) = delete;
+
+  const Header& header() const { return header_; }
+  // The next call, or nullptr at the end; valid until the next call.
+  const Call* next();
+  // Lines dropped with a warning (--keep-going, or a cut-off last line).
+  std::uint64_t warnings() const { return warnings_; }
+  std::uint64_t lines_read() const { return line_no_; }
+  std::uint64_t bytes_read() const { return bytes_; }
+
+ private:
+  bool read_line(std::string_view& line);
+  void parse_header();
+  void parse_config_line(std::string_view line);
+  bool parse_call(std::string_view line, Call& call);
+  [[noreturn]] void fail(const std::string& why) const;
+  void warn(const std::string& why);
+
+  std::unique_ptr<Decoder> decoder_;
+  std::string name_;
+  ReaderOptions opt_;
+  Header header_;
+  std::vector<std::uint8_t> block_;
+  std::size_t pos_ = 0;
+  std::string carry_;        // a line split across blocks
+  bool eof_ = false;
+  std::uint64_t line_no_ = 0;
+  std::uint64_t bytes_ = 0;
+  std::uint64_t warnings_ = 0;
+  Call call_;
+};
+
+// True if a decoded stream starts like a recording.
+bool looks_like_recording(std::string_view first_bytes);
+
+}  // namespace libtrace::vma

@@ -1,0 +1,2 @@
+printf 'Vulkan Memory Allocator,Calls recording\r\n1,8\r\nConfig,Begin\r\nConfig,End \r\n1,0.001,0,vmaCreateAllocator\r\n1,0.002,0,vmaCreateBuffer,0,64,1,0,32,1,0,0,0,(nil),0x55d4c2a47108,name, with, commas\r\n2,0.001,0,vmaCreateBuffer,0,64,1,0,0,1,0,0,0,(nil),0x55d4c2a47200,\r\n1,0.003,1,vmaDestroyBuffer,0x55d4c2a47200\r\n' >r.csv
+"$STAT" --json r.csv | jq -c '[.calls, .threads.count, .frames, .time_steps_back, .live_at_end, .leaks[0].user_data]'

@@ -1,0 +1,1 @@
+"$STAT" --json "$DATA/vma/inexor_vma_replays_rst_1.8.csv" | jq -c '[.format, .version, .calls, .threads.count, .peak_live_allocations, .live_at_end, [.leaks[].user_data], .calls_per_function.vmaCreateBuffer]'

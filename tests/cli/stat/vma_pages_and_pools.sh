@@ -1,0 +1,2 @@
+printf '%b1,0.0,0,vmaCreatePool,0,0,1024,0,0,0,00000000000000A0\n1,0.0,0,vmaSetPoolName,00000000000000A0,my, pool\n1,0.1,0,vmaAllocateMemoryPages,64,16,1,0,0,0,0,0,00000000000000A0,0000000000000001 0000000000000002 0000000000000003,\n1,0.2,0,vmaFreeMemoryPages,0000000000000001 0000000000000003\n1,0.3,0,vmaCreateLostAllocation,0000000000000009\n' 'Vulkan Memory Allocator,Calls recording\n1,7\nConfig,Begin\nConfig,End\n' >r.csv
+"$STAT" --json r.csv | jq -c '[.allocations_created, .peak_live_allocations, .live_at_end, .pools[0].name, .pools[0].allocations, .pools[0].destroyed]'
