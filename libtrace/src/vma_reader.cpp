@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
+#include <unordered_map>
 
 #include "libtrace/vma.hpp"
 
@@ -117,9 +118,14 @@ bool parse_time(std::string_view f, double& out) {
 std::string_view function_name(Function f) { return schema(f).name; }
 
 std::optional<Function> function_from_name(std::string_view name) {
-  for (const Schema& s : schemas())
-    if (s.name == name) return s.function;
-  return std::nullopt;
+  static const auto index = [] {
+    std::unordered_map<std::string_view, Function> m;
+    for (const Schema& s : schemas()) m.emplace(s.name, s.function);
+    return m;
+  }();
+  auto it = index.find(name);
+  if (it == index.end()) return std::nullopt;
+  return it->second;
 }
 
 std::pair<Version, Version> function_versions(Function f) { return {schema(f).first, schema(f).last}; }
@@ -281,11 +287,13 @@ bool Reader::parse_call(std::string_view line, Call& call) {
   call.lists.clear();
   call.text.clear();
   call.has_text = false;
-  std::vector<Col> cols = s.cols;
+  const std::vector<Col>* cols_ptr = &s.cols;
   if (*f == Function::CreatePool && header_.version == Version{1, 8}) {
     // The last 1.8 recorder (1e97603) dropped frameInUseCount: 6 columns.
-    if (more && std::count(rest.begin(), rest.end(), ',') == 5) cols.erase(cols.begin() + 5);
+    static const std::vector<Col> six = {Col::u32, Col::u32, Col::u64, Col::u64, Col::u64, Col::ptr};
+    if (more && std::count(rest.begin(), rest.end(), ',') == 5) cols_ptr = &six;
   }
+  const std::vector<Col>& cols = *cols_ptr;
   for (std::size_t i = 0; i < cols.size(); ++i) {
     if (cols[i] == Col::text) {
       call.has_text = more;

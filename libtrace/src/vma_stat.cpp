@@ -88,12 +88,19 @@ class Counter {
   void call(const Call& c) {
     ++s_.calls;
     ++s_.calls_per_function[static_cast<std::size_t>(c.function)];
-    ++s_.calls_per_thread[c.thread];
+    if (!thread_calls_ || c.thread != last_thread_) {
+      thread_calls_ = &s_.calls_per_thread[c.thread];
+      last_thread_ = c.thread;
+    }
+    ++*thread_calls_;
     if (s_.calls == 1) s_.first_time = c.time;
     if (c.time < last_time_ && s_.calls > 1) ++s_.time_steps_back;
     last_time_ = c.time;
     s_.last_time = std::max(s_.last_time, c.time);
-    frames_.insert(c.frame);
+    if (s_.calls == 1 || c.frame != last_frame_) {
+      frames_.insert(c.frame);
+      last_frame_ = c.frame;
+    }
     const auto& n = c.num;
     switch (c.function) {
       case Function::CreatePool: {
@@ -218,7 +225,8 @@ class Counter {
       ++s_.reused_live_pointers;  // its free was not recorded
       remove(it, c.time);
     }
-    if (type < 0) ++s_.unresolved_type_allocations;
+    // A lost allocation has no memory, so no type to resolve.
+    if (type < 0 && c.function != Function::CreateLostAllocation) ++s_.unresolved_type_allocations;
     std::size_t bucket = 0;
     for (std::uint64_t b = bytes; b > 1 && bucket + 1 < s_.size_histogram.size(); b >>= 1) ++bucket;
     ++s_.size_histogram[bucket];
@@ -270,6 +278,8 @@ class Counter {
   std::vector<std::uint64_t> heap_bytes_, type_bytes_;
   std::uint64_t live_bytes_ = 0;
   double last_time_ = 0;
+  std::uint64_t* thread_calls_ = nullptr;  // std::map nodes are stable
+  std::uint32_t last_thread_ = 0, last_frame_ = 0;
 };
 
 }  // namespace

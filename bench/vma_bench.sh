@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# trak-stat on a VMA recording against `wc -l` on the same file (the I/O
+# floor), in one run. The recording is generated (bench/vma_gen.cpp: 1.8,
+# several threads, pools, every function, real files' quirks).
+# usage: bench/vma_bench.sh [CALLS] [RUNS]    (defaults: 300000 calls, 10 runs)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+calls=${1:-300000}
+runs=${2:-10}
+command -v hyperfine >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq hyperfine jq >/dev/null
+[ -f build-release/build.ninja ] || meson setup build-release --buildtype=release -Dtests=false >/dev/null
+ninja -C build-release -j2 >/dev/null
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+rec=$work/rec.csv
+build-release/bench/vma-gen "$calls" 4 1 >"$rec"
+echo "recording: $calls calls, $(stat -c %s "$rec") bytes, $(nproc) cores, $runs runs"
+hyperfine -N --warmup 2 --runs "$runs" --export-json "$work/t.json" "wc -l $rec" "build-release/tools/stat/trak-stat $rec" >/dev/null 2>&1
+w=$(jq -r '.results[0].median' "$work/t.json")
+t=$(jq -r '.results[1].median' "$work/t.json")
+awk -v w="$w" -v t="$t" 'BEGIN { printf "wc -l %.1f ms   trak-stat %.1f ms   trak-stat / wc = %.1fx (target <= 3x)\n", w * 1000, t * 1000, t / w }'
