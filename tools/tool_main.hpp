@@ -39,7 +39,9 @@ struct UsageError : std::runtime_error {
 // CLI11's own exit codes (100+) never escape: bad usage is 2.
 template <typename Body>
 int run(CLI::App& app, int argc, char** argv, Body&& body) {
-  app.set_version_flag("--version", kVersion);
+  // A tool may give --version a meaning of its own (trak-convert's format
+  // version); it then prints the tool version itself when given no value.
+  if (!app.get_option_no_throw("--version")) app.set_version_flag("--version", kVersion);
   app.failure_message([](const CLI::App* a, const CLI::Error& e) {
     return a->get_name() + ": " + e.what() + "\nTry '" + a->get_name() + " --help'.\n";
   });

@@ -2,10 +2,13 @@
 // trace -> text / JSON Lines / trace, streaming one call at a time.
 #include "libtrace/convert.hpp"
 
+#include <cstdio>
+
 #include "libtrace/error.hpp"
 #include "libtrace/trace_parser.hpp"
 #include "libtrace/trace_writer.hpp"
 #include "libtrace/vma.hpp"
+#include "libtrace/vma_convert.hpp"
 
 namespace libtrace {
 
@@ -19,6 +22,146 @@ constexpr std::uint64_t kProgressEvery = 1 << 14;  // calls
   const std::string partial = out.keep_partial();
   if (partial.empty()) throw e;
   throw Error(e.code(), e.where(), e.message() + " (output so far kept in " + partial + ")");
+}
+
+// A recorded VMA call as a trace call: one function signature per VMA
+// function (ids in enum order), arguments named as in the recording spec.
+class RecordingToTrace {
+ public:
+  explicit RecordingToTrace(const vma::Header& h) {
+    header_.semantic_version = kTraceVersion;
+    header_.properties["vma.format.version"] = h.version.str();
+    auto dev = h.config.physical_device.find("deviceName");
+    if (dev != h.config.physical_device.end()) header_.properties["vma.device.name"] = dev->second;
+  }
+  const TraceHeader& header() const { return header_; }
+
+  const Call& convert(const vma::Call& rc) {
+    const auto fi = static_cast<std::size_t>(rc.function);
+    FunctionSig& sig = sigs_[fi];
+    const auto ps = vma::params(rc);
+    if (sig.name.empty()) {
+      sig.id = fi + 1;
+      sig.name = std::string(vma::function_name(rc.function));
+    }
+    // Names follow the columns present (vmaCreatePool has two layouts).
+    if (sig.arg_names.size() < ps.size())
+      for (std::size_t i = sig.arg_names.size(); i < ps.size(); ++i) sig.arg_names.emplace_back(ps[i].name);
+    call_.clear();
+    call_.sig = &sig;
+    call_.thread = rc.thread;
+    for (const vma::Param& p : ps) call_.args.push_back(value(p, rc));
+    return call_;
+  }
+
+ private:
+  std::uint32_t add(Value v) {
+    call_.values.push_back(v);
+    return static_cast<std::uint32_t>(call_.values.size() - 1);
+  }
+  std::uint32_t pointer(std::uint64_t p) {
+    Value v;
+    v.kind = p ? Kind::pointer : Kind::null;
+    v.num.u = p;
+    return add(v);
+  }
+  std::uint32_t value(const vma::Param& p, const vma::Call& rc) {
+    Value v;
+    switch (p.kind) {
+      case vma::ParamKind::number: v.kind = Kind::uint; v.num.u = p.value; return add(v);
+      case vma::ParamKind::boolean: v.kind = Kind::boolean; v.num.u = p.value; return add(v);
+      case vma::ParamKind::pointer: return pointer(p.value);
+      case vma::ParamKind::text:
+        v.kind = Kind::string;
+        v.data = call_.bytes.size();
+        v.len = rc.text.size();
+        v.has_data = true;
+        call_.bytes += rc.text;
+        return add(v);
+      case vma::ParamKind::pointer_list: {
+        std::vector<std::uint32_t> kids;
+        for (std::uint64_t x : *p.list) kids.push_back(pointer(x));
+        v.kind = Kind::array;
+        v.count = static_cast<std::uint32_t>(kids.size());
+        for (std::size_t i = 0; i < kids.size(); ++i) {
+          if (i == 0) v.first = kids[0];
+          else call_.values[kids[i - 1]].next = kids[i];
+        }
+        return add(v);
+      }
+    }
+    return add(v);
+  }
+
+  TraceHeader header_;
+  FunctionSig sigs_[vma::kFunctionCount];
+  Call call_;
+};
+
+vma::Version parse_version(const std::string& text, vma::Version fallback) {
+  if (text.empty()) return fallback;
+  unsigned major = 0, minor = 0;
+  char dot = 0;
+  if (std::sscanf(text.c_str(), "%u%c%u", &major, &dot, &minor) != 3 || (dot != '.' && dot != ',') || major != 1 || minor > 8)
+    throw Error(Errc::usage, "", "recording format version must be 1.0 to 1.8, not '" + text + "'");
+  return {1, static_cast<int>(minor)};
+}
+
+void convert_recording(const ConvertOptions& opt, InputFile& in, std::unique_ptr<Decoder> decoder, OutputFile& out) {
+  vma::ReaderOptions ro;
+  ro.keep_going = opt.keep_going;
+  ro.warnings = opt.warnings;
+  vma::Reader reader(std::move(decoder), in.name(), ro);
+  const vma::Version target = parse_version(opt.recording_version, reader.header().version);
+  std::unique_ptr<Sink> encoder;
+  std::unique_ptr<Writer> writer;
+  std::unique_ptr<vma::CsvWriter> csv;
+  std::unique_ptr<RecordingToTrace> to_trace;
+  std::string text;
+  const bool as_csv = opt.format == OutputFormat::csv || opt.format == OutputFormat::text;
+  if (as_csv) {
+    csv = std::make_unique<vma::CsvWriter>(out, reader.header(), target);
+  } else if (opt.format == OutputFormat::jsonl) {
+    vma::jsonl_header(reader.header(), text);
+  } else {
+    to_trace = std::make_unique<RecordingToTrace>(reader.header());
+    encoder = make_encoder(opt.encoder, out);
+    writer = std::make_unique<Writer>(*encoder, to_trace->header());
+  }
+  auto finish = [&] {
+    out.write(text.data(), text.size());
+    text.clear();
+    if (csv) csv->flush();
+    if (writer) {
+      writer->flush();
+      encoder->finish();
+    }
+  };
+  try {
+    while (const vma::Call* c = reader.next()) {
+      if (csv) {
+        try {
+          csv->write(*c);
+        } catch (const Error& e) {
+          throw Error(e.code(), in.name() + ": " + e.where(), e.message());
+        }
+      } else if (writer) {
+        writer->write_call(to_trace->convert(*c));
+      } else {
+        vma::jsonl_call(*c, text);
+        if (text.size() >= kTextFlush) {
+          out.write(text.data(), text.size());
+          text.clear();
+        }
+      }
+    }
+  } catch (const Error&) {
+    finish();
+    throw;
+  }
+  finish();
+  if (opt.progress) opt.progress(in.offset(), in.offset());
+  out.commit();
 }
 
 }  // namespace
@@ -35,8 +178,12 @@ void convert_trace(const ConvertOptions& opt) {
   try {
     std::string head;
     auto decoder = peek_stream(open_decoder(in), 64, head);
-    if (vma::looks_like_recording(head))
-      throw Error(Errc::unsupported, in.name(), "this is a VMA calls recording; trak-convert does not convert recordings yet");
+    if (vma::looks_like_recording(head)) {
+      convert_recording(opt, in, std::move(decoder), out);
+      return;
+    }
+    if (opt.format == OutputFormat::csv)
+      throw Error(Errc::usage, in.name(), "--to csv applies to VMA recordings; this is a trace");
     Parser parser(prefetch(std::move(decoder)), in.name(), popt);
     const TraceHeader& header = parser.header();
     switch (opt.format) {
@@ -47,6 +194,7 @@ void convert_trace(const ConvertOptions& opt) {
         jsonl_header(header, container_name(parser.container()), text);
         break;
       case OutputFormat::trace:
+      case OutputFormat::csv:
         encoder = make_encoder(opt.encoder, out);
         writer = std::make_unique<Writer>(*encoder, header);
         break;
@@ -62,7 +210,8 @@ void convert_trace(const ConvertOptions& opt) {
           switch (opt.format) {
             case OutputFormat::text: dump_call(*call, opt.dump, text); break;
             case OutputFormat::jsonl: jsonl_call(*call, text); break;
-            case OutputFormat::trace: writer->write_call(*call); break;
+            case OutputFormat::trace:
+            case OutputFormat::csv: writer->write_call(*call); break;
           }
           if (text.size() >= kTextFlush) {
             out.write(text.data(), text.size());

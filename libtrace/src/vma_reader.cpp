@@ -16,10 +16,13 @@ namespace {
 enum class Col : std::uint8_t { u32, u64, boolean, ptr, ptr_list, text };
 
 struct Schema {
+  Schema(Function f, std::string_view n, Version a, Version b, std::vector<Col> c)
+      : function(f), name(n), first(a), last(b), cols(std::move(c)) {}
   Function function;
   std::string_view name;
   Version first, last;
   std::vector<Col> cols;
+  std::vector<std::string_view> arg_names;  // the spec's parameter names
 };
 
 const std::vector<Schema>& schemas() {
@@ -67,6 +70,70 @@ const std::vector<Schema>& schemas() {
         {Function::DefragmentationEnd, "vmaDefragmentationEnd", v15, v18, {C::ptr}},
         {Function::SetPoolName, "vmaSetPoolName", v17, v18, {C::ptr, C::text}},
     };
+    const std::vector<std::string_view> aci_names = {
+        "allocationCreateInfo.flags",         "allocationCreateInfo.usage",
+        "allocationCreateInfo.requiredFlags", "allocationCreateInfo.preferredFlags",
+        "allocationCreateInfo.memoryTypeBits", "allocationCreateInfo.pool"};
+    auto names = [](std::vector<std::string_view> a, const std::vector<std::string_view>& b,
+                    std::vector<std::string_view> c) {
+      a.insert(a.end(), b.begin(), b.end());
+      a.insert(a.end(), c.begin(), c.end());
+      return a;
+    };
+    const std::vector<std::string_view> mem_req = {"vkMemoryRequirements.size", "vkMemoryRequirements.alignment",
+                                                   "vkMemoryRequirements.memoryTypeBits"};
+    for (Schema& x : t) {
+      switch (x.function) {
+        case Function::CreatePool:
+          x.arg_names = {"memoryTypeIndex", "flags", "blockSize", "minBlockCount", "maxBlockCount", "frameInUseCount", "pool"};
+          break;
+        case Function::DestroyPool:
+        case Function::MakePoolAllocationsLost: x.arg_names = {"pool"}; break;
+        case Function::SetAllocationUserData: x.arg_names = {"allocation", "pUserData"}; break;
+        case Function::CreateBuffer:
+          x.arg_names = names({"bufferCreateInfo.flags", "bufferCreateInfo.size", "bufferCreateInfo.usage",
+                               "bufferCreateInfo.sharingMode"},
+                              aci_names, {"allocation", "allocationCreateInfo.pUserData"});
+          break;
+        case Function::CreateImage:
+          x.arg_names = names({"imageCreateInfo.flags", "imageCreateInfo.imageType", "imageCreateInfo.format",
+                               "imageCreateInfo.extent.width", "imageCreateInfo.extent.height",
+                               "imageCreateInfo.extent.depth", "imageCreateInfo.mipLevels", "imageCreateInfo.arrayLayers",
+                               "imageCreateInfo.samples", "imageCreateInfo.tiling", "imageCreateInfo.usage",
+                               "imageCreateInfo.sharingMode", "imageCreateInfo.initialLayout"},
+                              aci_names, {"allocation", "allocationCreateInfo.pUserData"});
+          break;
+        case Function::FreeMemoryPages: x.arg_names = {"allocations"}; break;
+        case Function::AllocateMemory:
+          x.arg_names = names(mem_req, aci_names, {"allocation", "allocationCreateInfo.pUserData"});
+          break;
+        case Function::AllocateMemoryPages:
+          x.arg_names = names(mem_req, aci_names, {"allocations", "allocationCreateInfo.pUserData"});
+          break;
+        case Function::AllocateMemoryForBuffer:
+        case Function::AllocateMemoryForImage: {
+          auto m = mem_req;
+          m.push_back("requiresDedicatedAllocation");
+          m.push_back("prefersDedicatedAllocation");
+          x.arg_names = names(m, aci_names, {"allocation", "allocationCreateInfo.pUserData"});
+          break;
+        }
+        case Function::FlushAllocation:
+        case Function::InvalidateAllocation: x.arg_names = {"allocation", "offset", "size"}; break;
+        case Function::ResizeAllocation: x.arg_names = {"allocation", "newSize"}; break;
+        case Function::DefragmentationBegin:
+          x.arg_names = {"defragmentationInfo2.flags", "defragmentationInfo2.pAllocations",
+                         "defragmentationInfo2.pPools", "defragmentationInfo2.maxCpuBytesToMove",
+                         "defragmentationInfo2.maxCpuAllocationsToMove", "defragmentationInfo2.maxGpuBytesToMove",
+                         "defragmentationInfo2.maxGpuAllocationsToMove", "defragmentationInfo2.commandBuffer", "context"};
+          break;
+        case Function::DefragmentationEnd: x.arg_names = {"context"}; break;
+        case Function::SetPoolName: x.arg_names = {"pool", "pName"}; break;
+        case Function::CreateAllocator:
+        case Function::DestroyAllocator: break;
+        default: x.arg_names = {"allocation"}; break;
+      }
+    }
     std::sort(t.begin(), t.end(), [](const Schema& a, const Schema& b) { return a.function < b.function; });
     return t;
   }();
@@ -129,6 +196,31 @@ std::optional<Function> function_from_name(std::string_view name) {
 }
 
 std::pair<Version, Version> function_versions(Function f) { return {schema(f).first, schema(f).last}; }
+
+std::vector<Param> params(const Call& call) {
+  const Schema& s = schema(call.function);
+  const bool six_column_pool = call.function == Function::CreatePool && call.num.size() == 6;
+  std::vector<Param> out;
+  std::size_t n = 0, l = 0;
+  for (std::size_t i = 0; i < s.cols.size(); ++i) {
+    if (six_column_pool && i == 5) continue;  // no frameInUseCount
+    Param p;
+    p.name = s.arg_names[i];
+    switch (s.cols[i]) {
+      case Col::u32:
+      case Col::u64: p.kind = ParamKind::number; p.value = call.num[n++]; break;
+      case Col::boolean: p.kind = ParamKind::boolean; p.value = call.num[n++]; break;
+      case Col::ptr: p.kind = ParamKind::pointer; p.value = call.num[n++]; break;
+      case Col::ptr_list: p.kind = ParamKind::pointer_list; p.list = &call.lists[l++]; break;
+      case Col::text:
+        if (!call.has_text) return out;
+        p.kind = ParamKind::text;
+        break;
+    }
+    out.push_back(p);
+  }
+  return out;
+}
 
 bool looks_like_recording(std::string_view first) { return first.rfind("Vulkan Memory Allocator", 0) == 0; }
 

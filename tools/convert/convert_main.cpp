@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // trak-convert: a trace as text (like `apitrace dump`), JSON Lines, or a new
 // trace stream.
+#include <iostream>
+
 #include "libtrace/convert.hpp"
 #include "tool_main.hpp"
 
@@ -13,7 +15,14 @@ int main(int argc, char** argv) {
   bool no_progress = false;
   app.add_option("input", opt.input, "Input trace; '-' reads stdin")->capture_default_str();
   auto* out_opt = app.add_option("-o,--output", opt.output, "Output file; '-' writes stdout")->capture_default_str();
-  app.add_option("--to", to, "Output format")->check(CLI::IsMember({"text", "jsonl", "trace"}))->capture_default_str();
+  app.add_option("--to", to, "Output format (csv: VMA recordings only)")
+      ->check(CLI::IsMember({"text", "jsonl", "trace", "csv"}))
+      ->capture_default_str();
+  std::string rec_version;
+  auto* version_opt =
+      app.add_option("--version", rec_version, "With a VMA recording and --to csv: format version to write (1.0 to 1.8); alone: print trak's version")
+          ->expected(0, 1);
+  app.add_flag("--keep-going", opt.keep_going, "Recordings: skip malformed lines with a warning instead of stopping");
   app.add_option("--calls", calls, "Only these calls: 4 | 0-100/2 | 0-1000/draw | */frame | @FILE (repeatable)")
       ->allow_extra_args(false);
   app.add_flag("-v,--verbose", opt.dump.verbose, "Also show verbose calls (glGetString, glGetError() = 0, ...)");
@@ -33,15 +42,31 @@ int main(int argc, char** argv) {
   trak-convert gears.trace --calls 0-100 --thread-ids
   cat gears.trace | trak-convert - -o gears.txt  read a pipe
   trak-convert gears.trace --to jsonl | jq -c 'select(.name == "glDrawArrays") | .args'
-  trak-convert gears.trace --calls 0-1000 --to trace -o first1000.trace)");
+  trak-convert gears.trace --calls 0-1000 --to trace -o first1000.trace
+  trak-convert app.vma.csv --to csv --version 1.5 -o app-1.5.csv   VMA recording, older format
+  trak-convert app.vma.csv --to jsonl | jq -c 'select(.function == "vmaCreateBuffer")'
+  trak-convert app.vma.csv --to trace -o app.trace && apitrace dump app.trace)");
 
   return tools::run(app, argc, argv, [&] {
+    if (version_opt->count() && rec_version.empty()) {
+      std::cout << tools::kVersion << '\n';
+      return tools::kOk;
+    }
     tools::refuse_terminal_input(opt.input);
-    opt.format = to == "jsonl" ? libtrace::OutputFormat::jsonl
+    opt.recording_version = rec_version;
+    opt.warnings = [](const std::string& where, const std::string& why) {
+      tools::clear_progress_line();
+      std::cerr << "trak-convert: warning: " << where << ": " << why << '\n';
+    };
+    opt.format = to == "jsonl"   ? libtrace::OutputFormat::jsonl
                  : to == "trace" ? libtrace::OutputFormat::trace
+                 : to == "csv"   ? libtrace::OutputFormat::csv
                                  : libtrace::OutputFormat::text;
+    if (!rec_version.empty() && opt.format != libtrace::OutputFormat::csv)
+      throw tools::UsageError("--version VERSION applies to --to csv");
     opt.dump.color = color == "always" || (color == "auto" && libtrace::is_stdio(opt.output) && libtrace::stdout_is_terminal());
     if (opt.format != libtrace::OutputFormat::text) opt.dump.color = false;
+    if (opt.format == libtrace::OutputFormat::csv) opt.dump.color = false;
     for (const auto& c : calls) opt.dump.calls.add(c);
     opt.encoder.container = *libtrace::parse_container(codec);
     if (opt.format == libtrace::OutputFormat::trace) {

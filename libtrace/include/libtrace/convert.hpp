@@ -6,11 +6,13 @@
 
 #include "libtrace/codec.hpp"
 #include "libtrace/dump.hpp"
+#include "libtrace/error.hpp"
 #include "libtrace/progress.hpp"
 
 namespace libtrace {
 
-enum class OutputFormat { text, jsonl, trace };
+// csv applies to VMA recordings only (another format version of the CSV).
+enum class OutputFormat { text, jsonl, trace, csv };
 
 struct ConvertOptions {
   std::string input = "-";
@@ -18,10 +20,15 @@ struct ConvertOptions {
   OutputFormat format = OutputFormat::text;
   DumpOptions dump;                                  // text (and call selection for all)
   EncoderOptions encoder;                            // trace output
+  std::string recording_version;                     // csv output: "1.5"; empty keeps the input's
+  bool keep_going = false;                           // recordings: malformed lines become warnings
+  WarningSink warnings;
   Progress progress;
 };
 
-// Streams `input` to `output`. Output goes through a temporary file renamed
+// Streams `input` (a trace, or a VMA recording: told apart by content) to
+// `output`. A recording converts to CSV of another version, JSON Lines, or a
+// trace stream (text means CSV). Output goes through a temporary file renamed
 // at the end; on an error the calls converted so far are kept (flushed on
 // stdout, or left in "<output>.partial") and Error is thrown naming the input
 // and offset. Truncated input yields every recoverable call first, exactly as

@@ -105,6 +105,17 @@ struct Call {
   bool has_text = false;   // the text column was present (possibly empty)
 };
 
+// A call's parameters with the spec's names, in column order.
+enum class ParamKind { number, boolean, pointer, pointer_list, text };
+struct Param {
+  std::string_view name;
+  ParamKind kind = ParamKind::number;
+  std::uint64_t value = 0;                           // number, boolean, pointer
+  const std::vector<std::uint64_t>* list = nullptr;  // pointer_list
+};
+// The text parameter's value is call.text.
+std::vector<Param> params(const Call& call);
+
 struct ReaderOptions {
   // Malformed lines and unknown functions become counted warnings instead of
   // errors.

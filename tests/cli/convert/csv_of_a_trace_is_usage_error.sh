@@ -1,0 +1,1 @@
+"$CONVERT" "$DATA/gears.trace" --to csv
