@@ -123,7 +123,7 @@ int main(int argc, char** argv) {
       std::printf("vmaAllocateMemoryPages,65536,256,15,0,1,0,0,0,0000000000000000,%016" PRIX64 " %016" PRIX64 ",\n", a, b);
       g.live.push_back(a);
       g.live.push_back(b);
-    } else if (r < 79) {
+    } else if (r < 79 && g.pools.size() < 8) {
       const std::uint64_t p = g.next_ptr += 0x48;
       std::printf("vmaCreatePool,%u,0,16777216,0,0,0,%016" PRIX64 "\n", static_cast<unsigned>(g.rng() % 4), p);
       g.pools.push_back(p);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // One pass over a VMA recording: counts, live allocations over time, leaks.
 #include "libtrace/vma_stat.hpp"
+#include "libtrace/vma_sim.hpp"
 
 #include <algorithm>
 #include <unordered_map>
@@ -9,9 +10,6 @@
 namespace libtrace::vma {
 
 namespace {
-
-// VkMemoryPropertyFlagBits.
-constexpr std::uint32_t kDeviceLocal = 1, kHostVisible = 2, kHostCoherent = 4, kHostCached = 8, kLazy = 16;
 
 // Bytes per texel (or per texel of a 4x4 block, for block formats, as a
 // fraction: numerator over 16).
@@ -52,20 +50,6 @@ std::uint32_t texel_bytes_x16(std::uint32_t f) {
   if (f >= 157 && f <= 184) return 16;             // ASTC (4x4 assumed)
   return 64;
 }
-
-// VMA_MEMORY_USAGE_* -> (required, preferred) property flags, as VMA 2.x maps them.
-std::pair<std::uint32_t, std::uint32_t> usage_flags(std::uint64_t usage) {
-  switch (usage) {
-    case 1: return {0, kDeviceLocal};
-    case 2: return {kHostVisible | kHostCoherent, 0};
-    case 3: return {kHostVisible, kDeviceLocal};
-    case 4: return {kHostVisible, kHostCached};
-    case 6: return {kLazy, 0};
-    default: return {0, 0};
-  }
-}
-
-int popcount(std::uint32_t v) { return __builtin_popcount(v); }
 
 struct Live {
   std::uint64_t line;
@@ -194,24 +178,7 @@ class Counter {
         return static_cast<int>(s_.pools[it->second].memory_type);
       return -1;
     }
-    const auto& types = s_.header.config.types;
-    if (types.empty()) return -1;
-    const auto [ureq, upref] = usage_flags(usage);
-    const std::uint32_t req = static_cast<std::uint32_t>(required) | ureq;
-    const std::uint32_t pref = static_cast<std::uint32_t>(preferred) | upref;
-    const std::uint32_t allowed = (type_bits ? static_cast<std::uint32_t>(type_bits) : 0xffffffffu) & req_bits;
-    int best = -1, best_cost = 1 << 30;
-    for (std::size_t i = 0; i < types.size() && i < 32; ++i) {
-      if (!(allowed & (1u << i))) continue;
-      const std::uint32_t flags = types[i].property_flags;
-      if ((flags & req) != req) continue;
-      const int cost = popcount(pref & ~flags);
-      if (cost < best_cost) {
-        best = static_cast<int>(i);
-        best_cost = cost;
-      }
-    }
-    return best;
+    return resolve_memory_type(s_.header.config, usage, required, preferred, type_bits, req_bits);
   }
 
   void create(const Call& c, std::uint64_t ptr, std::uint64_t bytes, int type, std::uint64_t pool = 0) {

@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: MIT
+// A VMA 2.x-like block suballocator over the recorded memory types, driven by
+// a recording: committed memory, blocks and fragmentation without a device.
+#include "libtrace/vma_sim.hpp"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+#include "libtrace/vma_stat.hpp"
+
+namespace libtrace::vma {
+
+namespace {
+
+constexpr std::uint32_t kDeviceLocal = 1, kHostVisible = 2, kHostCoherent = 4, kHostCached = 8, kLazy = 16;
+constexpr std::uint64_t kDedicatedFlag = 0x1;       // VMA_ALLOCATION_CREATE_DEDICATED_MEMORY_BIT
+constexpr std::uint64_t kSmallHeapMax = 1ull << 30;  // VMA_SMALL_HEAP_MAX_SIZE default
+constexpr std::uint64_t kLargeBlock = 256ull << 20;  // VMA_DEFAULT_LARGE_HEAP_BLOCK_SIZE default
+// Buffers and images have requirements only a device knows; these are
+// typical alignments (a device replay uses the real ones).
+constexpr std::uint64_t kBufferAlign = 256, kImageAlign = 4096;
+
+std::pair<std::uint32_t, std::uint32_t> usage_flags(std::uint64_t usage) {
+  switch (usage) {
+    case 1: return {0, kDeviceLocal};
+    case 2: return {kHostVisible | kHostCoherent, 0};
+    case 3: return {kHostVisible, kDeviceLocal};
+    case 4: return {kHostVisible, kHostCached};
+    case 6: return {kLazy, 0};
+    default: return {0, 0};
+  }
+}
+
+std::uint64_t align_up(std::uint64_t v, std::uint64_t a) { return a ? (v + a - 1) / a * a : v; }
+
+// One device memory object with first-fit free ranges.
+struct Block {
+  std::uint64_t size = 0;
+  std::uint64_t used = 0;
+  std::map<std::uint64_t, std::uint64_t> free;  // offset -> size
+
+  explicit Block(std::uint64_t s) : size(s) { free.emplace(0, s); }
+
+  bool allocate(std::uint64_t bytes, std::uint64_t align, std::uint64_t& offset) {
+    for (auto it = free.begin(); it != free.end(); ++it) {
+      const std::uint64_t start = align_up(it->first, align);
+      const std::uint64_t end = it->first + it->second;
+      if (start + bytes > end) continue;
+      const std::uint64_t range_start = it->first;
+      free.erase(it);
+      if (start > range_start) free.emplace(range_start, start - range_start);
+      if (start + bytes < end) free.emplace(start + bytes, end - start - bytes);
+      offset = start;
+      used += bytes;
+      return true;
+    }
+    return false;
+  }
+
+  void release(std::uint64_t offset, std::uint64_t bytes) {
+    used -= bytes;
+    auto [it, ok] = free.emplace(offset, bytes);
+    if (auto next = std::next(it); next != free.end() && it->first + it->second == next->first) {
+      it->second += next->second;
+      free.erase(next);
+    }
+    if (it != free.begin()) {
+      auto prev = std::prev(it);
+      if (prev->first + prev->second == it->first) {
+        prev->second += it->second;
+        free.erase(it);
+      }
+    }
+  }
+};
+
+// The blocks of one memory type, or of one custom pool.
+struct BlockList {
+  std::uint64_t block_size = 0;
+  std::uint32_t type = 0;
+  std::vector<std::unique_ptr<Block>> blocks;
+};
+
+struct Placement {
+  BlockList* list = nullptr;  // null: dedicated
+  Block* block = nullptr;
+  std::uint64_t offset = 0, bytes = 0;
+  int type = -1;
+};
+
+class Model {
+ public:
+  Model(const Config& c, SimResult& r) : c_(c), r_(r) {
+    r_.heaps.resize(c.heaps.size());
+    for (std::size_t h = 0; h < c.heaps.size(); ++h) r_.heaps[h].size = c.heaps[h].size;
+    heap_committed_.assign(c.heaps.size(), 0);
+    heap_blocks_.assign(c.heaps.size(), 0);
+    heap_used_.assign(c.heaps.size(), 0);
+    std::uint64_t large = kLargeBlock;
+    if (auto it = c.macros.find("VMA_DEFAULT_LARGE_HEAP_BLOCK_SIZE"); it != c.macros.end()) large = std::stoull(it->second);
+    for (std::size_t t = 0; t < c.types.size(); ++t) {
+      BlockList l;
+      l.type = static_cast<std::uint32_t>(t);
+      const std::uint32_t heap = c.types[t].heap;
+      const std::uint64_t heap_size = heap < c.heaps.size() ? c.heaps[heap].size : 0;
+      l.block_size = heap_size && heap_size <= kSmallHeapMax ? heap_size / 8 : large;
+      default_.push_back(std::move(l));
+    }
+  }
+
+  void create_pool(std::uint64_t ptr, std::uint32_t type, std::uint64_t block_size, std::uint64_t min_blocks) {
+    if (type >= c_.types.size()) return;
+    auto l = std::make_unique<BlockList>();
+    l->type = type;
+    l->block_size = block_size ? block_size : default_[type].block_size;
+    for (std::uint64_t i = 0; i < min_blocks && i < 1024; ++i) new_block(*l, l->block_size);
+    pools_[ptr] = std::move(l);
+  }
+
+  void destroy_pool(std::uint64_t ptr) {
+    auto it = pools_.find(ptr);
+    if (it == pools_.end()) return;
+    for (auto& b : it->second->blocks) commit(it->second->type, -static_cast<std::int64_t>(b->size), -1);
+    pools_.erase(it);
+  }
+
+  void allocate(std::uint64_t ptr, std::uint64_t bytes, std::uint64_t align, int type, std::uint64_t pool,
+                bool dedicated) {
+    if (!ptr) return;
+    free(ptr);  // a live pointer reused: its free was not recorded
+    Placement p;
+    p.bytes = bytes;
+    p.type = type;
+    if (type < 0 || static_cast<std::size_t>(type) >= c_.types.size()) {
+      ++r_.unresolved;
+      live_[ptr] = p;
+      return;
+    }
+    BlockList* list = nullptr;
+    if (pool) {
+      auto it = pools_.find(pool);
+      if (it != pools_.end()) list = it->second.get();
+    }
+    if (!list) list = &default_[static_cast<std::size_t>(type)];
+    // Counted as used first, so a peak of committed memory sees its bytes.
+    used(list->type, static_cast<std::int64_t>(bytes));
+    if (!pool && (dedicated || bytes > list->block_size / 2)) {
+      ++r_.dedicated;
+      commit(static_cast<std::uint32_t>(type), static_cast<std::int64_t>(bytes), 1);
+      live_[ptr] = p;
+      return;
+    }
+    for (auto& b : list->blocks) {
+      if (b->allocate(bytes, align, p.offset)) {
+        p.list = list;
+        p.block = b.get();
+        break;
+      }
+    }
+    if (!p.block) {
+      Block& b = new_block(*list, std::max(list->block_size, bytes));
+      b.allocate(bytes, align, p.offset);
+      p.list = list;
+      p.block = &b;
+    }
+    live_[ptr] = p;
+  }
+
+  void free(std::uint64_t ptr) {
+    auto it = live_.find(ptr);
+    if (it == live_.end()) return;
+    const Placement p = it->second;
+    live_.erase(it);
+    if (p.type < 0) return;
+    const auto type = static_cast<std::uint32_t>(p.type);
+    used(type, -static_cast<std::int64_t>(p.bytes));
+    if (!p.block) {
+      commit(type, -static_cast<std::int64_t>(p.bytes), -1);
+      return;
+    }
+    p.block->release(p.offset, p.bytes);
+    // VMA keeps at most one empty block per list; custom pools keep theirs.
+    if (p.block->used == 0 && !is_pool(p.list)) {
+      std::size_t empty = 0;
+      for (auto& b : p.list->blocks) empty += b->used == 0;
+      if (empty > 1) {
+        auto& bl = p.list->blocks;
+        auto bi = std::find_if(bl.begin(), bl.end(), [&](auto& b) { return b.get() == p.block; });
+        commit(type, -static_cast<std::int64_t>(p.block->size), -1);
+        bl.erase(bi);
+      }
+    }
+  }
+
+  void finish() {
+    for (std::size_t h = 0; h < r_.heaps.size(); ++h) r_.heaps[h].committed_at_end = heap_committed_[h];
+  }
+
+ private:
+  bool is_pool(const BlockList* l) const {
+    for (const auto& [k, v] : pools_)
+      if (v.get() == l) return true;
+    return false;
+  }
+
+  Block& new_block(BlockList& l, std::uint64_t size) {
+    l.blocks.push_back(std::make_unique<Block>(size));
+    commit(l.type, static_cast<std::int64_t>(size), 1);
+    return *l.blocks.back();
+  }
+
+  void used(std::uint32_t type, std::int64_t delta) {
+    const std::uint32_t h = c_.types[type].heap;
+    if (h < heap_used_.size()) heap_used_[h] = static_cast<std::uint64_t>(static_cast<std::int64_t>(heap_used_[h]) + delta);
+  }
+
+  void commit(std::uint32_t type, std::int64_t delta, int blocks) {
+    const std::uint32_t h = c_.types[type].heap;
+    if (h >= heap_committed_.size()) return;
+    heap_committed_[h] = static_cast<std::uint64_t>(static_cast<std::int64_t>(heap_committed_[h]) + delta);
+    heap_blocks_[h] = static_cast<std::uint64_t>(static_cast<std::int64_t>(heap_blocks_[h]) + blocks);
+    total_committed_ = static_cast<std::uint64_t>(static_cast<std::int64_t>(total_committed_) + delta);
+    total_blocks_ = static_cast<std::uint64_t>(static_cast<std::int64_t>(total_blocks_) + blocks);
+    SimHeap& sh = r_.heaps[h];
+    if (delta > 0 && sh.size && heap_committed_[h] > sh.size) ++sh.over_budget_allocations;
+    if (heap_committed_[h] > sh.peak_committed) {
+      sh.peak_committed = heap_committed_[h];
+      sh.used_at_peak = heap_used_[h];
+    }
+    sh.peak_blocks = std::max(sh.peak_blocks, heap_blocks_[h]);
+    r_.peak_committed = std::max(r_.peak_committed, total_committed_);
+    r_.peak_blocks = std::max(r_.peak_blocks, total_blocks_);
+  }
+
+  const Config& c_;
+  SimResult& r_;
+  std::vector<BlockList> default_;
+  std::unordered_map<std::uint64_t, std::unique_ptr<BlockList>> pools_;
+  std::unordered_map<std::uint64_t, Placement> live_;
+  std::vector<std::uint64_t> heap_committed_, heap_blocks_, heap_used_;
+  std::uint64_t total_committed_ = 0, total_blocks_ = 0;
+};
+
+}  // namespace
+
+int resolve_memory_type(const Config& config, std::uint64_t usage, std::uint64_t required, std::uint64_t preferred,
+                        std::uint64_t type_bits, std::uint32_t requirement_bits) {
+  const auto& types = config.types;
+  const auto [ureq, upref] = usage_flags(usage);
+  const std::uint32_t req = static_cast<std::uint32_t>(required) | ureq;
+  const std::uint32_t pref = static_cast<std::uint32_t>(preferred) | upref;
+  const std::uint32_t allowed = (type_bits ? static_cast<std::uint32_t>(type_bits) : 0xffffffffu) & requirement_bits;
+  int best = -1, best_cost = 1 << 30;
+  for (std::size_t i = 0; i < types.size() && i < 32; ++i) {
+    if (!(allowed & (1u << i))) continue;
+    const std::uint32_t flags = types[i].property_flags;
+    if ((flags & req) != req) continue;
+    const int cost = __builtin_popcount(pref & ~flags);
+    if (cost < best_cost) {
+      best = static_cast<int>(i);
+      best_cost = cost;
+    }
+  }
+  return best;
+}
+
+SimResult simulate(std::unique_ptr<Decoder> decoder, const std::string& name, const SimOptions& opt) {
+  SimResult r;
+  ReaderOptions ro;
+  ro.keep_going = opt.keep_going;
+  ro.warnings = opt.warnings;
+  Reader reader(std::move(decoder), name, ro);
+  const Config& c = reader.header().config;
+  r.version = reader.header().version;
+  Model m(c, r);
+  std::unordered_map<std::uint64_t, std::uint32_t> pool_types;
+  std::map<std::uint32_t, std::uint64_t> per_thread;
+  double first = 0, last = 0;
+  auto resolve = [&](std::uint64_t pool, std::uint64_t usage, std::uint64_t req, std::uint64_t pref, std::uint64_t bits,
+                     std::uint32_t req_bits) -> int {
+    if (pool) {
+      auto it = pool_types.find(pool);
+      return it == pool_types.end() ? -1 : static_cast<int>(it->second);
+    }
+    return resolve_memory_type(c, usage, req, pref, bits, req_bits);
+  };
+  try {
+    while (const Call* call = reader.next()) {
+      ++r.calls;
+      if (call->line < opt.first_line || call->line > opt.last_line) continue;
+      ++r.replayed_calls;
+      ++r.calls_per_function[static_cast<std::size_t>(call->function)];
+      ++per_thread[call->thread];
+      if (r.replayed_calls == 1) first = call->time;
+      last = std::max(last, call->time);
+      const auto& n = call->num;
+      switch (call->function) {
+        case Function::CreatePool:
+          if (!n.back()) {
+            ++r.originally_failed;
+            break;
+          }
+          ++r.pools;
+          pool_types[n.back()] = static_cast<std::uint32_t>(n[0]);
+          m.create_pool(n.back(), static_cast<std::uint32_t>(n[0]), n[2], n[3]);
+          break;
+        case Function::DestroyPool:
+          m.destroy_pool(n[0]);
+          pool_types.erase(n[0]);
+          break;
+        case Function::CreateBuffer:
+          if (!n[10]) { ++r.originally_failed; break; }
+          ++r.buffers;
+          m.allocate(n[10], align_up(n[1], kBufferAlign), kBufferAlign, resolve(n[9], n[5], n[6], n[7], n[8], ~0u), n[9],
+                     n[4] & kDedicatedFlag);
+          break;
+        case Function::CreateImage: {
+          if (!n[19]) { ++r.originally_failed; break; }
+          ++r.images;
+          const std::uint64_t bytes = estimate_image_bytes(
+              static_cast<std::uint32_t>(n[2]), static_cast<std::uint32_t>(n[3]), static_cast<std::uint32_t>(n[4]),
+              static_cast<std::uint32_t>(n[5]), static_cast<std::uint32_t>(n[6]), static_cast<std::uint32_t>(n[7]),
+              static_cast<std::uint32_t>(n[8]));
+          m.allocate(n[19], align_up(bytes, kImageAlign), kImageAlign, resolve(n[18], n[14], n[15], n[16], n[17], ~0u), n[18],
+                     n[13] & kDedicatedFlag);
+          break;
+        }
+        case Function::AllocateMemory:
+          if (!n[9]) { ++r.originally_failed; break; }
+          ++r.memory_allocations;
+          m.allocate(n[9], n[0], n[1], resolve(n[8], n[4], n[5], n[6], n[7], static_cast<std::uint32_t>(n[2])), n[8],
+                     n[3] & kDedicatedFlag);
+          break;
+        case Function::AllocateMemoryForBuffer:
+        case Function::AllocateMemoryForImage:
+          if (!n[11]) { ++r.originally_failed; break; }
+          ++r.memory_allocations;
+          m.allocate(n[11], n[0], n[1], resolve(n[10], n[6], n[7], n[8], n[9], static_cast<std::uint32_t>(n[2])), n[10],
+                     (n[5] & kDedicatedFlag) || n[3] || n[4]);
+          break;
+        case Function::AllocateMemoryPages: {
+          if (call->lists[0].empty()) { ++r.originally_failed; break; }
+          const int type = resolve(n[8], n[4], n[5], n[6], n[7], static_cast<std::uint32_t>(n[2]));
+          for (std::uint64_t p : call->lists[0]) {
+            ++r.pages;
+            m.allocate(p, n[0], n[1], type, n[8], n[3] & kDedicatedFlag);
+          }
+          break;
+        }
+        case Function::CreateLostAllocation:
+          if (n[0]) ++r.lost_allocations;
+          break;
+        case Function::DestroyBuffer:
+        case Function::DestroyImage:
+        case Function::FreeMemory:
+          m.free(n[0]);
+          break;
+        case Function::FreeMemoryPages:
+          for (std::uint64_t p : call->lists[0]) m.free(p);
+          break;
+        default:
+          break;
+      }
+    }
+  } catch (const Error& e) {
+    r.error = e;
+  }
+  m.finish();
+  r.warnings = reader.warnings();
+  r.threads = per_thread.size();
+  std::uint64_t most = 0;
+  for (const auto& [t, k] : per_thread) most = std::max(most, k);
+  r.busiest_thread_percent = r.replayed_calls ? 100.0 * static_cast<double>(most) / static_cast<double>(r.replayed_calls) : 0;
+  r.duration = last - first;
+  return r;
+}
+
+}  // namespace libtrace::vma

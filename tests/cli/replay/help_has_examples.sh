@@ -1,0 +1,1 @@
+"$REPLAY" --help | grep -c "^Examples:"

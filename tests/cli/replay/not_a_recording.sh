@@ -1,0 +1,1 @@
+"$REPLAY" --simulate "$DATA/gears.trace"

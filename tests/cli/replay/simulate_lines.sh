@@ -1,0 +1,1 @@
+"$REPLAY" --simulate --json --lines 56-60 "$DATA/vma/inexor_vma_replays_rst_1.8.csv" | jq -c '[.replayed_calls, .buffers, .images]'
