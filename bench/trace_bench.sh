@@ -8,7 +8,8 @@
 #      the output sizes.
 # usage: bench/trace_bench.sh [TRACE] [RUNS]
 #   TRACE defaults to a glmark2 trace recorded here with apitrace (needs Xvfb);
-#   RUNS (default 5) is per measurement; brotli quality 11 runs 3 times.
+#   RUNS (default 5) is per measurement; brotli quality 11 runs 3 times
+#   (BENCH_SKIP_Q11=1 leaves it out: it takes minutes).
 # Medians come from hyperfine. Nothing here is asserted: it reports.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -77,9 +78,11 @@ echo "stat:                snappy-limit $(ms "$l")   trak-stat $(ms "$s")   = $(
 a=$(time_one gz-apitrace "apitrace repack -z $snappy $work/a.gz")
 t=$(time_one gz-trak "$bin/convert/trak-repack $snappy $work/t.gz --codec gzip -q")
 echo "repack -> gzip:      apitrace $(ms "$a") ($(stat -c %s "$work/a.gz") B)   trak $(ms "$t") ($(stat -c %s "$work/t.gz") B)   ratio $(ratio "$a" "$t")x"
-a=$(BENCH_RUNS_OVERRIDE=3 time_one br-apitrace "apitrace repack -b $snappy $work/a.br")
-t=$(BENCH_RUNS_OVERRIDE=3 time_one br-trak "$bin/convert/trak-repack $snappy $work/t.br --codec brotli -q")
-echo "repack -> brotli 11: apitrace $(ms "$a") ($(stat -c %s "$work/a.br") B)   trak $(ms "$t") ($(stat -c %s "$work/t.br") B)   ratio $(ratio "$a" "$t")x"
+if [ -z "${BENCH_SKIP_Q11:-}" ]; then
+  a=$(BENCH_RUNS_OVERRIDE=3 time_one br-apitrace "apitrace repack -b $snappy $work/a.br")
+  t=$(BENCH_RUNS_OVERRIDE=3 time_one br-trak "$bin/convert/trak-repack $snappy $work/t.br --codec brotli -q")
+  echo "repack -> brotli 11: apitrace $(ms "$a") ($(stat -c %s "$work/a.br") B)   trak $(ms "$t") ($(stat -c %s "$work/t.br") B)   ratio $(ratio "$a" "$t")x"
+fi
 a=$(time_one br5-apitrace "apitrace repack --brotli=5 $snappy $work/a5.br")
 t=$(time_one br5-trak "$bin/convert/trak-repack $snappy $work/t5.br --codec brotli --level 5 -q")
 echo "repack -> brotli 5:  apitrace $(ms "$a") ($(stat -c %s "$work/a5.br") B)   trak $(ms "$t") ($(stat -c %s "$work/t5.br") B)   ratio $(ratio "$a" "$t")x"

@@ -15,7 +15,10 @@ trap 'rm -rf "$work"' EXIT
 rec=$work/rec.csv
 build-release/bench/vma-gen "$calls" 4 1 >"$rec"
 echo "recording: $calls calls, $(stat -c %s "$rec") bytes, $(nproc) cores, $runs runs"
-hyperfine -N --warmup 2 --runs "$runs" --export-json "$work/t.json" "wc -l $rec" "build-release/tools/stat/trak-stat $rec" >/dev/null 2>&1
+hyperfine -N --warmup 2 --runs "$runs" --export-json "$work/t.json" "wc -l $rec" "build-release/tools/stat/trak-stat $rec" \
+  "build-release/tools/replay/trak-replay --simulate $rec" >/dev/null 2>&1
 w=$(jq -r '.results[0].median' "$work/t.json")
 t=$(jq -r '.results[1].median' "$work/t.json")
+r=$(jq -r '.results[2].median' "$work/t.json")
 awk -v w="$w" -v t="$t" 'BEGIN { printf "wc -l %.1f ms   trak-stat %.1f ms   trak-stat / wc = %.1fx (target <= 3x)\n", w * 1000, t * 1000, t / w }'
+awk -v r="$r" 'BEGIN { printf "trak-replay --simulate %.1f ms (target < 1 s)\n", r * 1000 }'
