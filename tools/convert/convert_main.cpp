@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // trak-convert: a trace as text (like `apitrace dump`), JSON Lines, or a new
+// trace stream; a VMA recording as CSV of another version, JSON Lines, or a
 // trace stream.
 #include <iostream>
 
@@ -7,7 +8,8 @@
 #include "tool_main.hpp"
 
 int main(int argc, char** argv) {
-  CLI::App app{"Convert an apitrace trace to text (byte-identical to `apitrace dump`), JSON Lines, or a new trace.",
+  CLI::App app{"Convert an apitrace trace to text (byte-identical to `apitrace dump`), JSON Lines or a new trace;\n"
+               "or a VMA calls recording to another format version, JSON Lines or a trace.",
                "trak-convert"};
   libtrace::ConvertOptions opt;
   std::string to = "text", color = "auto", codec = "snappy";
