@@ -85,6 +85,7 @@ class Counter {
       frames_.insert(c.frame);
       last_frame_ = c.frame;
     }
+    now_ = c.time;
     const auto& n = c.num;
     switch (c.function) {
       case Function::CreatePool: {
@@ -236,6 +237,29 @@ class Counter {
     auto& h = heap_bytes_[heap];
     h = static_cast<std::uint64_t>(static_cast<std::int64_t>(h) + delta);
     s_.peak_bytes_per_heap[heap] = std::max(s_.peak_bytes_per_heap[heap], h);
+    sample();
+  }
+
+  void sample() {
+    auto& t = s_.timeline_time;
+    auto& b = s_.timeline_heap_bytes;
+    // Threads' stamps can step back a little: the plot's time only advances.
+    const double when = t.empty() ? now_ : std::max(now_, t.back());
+    if (!t.empty() && t.back() == when) {
+      for (std::size_t h = 0; h < heap_bytes_.size(); ++h) b.back()[h] = std::max(b.back()[h], heap_bytes_[h]);
+      return;
+    }
+    t.push_back(when);
+    b.push_back(heap_bytes_);
+    if (t.size() < Stats::kTimelinePoints) return;
+    std::size_t out = 0;
+    for (std::size_t i = 0; i + 1 < t.size(); i += 2, ++out) {
+      t[out] = t[i];
+      for (std::size_t h = 0; h < heap_bytes_.size(); ++h) b[i][h] = std::max(b[i][h], b[i + 1][h]);
+      if (out != i) b[out] = std::move(b[i]);
+    }
+    t.resize(out);
+    b.resize(out);
   }
 
   Stats& s_;
@@ -246,6 +270,7 @@ class Counter {
   std::uint64_t live_bytes_ = 0;
   double last_time_ = 0;
   std::uint64_t* thread_calls_ = nullptr;  // std::map nodes are stable
+  double now_ = 0;
   std::uint32_t last_thread_ = 0, last_frame_ = 0;
 };
 

@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "test_util.hpp"
@@ -80,6 +81,16 @@ TEST_CASE("vma_stat: generated recording, counts checked against the generator")
   CHECK(s.peak_bytes_per_heap[0] == peak_device_bytes);
   CHECK(s.peak_bytes_per_heap[1] == 0);
   CHECK(s.unknown_pointer_destroys == 0);
+  // The timeline is bounded and keeps the peak.
+  CHECK(s.timeline_time.size() <= Stats::kTimelinePoints);
+  CHECK(s.timeline_time.size() > 100);
+  std::uint64_t timeline_peak = 0;
+  for (const auto& row : s.timeline_heap_bytes) timeline_peak = std::max(timeline_peak, row[0]);
+  CHECK(timeline_peak == peak_device_bytes);
+  CHECK(std::is_sorted(s.timeline_time.begin(), s.timeline_time.end()));
+  const std::string html = format_html(s);
+  CHECK(html.find("<svg id=\"live-bytes\"") != std::string::npos);
+  CHECK(html.find("http") == html.find("http://www.w3.org/2000/svg"));  // no other URL: self-contained
 }
 
 TEST_CASE("vma_stat: image size estimates") {

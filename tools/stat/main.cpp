@@ -17,6 +17,8 @@ int main(int argc, char** argv) {
   app.add_option("--top", top, "Functions listed in the table (traces)")->capture_default_str();
   app.add_flag("--all", all, "List every function (traces)");
   app.add_flag("--keep-going", keep_going, "Recordings: count malformed lines as warnings instead of stopping");
+  std::string html;
+  app.add_option("--html", html, "Recordings: also write a self-contained HTML report (plot and tables) to FILE");
   app.add_flag("--no-progress", no_progress, "No progress bar on stderr");
   app.footer(R"(Examples:
   trak-stat gears.trace
@@ -24,6 +26,7 @@ int main(int argc, char** argv) {
   trak-stat gears.trace --json | jq '.frames'
   trak-stat app.vma.csv                    VMA recording: peaks, leaks, pools, histograms
   trak-stat app.vma.csv --json | jq '.peak_live_allocations, .leaks'
+  trak-stat app.vma.csv --html report.html   plot of live bytes per heap, tables
   trak-repack x.br.trace - --codec snappy | trak-stat -)");
 
   return tools::run(app, argc, argv, [&] {
@@ -41,11 +44,18 @@ int main(int argc, char** argv) {
         std::cerr << "trak-stat: warning: " << where << ": " << why << '\n';
       };
       const libtrace::vma::Stats s = libtrace::vma::recording_stats(std::move(decoder), in.name(), opt);
+      if (!html.empty()) {
+        libtrace::OutputFile page(html);
+        const std::string text = libtrace::vma::format_html(s);
+        page.write(text.data(), text.size());
+        page.commit();
+      }
       std::cout << (json ? libtrace::vma::format_json(s) : libtrace::vma::format_table(s));
       std::cout.flush();
       if (s.error) throw *s.error;
       return tools::kOk;
     }
+    if (!html.empty()) throw tools::UsageError("--html applies to VMA recordings");
     const libtrace::TraceStats s = libtrace::trace_stats(in, std::move(decoder), progress);
     std::cout << (json ? libtrace::format_stats_json(s) : libtrace::format_stats_table(s, all ? 0 : top));
     std::cout.flush();

@@ -60,6 +60,11 @@ struct Stats {
 
   std::array<std::uint64_t, 48> size_histogram{};      // [k]: sizes in [2^k, 2^(k+1)), [0] also 0..1
   std::array<std::uint64_t, 8> lifetime_histogram{};   // <1ms <10ms <100ms <1s <10s <100s >=100s, never freed
+  // Live bytes per heap over time, at most kTimelinePoints samples: when it
+  // fills up, neighbouring samples merge keeping their maxima, so peaks stay.
+  static constexpr std::size_t kTimelinePoints = 4096;
+  std::vector<double> timeline_time;
+  std::vector<std::vector<std::uint64_t>> timeline_heap_bytes;  // [sample][heap]
   std::vector<Leak> leaks;
   std::vector<Pool> pools;
   std::uint64_t unknown_pointer_destroys = 0;  // destroy/free of a pointer not live
@@ -80,6 +85,9 @@ Stats recording_stats(std::unique_ptr<Decoder> decoder, const std::string& name,
 
 std::string format_table(const Stats& s);
 std::string format_json(const Stats& s);
+// A self-contained HTML report (inline SVG plot of live bytes per heap over
+// time, the tables; no network).
+std::string format_html(const Stats& s);
 
 // Estimated bytes of an image (VkFormat texel sizes, all mips, layers and
 // samples); 4 bytes per texel for formats it does not know.
