@@ -4,6 +4,7 @@
 #include "libtrace/vma_sim.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 #include <unordered_map>
 
@@ -98,7 +99,11 @@ class Model {
     heap_blocks_.assign(c.heaps.size(), 0);
     heap_used_.assign(c.heaps.size(), 0);
     std::uint64_t large = kLargeBlock;
-    if (auto it = c.macros.find("VMA_DEFAULT_LARGE_HEAP_BLOCK_SIZE"); it != c.macros.end()) large = std::stoull(it->second);
+    if (auto it = c.macros.find("VMA_DEFAULT_LARGE_HEAP_BLOCK_SIZE"); it != c.macros.end()) {
+      std::uint64_t v = 0;
+      const auto parsed = std::from_chars(it->second.data(), it->second.data() + it->second.size(), v);
+      if (parsed.ec == std::errc() && v > 0) large = v;  // otherwise VMA's default
+    }
     for (std::size_t t = 0; t < c.types.size(); ++t) {
       BlockList l;
       l.type = static_cast<std::uint32_t>(t);

@@ -62,7 +62,7 @@ struct Live {
 
 class Counter {
  public:
-  Counter(Stats& s) : s_(s) {
+  explicit Counter(Stats& s) : s_(s) {
     s_.peak_bytes_per_heap.assign(s_.header.config.heaps.size(), 0);
     s_.peak_bytes_per_type.assign(s_.header.config.types.size(), 0);
     heap_bytes_.assign(s_.header.config.heaps.size(), 0);
