@@ -59,7 +59,7 @@ void check_level(Container c, int level) {
 
 std::unique_ptr<Decoder> open_decoder(InputFile& in) {
   const std::string_view magic = in.peek(2);
-  if (magic.empty()) throw Error(Errc::bad_magic, at_offset(in.name(), 0), "empty file, not a trace");
+  if (magic.empty()) throw Error(Errc::bad_magic, at_offset(in.name(), 0), "empty file: no trace or recording in it");
   if (magic.size() == 2 && magic[0] == 'a' && magic[1] == 't') return detail::make_snappy_decoder(in);
   if (magic.size() == 2 && static_cast<unsigned char>(magic[0]) == 0x1f &&
       static_cast<unsigned char>(magic[1]) == 0x8b)

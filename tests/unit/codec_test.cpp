@@ -85,7 +85,7 @@ TEST_CASE("codec: empty file and non-trace data are bad_magic") {
   test::ScratchDir dir;
   test::write_file(dir / "empty", "");
   InputFile e(dir / "empty");
-  CHECK_THROWS_WITH_AS(open_decoder(e), (dir / "empty" + ": offset 0: empty file, not a trace").c_str(), Error);
+  CHECK_THROWS_WITH_AS(open_decoder(e), (dir / "empty" + ": offset 0: empty file: no trace or recording in it").c_str(), Error);
   test::write_file(dir / "junk", "this is certainly not a brotli stream, nor anything else");
   try {
     decode_file(dir / "junk");
