@@ -101,7 +101,7 @@ void Parser::read_bytes(void* dst, std::uint64_t n) {
   }
 }
 
-void Parser::skip_bytes(std::uint64_t n) {
+void Parser::skip_bytes_slow(std::uint64_t n) {
   while (n > 0) {
     if (p_ == end_ && !refill()) throw EndOfData{};
     const std::size_t k = static_cast<std::size_t>(std::min<std::uint64_t>(n, static_cast<std::uint64_t>(end_ - p_)));

@@ -103,7 +103,13 @@ class Parser {
   std::uint64_t read_uint_multi();
   std::uint64_t read_uint_slow();
   void read_bytes(void* dst, std::uint64_t n);
-  void skip_bytes(std::uint64_t n);
+  void skip_bytes(std::uint64_t n) {
+    if (n <= static_cast<std::uint64_t>(end_ - p_)) [[likely]]
+      p_ += n;
+    else
+      skip_bytes_slow(n);
+  }
+  void skip_bytes_slow(std::uint64_t n);
   std::string read_string();
   void append_bytes(std::string& dst, std::uint64_t n);
   std::int64_t read_typed_sint();
