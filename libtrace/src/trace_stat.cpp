@@ -11,6 +11,7 @@
 
 #include "libtrace/call_flags.hpp"
 #include "libtrace/error.hpp"
+#include "json_util.hpp"
 #include "libtrace/trace_parser.hpp"
 
 namespace libtrace {
@@ -245,14 +246,7 @@ std::string format_stats_json(const TraceStats& s) {
   w.EndObject();
   w.Key("threads");
   w.StartObject();
-  w.Key("count"); w.Uint64(s.calls_per_thread.size());
-  w.Key("calls");
-  w.StartObject();
-  for (const auto& [tid, count] : s.calls_per_thread) {
-    str(std::to_string(tid));
-    w.Uint64(count);
-  }
-  w.EndObject();
+  detail::put_thread_calls(w, s.calls_per_thread);
   w.EndObject();
   w.Key("frames");
   w.StartObject();

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "json_util.hpp"
 #include "libtrace/vma_stat.hpp"
 
 namespace libtrace::vma {
@@ -170,14 +171,7 @@ std::string format_json(const Stats& s) {
   w.EndObject();
   w.Key("threads");
   w.StartObject();
-  w.Key("count"); w.Uint64(s.calls_per_thread.size());
-  w.Key("calls");
-  w.StartObject();
-  for (const auto& [t, n] : s.calls_per_thread) {
-    str(std::to_string(t));
-    w.Uint64(n);
-  }
-  w.EndObject();
+  detail::put_thread_calls(w, s.calls_per_thread);
   w.Key("busiest_percent"); w.Double(busiest_percent(s));
   w.EndObject();
   w.Key("frames"); w.Uint64(s.frames);
