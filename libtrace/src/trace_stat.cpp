@@ -12,11 +12,14 @@
 #include "libtrace/call_flags.hpp"
 #include "libtrace/error.hpp"
 #include "json_util.hpp"
+#include "text_util.hpp"
 #include "libtrace/trace_parser.hpp"
 
 namespace libtrace {
 
 namespace {
+
+using detail::human_bytes;
 
 // apitrace info's API guess from the first function names.
 std::string api_from_name(std::string_view n) {
@@ -37,20 +40,6 @@ std::string thousands(std::uint64_t v) {
     s += digits[i];
   }
   return s;
-}
-
-std::string human_bytes(std::uint64_t v) {
-  char buf[32];
-  if (v < 1024) return std::to_string(v) + " B";
-  const char* units[] = {"KiB", "MiB", "GiB", "TiB"};
-  double d = static_cast<double>(v);
-  int u = -1;
-  while (d >= 1024 && u < 3) {
-    d /= 1024;
-    ++u;
-  }
-  std::snprintf(buf, sizeof buf, "%.1f %s", d, units[u]);
-  return buf;
 }
 
 std::string percent(std::uint64_t part, std::uint64_t whole) {

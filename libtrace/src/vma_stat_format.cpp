@@ -7,28 +7,19 @@
 #include <cstdio>
 
 #include "json_util.hpp"
+#include "text_util.hpp"
 #include "libtrace/vma_stat.hpp"
 
 namespace libtrace::vma {
 
 namespace {
 
+using detail::human_bytes;
+
 std::string fmt(const char* f, double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, f, v);
   return buf;
-}
-
-std::string bytes_str(std::uint64_t v) {
-  if (v < 1024) return std::to_string(v) + " B";
-  const char* units[] = {"KiB", "MiB", "GiB", "TiB"};
-  double d = static_cast<double>(v);
-  int u = -1;
-  while (d >= 1024 && u < 3) {
-    d /= 1024;
-    ++u;
-  }
-  return fmt("%.1f ", d) + units[u];
 }
 
 double busiest_percent(const Stats& s) {
@@ -58,7 +49,7 @@ std::string format_table(const Stats& s) {
   row("format", "VMA calls recording " + s.header.version.str());
   if (!device_name(s).empty()) row("device", device_name(s));
   for (std::size_t i = 0; i < c.heaps.size(); ++i)
-    row(i ? "" : "heaps", std::to_string(i) + ": " + bytes_str(c.heaps[i].size) + ", flags " + std::to_string(c.heaps[i].flags));
+    row(i ? "" : "heaps", std::to_string(i) + ": " + human_bytes(c.heaps[i].size) + ", flags " + std::to_string(c.heaps[i].flags));
   for (std::size_t i = 0; i < c.types.size(); ++i)
     row(i ? "" : "memory types", std::to_string(i) + ": heap " + std::to_string(c.types[i].heap) + ", flags " +
                                      std::to_string(c.types[i].property_flags));
@@ -69,12 +60,12 @@ std::string format_table(const Stats& s) {
   row("threads", std::to_string(s.calls_per_thread.size()) + fmt(" (busiest makes %.1f%% of the calls)", busiest_percent(s)));
   row("allocations created", std::to_string(s.allocations_created) + " (" + std::to_string(s.failed_creations) + " creations failed)");
   row("peak live", std::to_string(s.peak_live_allocations) + " allocations (line " + std::to_string(s.peak_live_allocations_line) +
-                       "), " + bytes_str(s.peak_live_bytes) + (s.image_bytes_estimated ? " (image sizes estimated)" : ""));
+                       "), " + human_bytes(s.peak_live_bytes) + (s.image_bytes_estimated ? " (image sizes estimated)" : ""));
   for (std::size_t h = 0; h < s.peak_bytes_per_heap.size(); ++h)
-    row(h ? "" : "peak per heap", std::to_string(h) + ": " + bytes_str(s.peak_bytes_per_heap[h]));
+    row(h ? "" : "peak per heap", std::to_string(h) + ": " + human_bytes(s.peak_bytes_per_heap[h]));
   if (s.unresolved_type_allocations)
     row("", std::to_string(s.unresolved_type_allocations) + " allocations with no resolvable memory type (not in heap figures)");
-  row("live at end", std::to_string(s.live_at_end) + " allocations, " + bytes_str(s.live_bytes_at_end));
+  row("live at end", std::to_string(s.live_at_end) + " allocations, " + human_bytes(s.live_bytes_at_end));
   if (s.unknown_pointer_destroys) row("unknown destroys", std::to_string(s.unknown_pointer_destroys));
   if (s.reused_live_pointers) row("reused live pointers", std::to_string(s.reused_live_pointers));
 
@@ -88,7 +79,7 @@ std::string format_table(const Stats& s) {
   o += "\nallocation size      count\n";
   for (std::size_t k = 0; k < s.size_histogram.size(); ++k) {
     if (!s.size_histogram[k]) continue;
-    std::snprintf(line, sizeof line, "%-18s %7llu\n", ("< " + bytes_str(2ull << k)).c_str(),
+    std::snprintf(line, sizeof line, "%-18s %7llu\n", ("< " + human_bytes(2ull << k)).c_str(),
                   static_cast<unsigned long long>(s.size_histogram[k]));
     o += line;
   }
@@ -102,7 +93,7 @@ std::string format_table(const Stats& s) {
     for (const Pool& p : s.pools) {
       std::snprintf(line, sizeof line, "%016llx %6llu %5u %11s %3llu-%-3llu %11llu  %s%s\n",
                     static_cast<unsigned long long>(p.pointer), static_cast<unsigned long long>(p.line), p.memory_type,
-                    bytes_str(p.block_size).c_str(), static_cast<unsigned long long>(p.min_blocks),
+                    human_bytes(p.block_size).c_str(), static_cast<unsigned long long>(p.min_blocks),
                     static_cast<unsigned long long>(p.max_blocks), static_cast<unsigned long long>(p.allocations),
                     p.name.c_str(), p.destroyed ? "" : " (never destroyed)");
       o += line;
@@ -115,7 +106,7 @@ std::string format_table(const Stats& s) {
       const Leak& l = s.leaks[i];
       std::snprintf(line, sizeof line, "%016llx %6llu  %-24s %9s  %s\n", static_cast<unsigned long long>(l.pointer),
                     static_cast<unsigned long long>(l.line), std::string(function_name(l.function)).c_str(),
-                    bytes_str(l.bytes).c_str(), l.user_data.c_str());
+                    human_bytes(l.bytes).c_str(), l.user_data.c_str());
       o += line;
     }
     if (shown < s.leaks.size()) o += "... and " + std::to_string(s.leaks.size() - shown) + " more (--json lists all)\n";
