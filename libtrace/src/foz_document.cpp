@@ -67,7 +67,7 @@ struct DocumentWriter::Impl {
 
   void add(const Object& o, const std::string& where) {
     const int tag = static_cast<int>(o.tag);
-    if (tag < section) fail(where, tag_name(o.tag) + " after " + tag_name(static_cast<Tag>(section)) + ": objects must come in tag order");
+    if (tag < section) fail(where, std::string(tag_name(o.tag)) + " after " + std::string(tag_name(static_cast<Tag>(section))) + ": objects must come in tag order");
     if (tag != section) {
       close_section();
       section = tag;
@@ -76,7 +76,7 @@ struct DocumentWriter::Impl {
     Out out(w, where);
     switch (o.tag) {
       case Tag::application_info:
-        out.begin_object(hash_string(o.hash).c_str());
+        out.begin_object(hash_hex(o.hash).c_str());
         write_application_members(out, o.application, o.features);
         out.end_object();
         break;
@@ -88,7 +88,7 @@ struct DocumentWriter::Impl {
         out.end_object();
         break;
       case Tag::bucket_info:
-        out.key(hash_string(o.hash).c_str());
+        out.key(hash_hex(o.hash).c_str());
         w.RawValue(o.raw_json.data(), o.raw_json.size(), rapidjson::kObjectType);
         break;
       default:
@@ -99,16 +99,16 @@ struct DocumentWriter::Impl {
   }
 
   void add_create_info(const Object& o, Out& out, const std::string& where) {
-    if (!o.create_info) fail(where, "cannot write " + tag_name(o.tag) + ": no create info");
+    if (!o.create_info) fail(where, "cannot write " + std::string(tag_name(o.tag)) + ": no create info");
     if (o.tag == Tag::render_pass && o.s_type() == VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO_2) {
       if (!rp2_open) rp2_w.StartObject();
       rp2_open = true;
       Out out2(rp2_w, where);
-      out2.key(hash_string(o.hash).c_str());
+      out2.key(hash_hex(o.hash).c_str());
       write_render_pass2(out2, *o.as<VkRenderPassCreateInfo2>());
       return;
     }
-    out.key(hash_string(o.hash).c_str());
+    out.key(hash_hex(o.hash).c_str());
     switch (o.tag) {
       case Tag::sampler: write_sampler(out, *o.as<VkSamplerCreateInfo>()); break;
       case Tag::descriptor_set_layout: write_set_layout(out, *o.as<VkDescriptorSetLayoutCreateInfo>()); break;
@@ -127,7 +127,7 @@ struct DocumentWriter::Impl {
       case Tag::graphics_pipeline: write_graphics_pipeline(out, *o.as<VkGraphicsPipelineCreateInfo>()); break;
       case Tag::compute_pipeline: write_compute_pipeline(out, *o.as<VkComputePipelineCreateInfo>()); break;
       case Tag::raytracing_pipeline: write_raytracing_pipeline(out, *o.as<VkRayTracingPipelineCreateInfoKHR>()); break;
-      default: fail(where, "cannot write " + tag_name(o.tag));
+      default: fail(where, "cannot write " + std::string(tag_name(o.tag)));
     }
   }
 };

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Fossilize's hash recipes (fossilize.cpp, namespace Hashing) for every
 // object but graphics pipelines (foz_hash_graphics.cpp).
-#include "foz_internal.hpp"
+#include "foz_model.hpp"
 
 namespace libtrace::foz::detail {
 
@@ -309,7 +309,7 @@ Hash compute_hash(const Object& o, const Lookup& lookup, const std::string& wher
     }
     default: break;
   }
-  if (!o.create_info) fail(where, "cannot hash " + tag_name(o.tag) + ": no create info");
+  if (!o.create_info) fail(where, "cannot hash " + std::string(tag_name(o.tag)) + ": no create info");
   switch (o.tag) {
     case Tag::sampler: return hash_sampler(*o.as<VkSamplerCreateInfo>(), where);
     case Tag::descriptor_set_layout: return hash_set_layout(*o.as<VkDescriptorSetLayoutCreateInfo>(), where);
@@ -323,7 +323,7 @@ Hash compute_hash(const Object& o, const Lookup& lookup, const std::string& wher
     case Tag::raytracing_pipeline: return hash_raytracing(*o.as<VkRayTracingPipelineCreateInfoKHR>(), where);
     default: break;
   }
-  fail(where, "cannot hash " + tag_name(o.tag));
+  fail(where, "cannot hash " + std::string(tag_name(o.tag)));
 }
 
 }  // namespace libtrace::foz

@@ -2,7 +2,7 @@
 // Fossilize's graphics pipeline hash: which state blocks count depends on the
 // library state flags, dynamic state, rasterizer discard and on whether the
 // subpass (or dynamic rendering info) has color and depth/stencil attachments.
-#include "foz_internal.hpp"
+#include "foz_model.hpp"
 
 namespace libtrace::foz::detail {
 
@@ -123,17 +123,17 @@ GlobalStateInfo global_state_info(const VkGraphicsPipelineCreateInfo& ci, const 
 namespace {
 
 SubpassMeta render_pass_meta(const Object* rp, std::uint32_t subpass, Hash hash, const std::string& where) {
-  if (!rp) fail(where, "cannot hash: render pass " + hash_string(hash) + " is not available");
+  if (!rp) fail(where, "cannot hash: render pass " + hash_hex(hash) + " is not available");
   const auto meta = [&](const auto& ci) {
     if (subpass >= ci.subpassCount)
-      fail(where, "cannot hash: subpass " + std::to_string(subpass) + " is outside render pass " + hash_string(hash) + " (" +
+      fail(where, "cannot hash: subpass " + std::to_string(subpass) + " is outside render pass " + hash_hex(hash) + " (" +
                       std::to_string(ci.subpassCount) + " subpasses)");
     const auto& s = ci.pSubpasses[subpass];
     return SubpassMeta{s.colorAttachmentCount > 0, s.pDepthStencilAttachment && s.pDepthStencilAttachment->attachment != VK_ATTACHMENT_UNUSED};
   };
   if (rp->s_type() == VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO_2) return meta(*rp->as<VkRenderPassCreateInfo2>());
   if (rp->s_type() == VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO) return meta(*rp->as<VkRenderPassCreateInfo>());
-  fail(where, "cannot hash: object " + hash_string(hash) + " is not a render pass");
+  fail(where, "cannot hash: object " + hash_hex(hash) + " is not a render pass");
 }
 
 SubpassMeta subpass_meta(const VkGraphicsPipelineCreateInfo& ci, Hash render_pass, const Lookup& lookup, const std::string& where) {

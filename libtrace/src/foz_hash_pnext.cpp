@@ -2,7 +2,7 @@
 // Fossilize's hashing of pNext chains (hash_pnext_chain / hash_pnext_struct in
 // fossilize.cpp): the sType, then the members that matter given the dynamic
 // state, in Fossilize's order.
-#include "foz_internal.hpp"
+#include "foz_model.hpp"
 #include "foz_pdf2.hpp"
 
 namespace libtrace::foz::detail {

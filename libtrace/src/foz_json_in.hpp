@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "foz_internal.hpp"
+#include "foz_model.hpp"
 
 namespace libtrace::foz::detail {
 

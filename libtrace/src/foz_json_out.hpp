@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <string>
 
-#include "foz_internal.hpp"
+#include "foz_model.hpp"
 
 namespace libtrace::foz::detail {
 
@@ -36,7 +36,7 @@ class Out {
     w_.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
   }
   void hash(Hash h) {
-    const std::string s = hash_string(h);
+    const std::string s = hash_hex(h);
     w_.String(s.c_str(), static_cast<rapidjson::SizeType>(s.size()));
   }
   void hash(const char* k, Hash h) { w_.Key(k); hash(h); }

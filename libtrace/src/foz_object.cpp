@@ -66,21 +66,7 @@ std::size_t Arena::bytes_reserved() const {
 
 // --- names ---
 
-std::string tag_name(Tag tag) {
-  static const char* const kNames[] = {"application info", "sampler", "descriptor set layout", "pipeline layout",
-                                       "shader module", "render pass", "graphics pipeline", "compute pipeline",
-                                       "application link", "ray-tracing pipeline", "bucket info"};
-  const auto i = static_cast<std::uint32_t>(tag);
-  return i < kTagCount ? kNames[i] : "tag " + std::to_string(i);
-}
-
-std::string hash_string(Hash hash) {
-  char s[17];
-  std::snprintf(s, sizeof s, "%016llx", static_cast<unsigned long long>(hash));
-  return s;
-}
-
-std::string entry_name(Tag tag, Hash hash) {
+std::string json_entry_name(Tag tag, Hash hash) {
   char s[32];
   std::snprintf(s, sizeof s, "%02x.%016llx", static_cast<unsigned>(tag), static_cast<unsigned long long>(hash));
   return s;
@@ -316,12 +302,12 @@ std::string serialize_payload(const Object& o, const std::string& where) {
       out.end_object();
       break;
     default: {
-      if (!o.create_info) fail(where, "cannot write " + tag_name(o.tag) + ": no create info");
+      if (!o.create_info) fail(where, "cannot write " + std::string(tag_name(o.tag)) + ": no create info");
       const bool rp2 = o.tag == Tag::render_pass && o.s_type() == VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO_2;
       const char* key = rp2 ? "renderPasses2" : section_key(o.tag);
-      if (!key) fail(where, "cannot write " + tag_name(o.tag));
+      if (!key) fail(where, "cannot write " + std::string(tag_name(o.tag)));
       out.begin_object(key);
-      out.key(hash_string(o.hash).c_str());
+      out.key(hash_hex(o.hash).c_str());
       switch (o.tag) {
         case Tag::sampler: write_sampler(out, *o.as<VkSamplerCreateInfo>()); break;
         case Tag::descriptor_set_layout: write_set_layout(out, *o.as<VkDescriptorSetLayoutCreateInfo>()); break;

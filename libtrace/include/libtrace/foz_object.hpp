@@ -21,33 +21,17 @@
 #include <string_view>
 #include <vector>
 
+#include "libtrace/foz_archive.hpp"
+
 namespace libtrace::foz {
 
 using Hash = std::uint64_t;
 
-// Fossilize's ResourceTag: the kind of object an entry holds.
-enum class Tag : std::uint32_t {
-  application_info = 0,       // VkApplicationInfo + VkPhysicalDeviceFeatures2
-  sampler = 1,                // VkSamplerCreateInfo
-  descriptor_set_layout = 2,  // VkDescriptorSetLayoutCreateInfo
-  pipeline_layout = 3,        // VkPipelineLayoutCreateInfo
-  shader_module = 4,          // VkShaderModuleCreateInfo
-  render_pass = 5,            // VkRenderPassCreateInfo or VkRenderPassCreateInfo2
-  graphics_pipeline = 6,      // VkGraphicsPipelineCreateInfo
-  compute_pipeline = 7,       // VkComputePipelineCreateInfo
-  application_blob_link = 8,  // ApplicationLink
-  raytracing_pipeline = 9,    // VkRayTracingPipelineCreateInfoKHR
-  bucket_info = 10,           // opaque JSON (Object::raw_json)
-};
-inline constexpr std::uint32_t kTagCount = 11;
+// Tag, kTagCount, tag_name() and hash_hex() come from foz_archive.hpp.
 
-// "graphics pipeline" and so on; "tag N" for an unknown value.
-std::string tag_name(Tag tag);
-// "06.e3b925b0c1c00de1": how fossilize-convert-db names an entry's file
-// (without ".json"), and how errors name an entry.
-std::string entry_name(Tag tag, Hash hash);
-// "e3b925b0c1c00de1": a hash as Fossilize writes it in JSON.
-std::string hash_string(Hash hash);
+// "06.e3b925b0c1c00de1": how fossilize-convert-db names an entry's file in a
+// JSON directory (without ".json").
+std::string json_entry_name(Tag tag, Hash hash);
 
 // Handles in parsed structs carry hashes. Non-dispatchable handles are 64
 // bits wide on every platform, so the conversion is lossless.
@@ -146,8 +130,8 @@ struct Object {
   }
 };
 
-// Where an error is: the file and entry for messages ("x.foz: entry
-// 06.e3b925b0c1c00de1"). Errors are libtrace::Error(bad_record) with that as
+// `where` names the file and entry for messages (ArchiveReader::where(), or
+// a JSON file's name). Errors are libtrace::Error(bad_record) with that as
 // `where` and the JSON path plus the reason as the message.
 
 // Parses one archive entry's payload: JSON (for shader modules followed by a
