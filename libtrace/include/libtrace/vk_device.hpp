@@ -51,6 +51,7 @@ struct PhysicalDeviceInfo {
   VkPhysicalDeviceMemoryProperties memory{};
   std::string driver_name, driver_info;     // empty without VK_KHR_driver_properties
   VkDriverId driver_id{};
+  VkDeviceSize max_memory_allocation_size = 0;  // 0: unknown (a 1.0 device)
   std::vector<VkExtensionProperties> extensions;
   std::vector<VkQueueFamilyProperties> queue_families;
 

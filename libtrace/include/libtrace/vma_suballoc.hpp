@@ -12,6 +12,7 @@
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace libtrace::vma {
 
@@ -57,6 +58,43 @@ class BlockMetadata {
   void for_each_allocation(F&& f) const {
     for (const auto& [offset, r] : ranges_)
       if (r.kind != Kind::free) f(offset, r.size, r.kind, r.user);
+  }
+
+  // Like find(), but allocations that `evictable(user)` approves count as
+  // free (VMA's CAN_MAKE_OTHER_LOST): the offset that needs the fewest
+  // evicted bytes, with those allocations' tags in `victims`. Granularity
+  // is left to the find() that follows the eviction.
+  template <typename Pred>
+  std::optional<std::uint64_t> find_evicting(std::uint64_t size, std::uint64_t alignment, Pred&& evictable,
+                                             std::vector<void*>& victims, std::uint64_t& cost) const {
+    auto usable = [&](const Range& r) { return r.kind == Kind::free || evictable(r.user); };
+    std::optional<std::uint64_t> best;
+    Ranges::const_iterator best_it;
+    cost = UINT64_MAX;
+    for (auto it = ranges_.begin(); it != ranges_.end(); ++it) {
+      if (!usable(it->second)) continue;
+      const std::uint64_t offset = align_up(it->first, alignment);
+      if (offset >= size_ || size > size_ - offset) break;
+      std::uint64_t c = 0;
+      bool ok = true;
+      for (auto j = it; j != ranges_.end() && j->first < offset + size; ++j) {
+        if (!usable(j->second)) {
+          ok = false;
+          break;
+        }
+        if (j->second.kind != Kind::free) c += j->second.size;
+      }
+      if (ok && c < cost) {
+        cost = c;
+        best = offset;
+        best_it = it;
+      }
+    }
+    victims.clear();
+    if (best)
+      for (auto j = best_it; j != ranges_.end() && j->first < *best + size; ++j)
+        if (j->second.kind != Kind::free) victims.push_back(j->second.user);
+    return best;
   }
 
   // Every invariant (ranges contiguous and covering the block, free ranges
