@@ -59,6 +59,11 @@ struct PhysicalDeviceInfo {
   bool has_extension(std::string_view name) const;
 };
 
+// Every device with its ids, driver, API version, heaps and memory types: a
+// table for people, or a JSON object {"devices": [...]}.
+std::string format_devices(const std::vector<PhysicalDeviceInfo>& devices);
+std::string format_devices_json(const std::vector<PhysicalDeviceInfo>& devices);
+
 // ---- Instance ----------------------------------------------------------------
 
 struct InstanceOptions {
