@@ -397,3 +397,59 @@ TEST_CASE("vma_replay: a malformed line stops the replay with its line, after wh
   CHECK(r.buffers == 1);
   CHECK(r.leaked_allocations == 1);  // destroyed at the end all the same
 }
+
+TEST_CASE("vma_replay: hostile values reach the driver only as valid create-infos") {
+  Env env;
+  // Every field at an extreme: all-ones flags and usages, sizes and
+  // alignments near 2^64, unknown formats and image types, zero extents,
+  // pools with impossible block counts, a block size macro of 0. Checked
+  // under ASan and UBSan by hand; here it must simply run to the end.
+  const std::string text =
+      "Vulkan Memory Allocator,Calls recording\n1,5\nConfig,Begin\nPhysicalDeviceMemory,HeapCount,1\n"
+      "PhysicalDeviceMemory,Heap,0,size,0\nPhysicalDeviceMemory,TypeCount,40\n"
+      "Macro,VMA_DEFAULT_LARGE_HEAP_BLOCK_SIZE,0\nMacro,VMA_DEBUG_ALIGNMENT,3\nConfig,End\n"
+      "1,0.0,0,vmaCreateAllocator\n"
+      "1,0.1,0,vmaCreateBuffer,4294967295,18446744073709551615,4294967295,7,4294967295,99,4294967295,4294967295,"
+      "4294967295,0000000000000000,00000000000000A1,\n"
+      "1,0.1,0,vmaCreateBuffer,0,1,4294967295,0,0,6,0,0,0,0000000000000000,00000000000000A2,\n"
+      "1,0.1,0,vmaCreateImage,4294967295,7,9999,0,0,0,0,0,3,9,4294967295,5,77,0,1,0,0,0,0000000000000000,"
+      "00000000000000A3,\n"
+      "1,0.1,0,vmaCreateImage,16,1,37,65535,65535,65535,4294967295,4294967295,64,1,255,0,8,0,1,0,0,0,"
+      "0000000000000000,00000000000000A4,\n"
+      "1,0.1,0,vmaCreateImage,16,1,130,4096,4096,1,32,6,64,0,4294967295,0,0,0,1,0,0,0,0000000000000000,"
+      "00000000000000A5,\n"
+      "1,0.1,0,vmaCreateImage,0,2,1000156004,4096,4096,4096,32,6,1,0,4,0,0,0,1,0,0,0,0000000000000000,"
+      "00000000000000A6,\n"
+      "1,0.1,0,vmaAllocateMemory,18446744073709551615,9223372036854775808,0,0,0,0,0,0,0000000000000000,"
+      "00000000000000A7,\n"
+      "1,0.1,0,vmaAllocateMemory,1000,9223372036854775807,4294967295,4294967295,4294967295,4294967295,"
+      "4294967295,4294967295,0000000000000000,00000000000000A8,\n"
+      "1,0.1,0,vmaAllocateMemoryPages,0,0,0,0,0,0,0,0,0000000000000000,00000000000000B1 00000000000000B2,\n"
+      "1,0.1,0,vmaCreatePool,4294967295,4294967295,18446744073709551615,18446744073709551615,1,4294967295,"
+      "00000000000000F1\n"
+      "1,0.1,0,vmaCreatePool,0,0,1,3,1,0,00000000000000F2\n"
+      "1,0.1,0,vmaCreatePool,0,2,4096,0,0,4294967295,00000000000000F3\n"
+      "1,0.1,0,vmaCreateBuffer,0,100,1,0,24,1,0,0,0,00000000000000F3,00000000000000A9,\n"
+      "1,0.1,4294967295,vmaMakePoolAllocationsLost,00000000000000F3\n"
+      "1,0.1,0,vmaFlushAllocation,00000000000000A9,18446744073709551615,18446744073709551615\n"
+      "1,0.1,0,vmaMapMemory,00000000000000A9\n"
+      "1,0.1,0,vmaFlushAllocation,00000000000000A9,99,18446744073709551615\n"
+      "1,0.1,0,vmaResizeAllocation,00000000000000A9,18446744073709551615\n"
+      "1,0.1,0,vmaResizeAllocation,00000000000000A9,0\n"
+      "1,0.1,0,vmaDefragmentationBegin,4294967295,00000000000000A9 00000000000000A9 0000000000000001,"
+      "00000000000000F3 00000000000000F3,0,0,18446744073709551615,4294967295,0000000000000001,0000000000000000\n"
+      "1,0.1,0,vmaDefragmentationEnd,00000000000000C9\n"
+      "1,0.1,0,vmaDestroyPool,00000000000000F3\n"
+      "1,0.1,0,vmaUnmapMemory,00000000000000A9\n"
+      "1,0.1,0,vmaCreateLostAllocation,00000000000000A1\n"
+      "1,0.1,0,vmaTouchAllocation,00000000000000A1\n";
+  const ReplayResult r = run(env, text);
+  CHECK_FALSE(r.error);
+  CHECK(r.replayed_calls == 26);
+  CHECK(r.images == 4);
+  CHECK(r.pools == 3);
+  CHECK(r.ops.resizes == 2);
+  CHECK(r.ops.resize_failures == 2);  // neither 2^64-1 bytes nor 0 bytes
+  CHECK(r.unknown_objects >= 2);      // the context and a listed 0000000000000001
+  CHECK(r.total.allocations == 0);
+}
