@@ -338,7 +338,7 @@ Allocation* DeviceAllocator::allocate(const AllocRequest& r, Failure& why) {
 
 void DeviceAllocator::release(Allocation* a, bool tidy) {
   if (a->lost) return;
-  while (a->map_count) unmap(a);
+  while (a->map_count) unmap_one(a);
   if (a->dedicated) {
     free_memory(a->type, a->memory, a->size);
     account(a->type, 0, 0, -1, -static_cast<std::int64_t>(a->size), 0);

@@ -44,7 +44,14 @@ MapResult DeviceAllocator::map(Allocation* a, void** data) {
 }
 
 bool DeviceAllocator::unmap(Allocation* a) {
-  if (a->map_count == 0) return false;
+  // A persistent mapping (VMA_ALLOCATION_CREATE_MAPPED_BIT) is not the
+  // application's to undo: VMA asserts on such an unmap.
+  if (a->map_count <= (a->persistent_map ? 1u : 0u)) return false;
+  unmap_one(a);
+  return true;
+}
+
+void DeviceAllocator::unmap_one(Allocation* a) {
   --a->map_count;
   if (a->dedicated) {
     if (a->map_count == 0) {
@@ -54,7 +61,6 @@ bool DeviceAllocator::unmap(Allocation* a) {
   } else {
     block_unmap(*a->block, 1);
   }
-  return true;
 }
 
 SyncResult DeviceAllocator::sync(Allocation* a, std::uint64_t offset, std::uint64_t size, bool invalidate) {

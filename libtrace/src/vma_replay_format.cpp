@@ -111,6 +111,7 @@ std::string format_replay_table(const ReplayResult& r) {
   }
 
   row("Memory type mapping (recorded -> here):\n");
+  if (r.mappings.empty()) row("    (no allocations)\n");
   for (const TypeMapping& m : r.mappings) {
     if (m.recorded_type >= 0)
       row("    type %d (%s) -> type %u (%s): %llu allocations%s%s\n", m.recorded_type,

@@ -67,6 +67,11 @@ std::optional<std::uint64_t> BlockMetadata::place(Ranges::const_iterator range, 
 
 std::optional<std::uint64_t> BlockMetadata::find(std::uint64_t size, std::uint64_t alignment, Kind kind) const {
   if (size == 0 || size > largest_free()) return std::nullopt;
+  // Only offset 0 is aligned to more than the block's size.
+  if (alignment >= size_) {
+    const auto first = ranges_.begin();
+    return first->second.kind == Kind::free ? place(first, size, alignment, kind) : std::nullopt;
+  }
   for (auto it = free_.lower_bound({size, 0}); it != free_.end(); ++it) {
     const auto range = ranges_.find(it->second);
     if (auto offset = place(range, size, alignment, kind)) return offset;

@@ -204,6 +204,9 @@ TEST_CASE("vma_device_alloc: mapping is real and counted; flush and invalidate n
   REQUIRE(m);
   CHECK(m->persistent_map);
   CHECK(m->map_count == 1);
+  CHECK_FALSE(a.unmap(m));  // the persistent mapping is VMA's, not the application's
+  REQUIRE(a.map(m) == MapResult::ok);
+  CHECK(a.unmap(m));
   CHECK(a.sync(m, 0, 100, false) == SyncResult::done);
   a.free(m);
   CHECK(a.validate() == "");

@@ -183,3 +183,43 @@ TEST_CASE("vma_suballoc: random allocations and frees keep every invariant") {
   CHECK(b.free_range_count() == 1);
   CHECK(b.validate() == "");
 }
+
+TEST_CASE("vma_suballoc: find_evicting picks the cheapest window of free and evictable ranges") {
+  BlockMetadata b(4096, 1);
+  int a = 1, keep = 2, c = 3, d = 4;
+  b.allocate(0, 1024, Kind::buffer, &a);
+  b.allocate(1024, 1024, Kind::buffer, &keep);
+  b.allocate(2048, 512, Kind::buffer, &c);
+  b.allocate(2560, 512, Kind::buffer, &d);
+  REQUIRE(b.validate() == "");
+  auto evictable = [&](void* u) { return u != &keep; };
+  std::vector<void*> victims;
+  std::uint64_t cost = 0;
+  // 2048 bytes: not across `keep`; from 2048 it costs c and d (1024 bytes).
+  auto off = b.find_evicting(2048, 1, evictable, victims, cost);
+  REQUIRE(off);
+  CHECK(*off == 2048);
+  CHECK(cost == 1024);
+  CHECK(victims == std::vector<void*>{&c, &d});
+  // 1024 bytes: the free tail costs nothing.
+  off = b.find_evicting(1024, 1, evictable, victims, cost);
+  REQUIRE(off);
+  CHECK(*off == 3072);
+  CHECK(cost == 0);
+  CHECK(victims.empty());
+  // 1536 bytes: [2560, 4096) costs only d.
+  off = b.find_evicting(1536, 512, evictable, victims, cost);
+  REQUIRE(off);
+  CHECK(*off == 2560);
+  CHECK(victims == std::vector<void*>{&d});
+  // Nothing may pass `keep`, and 3072 bytes do not fit beside it.
+  CHECK_FALSE(b.find_evicting(3072, 1, evictable, victims, cost));
+  CHECK(victims.empty());
+}
+
+TEST_CASE("vma_suballoc: an alignment larger than the block leaves only offset 0") {
+  BlockMetadata b(4096, 1);
+  CHECK(put(b, 16, 1ull << 40) == 0);
+  CHECK_FALSE(b.find(16, 1ull << 40, Kind::buffer));
+  CHECK_FALSE(b.find(16, 1ull << 63, Kind::buffer));
+}

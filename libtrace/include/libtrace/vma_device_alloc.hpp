@@ -127,7 +127,9 @@ class DeviceAllocator {
 
   // Maps the allocation's device memory (the whole block, counted).
   MapResult map(Allocation* a, void** data = nullptr);
-  bool unmap(Allocation* a);  // false if it was not mapped
+  // False if the application had not mapped it (a persistent mapping
+  // does not count).
+  bool unmap(Allocation* a);
   // vkFlushMappedMemoryRanges / vkInvalidateMappedMemoryRanges over the
   // range, rounded to nonCoherentAtomSize as VMA does.
   SyncResult sync(Allocation* a, std::uint64_t offset, std::uint64_t size, bool invalidate);
@@ -167,6 +169,7 @@ class DeviceAllocator {
   void release(Allocation* a, bool tidy = true);
   void after_free(List& list, Block* block);
   void sort_blocks(List& list);
+  void unmap_one(Allocation* a);
   void block_map(Block& b, std::uint32_t count);
   void block_unmap(Block& b, std::uint32_t count);
   void account(std::uint32_t type, std::int64_t committed, std::int64_t blocks, std::int64_t allocations,

@@ -67,33 +67,51 @@ class BlockMetadata {
   template <typename Pred>
   std::optional<std::uint64_t> find_evicting(std::uint64_t size, std::uint64_t alignment, Pred&& evictable,
                                              std::vector<void*>& victims, std::uint64_t& cost) const {
+    // One pass with a window [it, j) of ranges: both ends only move
+    // forward, so a block of n ranges costs O(n), whatever the input.
     auto usable = [&](const Range& r) { return r.kind == Kind::free || evictable(r.user); };
     std::optional<std::uint64_t> best;
     Ranges::const_iterator best_it;
     cost = UINT64_MAX;
+    std::uint64_t window = 0;  // evicted bytes in [it, j)
+    auto j = ranges_.begin();
     for (auto it = ranges_.begin(); it != ranges_.end(); ++it) {
-      if (!usable(it->second)) continue;
+      if (j == it) window = 0;
+      if (!usable(it->second)) {
+        j = std::next(it);
+        window = 0;
+        continue;
+      }
       const std::uint64_t offset = align_up(it->first, alignment);
-      if (offset >= size_ || size > size_ - offset) break;
-      std::uint64_t c = 0;
-      bool ok = true;
-      for (auto j = it; j != ranges_.end() && j->first < offset + size; ++j) {
+      if (offset < it->first || offset >= size_ || size > size_ - offset) break;
+      bool blocked = false;
+      while (j != ranges_.end() && j->first < offset + size) {
         if (!usable(j->second)) {
-          ok = false;
+          blocked = true;
           break;
         }
-        if (j->second.kind != Kind::free) c += j->second.size;
+        if (j->second.kind != Kind::free) window += j->second.size;
+        ++j;
       }
-      if (ok && c < cost) {
-        cost = c;
+      if (blocked) {
+        // No start before j can get past it.
+        it = j;
+        j = std::next(j);
+        window = 0;
+        if (it == ranges_.end()) break;
+        continue;
+      }
+      if (window < cost) {
+        cost = window;
         best = offset;
         best_it = it;
       }
+      if (it->second.kind != Kind::free) window -= it->second.size;
     }
     victims.clear();
     if (best)
-      for (auto j = best_it; j != ranges_.end() && j->first < *best + size; ++j)
-        if (j->second.kind != Kind::free) victims.push_back(j->second.user);
+      for (auto k = best_it; k != ranges_.end() && k->first < *best + size; ++k)
+        if (k->second.kind != Kind::free) victims.push_back(k->second.user);
     return best;
   }
 
