@@ -98,7 +98,8 @@ class Merger {
       index_inputs(ro);
       keep_ = detail::prune_keep_set(opt_.prune, prune_input());
     }
-    ArchiveWriter w(opt_.output, opt_.append ? WriteMode::append : WriteMode::overwrite, ro);
+    // The existing output's torn tail was reported when it was indexed above.
+    ArchiveWriter w(opt_.output, opt_.append ? WriteMode::append : WriteMode::overwrite, existing ? ReadOptions{} : ro);
     r_.truncated_bytes = w.append_info().truncated_bytes;
     for (std::uint32_t i = first_input_; i < sources_.size(); ++i) copy_input(i, w);
     w.commit();

@@ -48,11 +48,11 @@ FozStats foz_stats(InputFile& in, const FozStatOptions& opt) {
   std::vector<std::uint8_t> payload;
   detail::Peeked peek;
   std::uint64_t next_progress = kProgressStep;
+  ScanOptions so;
+  so.warnings = opt.warnings;
+  ArchiveScanner scanner(in, so);
+  s.version = scanner.version();
   try {
-    ScanOptions so;
-    so.warnings = opt.warnings;
-    ArchiveScanner scanner(in, so);
-    s.version = scanner.version();
     ScannedEntry e;
     while (scanner.next(e)) {
       if (opt.progress && in.offset() >= next_progress) {
@@ -83,7 +83,7 @@ FozStats foz_stats(InputFile& in, const FozStatOptions& opt) {
         }
         detail::peek_payload(tag, payload, peek, where);
       } catch (const Error& err) {
-        s.bad_entries.push_back(BadEntry{e.offset, tag, e.hash, err.message(), false});
+        s.json_errors.push_back(BadEntry{e.offset, tag, e.hash, err.message(), false});
         continue;
       }
       for (const detail::Ref& r : peek.refs) {
