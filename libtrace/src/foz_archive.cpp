@@ -280,6 +280,32 @@ std::uint8_t check_file_header(const std::uint8_t* p, std::size_t got, const std
   return v;
 }
 
+namespace {
+[[noreturn]] void rethrow_at(const Error& e, const std::string& file, std::uint64_t offset, Tag tag, std::uint64_t hash) {
+  throw Error(e.code(), at_offset(file, offset) + ": " + describe_entry(tag, hash), e.message());
+}
+}  // namespace
+
+void decode_entry(const PayloadHeader& h, std::span<const std::uint8_t> stored, std::vector<std::uint8_t>& out,
+                  const std::string& file, std::uint64_t offset, Tag tag, std::uint64_t hash) {
+  static const std::string none;
+  try {
+    decode_payload(h, stored, out, none);
+  } catch (const Error& e) {
+    rethrow_at(e, file, offset, tag, hash);
+  }
+}
+
+void check_entry_crc(const PayloadHeader& h, std::span<const std::uint8_t> stored, const std::string& file,
+                     std::uint64_t offset, Tag tag, std::uint64_t hash) {
+  if (h.crc == 0 || crc32(stored) == h.crc) return;
+  try {
+    check_crc(h, stored, "");
+  } catch (const Error& e) {
+    rethrow_at(e, file, offset, tag, hash);
+  }
+}
+
 void parse_entry_header(const std::uint8_t* p, std::uint64_t offset, const std::string& name, ScannedEntry& e) {
   // Chars 0..7 are ignored, as Fossilize ignores them; the rest must be hex
   // (strtoul would silently stop at a stray character).

@@ -77,7 +77,7 @@ TEST_CASE("foz stat: damage is listed with offsets; the rest is still counted") 
   std::string whole = test::read_file(test::data(kCube));
   whole[4000] ^= 0x20;  // inside the graphics pipeline's payload (3783..4488)
   test::ScratchDir dir;
-  test::write_file(dir / "x.foz", whole + test::foz_entry(1, 9, "BBBB", 1, 0) + test::foz_entry(1, 10, "{}", 7, 0));
+  test::write_file(dir / "x.foz", whole + test::foz_entry(6, 9, "BBBB", 1, 0) + test::foz_entry(1, 10, "{}", 7, 0));
   const foz::FozStats s = stats_of(dir / "x.foz");
   CHECK(s.entries == 17);
   CHECK(s.crc_failures == 1);
