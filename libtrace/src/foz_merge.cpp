@@ -4,6 +4,7 @@
 #include "libtrace/foz_merge.hpp"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -26,45 +27,58 @@ struct Loc {
   PayloadHeader header;
 };
 
-// A source opened for reads at offsets (comparisons of duplicates).
+// A source mapped read-only, so a duplicate is compared with the first copy
+// in place, without a system call.
 class Source {
  public:
   explicit Source(std::string name) : name_(std::move(name)) {
     if (is_stdio(name_)) throw Error(Errc::usage, "<stdin>", "trak-merge reads archives by offset: give files, not a pipe");
-    fd_ = ::open(name_.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd_ < 0) throw_errno(name_);
+    const int fd = ::open(name_.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw_errno(name_);
     struct stat st {};
-    if (::fstat(fd_, &st) != 0) throw_errno(name_);
-    if (S_ISDIR(st.st_mode)) throw Error(Errc::io, name_, "Is a directory");
-    if (!S_ISREG(st.st_mode)) throw Error(Errc::usage, name_, "trak-merge reads archives by offset: give a regular file");
+    if (::fstat(fd, &st) != 0) {
+      ::close(fd);
+      throw_errno(name_);
+    }
+    if (S_ISDIR(st.st_mode) || !S_ISREG(st.st_mode)) {
+      ::close(fd);
+      if (S_ISDIR(st.st_mode)) throw Error(Errc::io, name_, "Is a directory");
+      throw Error(Errc::usage, name_, "trak-merge reads archives by offset: give a regular file");
+    }
     dev_ = st.st_dev;
     ino_ = st.st_ino;
+    size_ = static_cast<std::size_t>(st.st_size);
+    if (size_) {
+      void* m = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
+      if (m == MAP_FAILED) {
+        ::close(fd);
+        throw_errno(name_, "mmap");
+      }
+      map_ = static_cast<const std::uint8_t*>(m);
+    }
+    ::close(fd);
   }
   ~Source() {
-    if (fd_ >= 0) ::close(fd_);
+    if (map_) ::munmap(const_cast<std::uint8_t*>(map_), size_);
   }
   Source(const Source&) = delete;
   Source& operator=(const Source&) = delete;
 
   const std::string& name() const { return name_; }
+  std::uint64_t size() const { return size_; }
   bool same_file(const struct stat& st) const { return st.st_dev == dev_ && st.st_ino == ino_; }
 
-  void read_stored(const Loc& l, std::vector<std::uint8_t>& out) const {
-    out.resize(l.header.stored_size);
-    std::size_t got = 0;
-    while (got < out.size()) {
-      const ssize_t r = ::pread(fd_, out.data() + got, out.size() - got,
-                                static_cast<off_t>(l.offset + kEntryHeaderSize + got));
-      if (r < 0 && errno == EINTR) continue;
-      if (r < 0) throw_errno(at_offset(name_, l.offset), "read");
-      if (r == 0) throw Error(Errc::truncated, at_offset(name_, l.offset), "the file changed while it was merged");
-      got += static_cast<std::size_t>(r);
-    }
+  std::span<const std::uint8_t> stored(const Loc& l) const {
+    const std::uint64_t begin = l.offset + kEntryHeaderSize;
+    if (begin + l.header.stored_size > size_)
+      throw Error(Errc::truncated, at_offset(name_, l.offset), "the file changed while it was merged");
+    return {map_ + begin, l.header.stored_size};
   }
 
  private:
   std::string name_;
-  int fd_ = -1;
+  const std::uint8_t* map_ = nullptr;
+  std::size_t size_ = 0;
   dev_t dev_{};
   ino_t ino_{};
 };
@@ -94,7 +108,7 @@ class Merger {
         throw Error(Errc::usage, in, "is the output: appending to a file while reading it");
       r_.inputs.push_back(MergeInput{in});
     }
-    for (const auto& s : sources_) total_bytes_ += file_size(*s);
+    for (const auto& s : sources_) total_bytes_ += s->size();
     if (opt_.prune.enabled) {
       index_inputs(ro);
       keep_ = detail::prune_keep_set(opt_.prune, prune_input());
@@ -115,32 +129,22 @@ class Merger {
   }
 
  private:
-  static std::uint64_t file_size(const Source& s) {
-    struct stat st {};
-    return ::stat(s.name().c_str(), &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
-  }
-
   MergeInput& input_report(std::uint32_t source) { return r_.inputs[source - first_input_]; }
 
   // Records the first copy of a key; for a later one, classifies it against
   // the first and returns false.
-  bool remember(Tag tag, std::uint64_t hash, const Loc& loc, std::span<const std::uint8_t> stored = {}) {
+  bool remember(Tag tag, std::uint64_t hash, const Loc& loc) {
     auto [kept_ptr, fresh] = first_.try_emplace(tag, hash, loc);
     if (fresh) return true;
     const Loc kept = *kept_ptr;
     if (kept.source == loc.source && kept.offset == loc.offset) return false;  // the same entry seen twice
-    compare(tag, hash, kept, loc, stored);
+    compare(tag, hash, kept, loc);
     return false;
   }
 
-  void compare(Tag tag, std::uint64_t hash, const Loc& kept, const Loc& other, std::span<const std::uint8_t> stored) {
-    std::vector<std::uint8_t>& a = buf_a_;
-    sources_[kept.source]->read_stored(kept, a);
-    std::vector<std::uint8_t> b_store;
-    if (stored.empty() && other.header.stored_size) {
-      sources_[other.source]->read_stored(other, b_store);
-      stored = b_store;
-    }
+  void compare(Tag tag, std::uint64_t hash, const Loc& kept, const Loc& other) {
+    const std::span<const std::uint8_t> a = sources_[kept.source]->stored(kept);
+    const std::span<const std::uint8_t> stored = sources_[other.source]->stored(other);
     const PayloadHeader& ha = kept.header;
     const PayloadHeader& hb = other.header;
     if (ha.format == hb.format && ha.uncompressed_size == hb.uncompressed_size && a.size() == stored.size() &&
@@ -202,8 +206,7 @@ class Merger {
     pi.read = [this](Tag tag, std::uint64_t hash, std::vector<std::uint8_t>& out) {
       const Loc& l = *first_.find(tag, hash);
       const std::string where = at_offset(sources_[l.source]->name(), l.offset) + ": " + describe_entry(tag, hash);
-      sources_[l.source]->read_stored(l, buf_a_);
-      decode_payload(l.header, buf_a_, out, where);
+      decode_payload(l.header, sources_[l.source]->stored(l), out, where);
       return where;
     };
     return pi;
@@ -217,38 +220,43 @@ class Merger {
         const Loc& first = *first_.find(e.tag, e.hash);
         if (first.source != i || first.offset != e.offset) continue;
         if (!keep_[static_cast<std::size_t>(e.tag)].count(e.hash)) continue;
-        sources_[i]->read_stored(first, buf_b_);
-        if (!crc_ok(i, e.tag, e.hash, e.header, buf_b_, e.offset)) continue;
-        if (w.write_raw(e.tag, e.hash, e.header, buf_b_)) count_written(mi, e.tag);
+        const auto stored = sources_[i]->stored(first);
+        if (!crc_ok(i, e.tag, e.hash, e.header, stored, e.offset)) continue;
+        if (w.write_raw(e.tag, e.hash, e.header, stored)) count_written(mi, e.tag);
       }
-      progress_ += file_size(*sources_[i]);
+      progress_ += sources_[i]->size();
       if (opt_.progress) opt_.progress(progress_, total_bytes_);
       return;
     }
-    InputFile in(sources_[i]->name());
     ScanOptions so;
     so.warnings = opt_.warnings;
-    ArchiveScanner sc(in, so);
+    ArchiveScanner sc(sources_[i]->name(), so);
     mi.version = sc.version();
     ScannedEntry e;
     std::uint64_t next_progress = 0;
     while (sc.next(e)) {
-      if (opt_.progress && in.offset() >= next_progress) {
-        opt_.progress(progress_ + in.offset(), total_bytes_);
-        next_progress = in.offset() + (1 << 22);
+      if (opt_.progress && sc.offset() >= next_progress) {
+        opt_.progress(progress_ + sc.offset(), total_bytes_);
+        next_progress = sc.offset() + (1 << 22);
       }
       if (!e.known_tag()) continue;
       ++mi.entries;
       const Tag tag = e.tag();
       const Loc loc{i, e.offset, e.header};
-      if (first_.contains(tag, e.hash)) {
+      auto [kept, fresh] = first_.try_emplace(tag, e.hash, loc);
+      if (!fresh && kept->source != kBad) {
         ++mi.duplicates;
-        remember(tag, e.hash, loc, e.stored);
+        compare(tag, e.hash, Loc(*kept), loc);
         continue;
       }
-      if (!crc_ok(i, tag, e.hash, e.header, e.stored, e.offset)) continue;
-      remember(tag, e.hash, loc);
-      if (w.write_raw(tag, e.hash, e.header, e.stored)) count_written(mi, tag);
+      *kept = loc;  // a copy that failed its CRC before gives way
+      if (!crc_ok(i, tag, e.hash, e.header, e.stored, e.offset)) {
+        kept->source = kBad;
+        continue;
+      }
+      // first_ is the index of what is written: the writer need not check again.
+      w.write_raw_unchecked(tag, e.hash, e.header, e.stored);
+      count_written(mi, tag);
     }
     mi.torn = sc.summary().torn;
     mi.unknown_tags = sc.summary().unknown_tags;
@@ -261,6 +269,8 @@ class Merger {
     ++r_.entries_written;
   }
 
+  static constexpr std::uint32_t kBad = 0xffffffffu;  // Loc::source of a dropped copy
+
   const MergeOptions& opt_;
   MergeReport r_;
   std::vector<std::unique_ptr<Source>> sources_;
@@ -268,7 +278,7 @@ class Merger {
   std::uint32_t first_input_ = 0;
   detail::KeyMap<Loc> first_;
   TagHashSets keep_;
-  std::vector<std::uint8_t> buf_a_, buf_b_, dec_a_, dec_b_;
+  std::vector<std::uint8_t> dec_a_, dec_b_;
   std::uint64_t total_bytes_ = 0, progress_ = 0;
 };
 

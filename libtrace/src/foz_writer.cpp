@@ -225,6 +225,16 @@ bool ArchiveWriter::write_raw(Tag tag, std::uint64_t hash, const PayloadHeader& 
   return true;
 }
 
+void ArchiveWriter::write_raw_unchecked(Tag tag, std::uint64_t hash, const PayloadHeader& header,
+                                        std::span<const std::uint8_t> stored) {
+  Impl& w = *impl_;
+  if (stored.size() != header.stored_size)
+    throw Error(Errc::usage, w.path, describe_entry(tag, hash) + ": stored bytes do not match the header's size");
+  if (static_cast<std::size_t>(tag) >= kTagCount)
+    throw Error(Errc::usage, w.path, "tag " + std::to_string(static_cast<unsigned>(tag)) + " is not a Fossilize resource tag");
+  w.put(tag, hash, header, stored);
+}
+
 void ArchiveWriter::commit() {
   Impl& w = *impl_;
   if (w.committed) return;

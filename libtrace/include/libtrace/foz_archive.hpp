@@ -152,6 +152,10 @@ struct ScanOptions {
 class ArchiveScanner {
  public:
   ArchiveScanner(InputFile& in, ScanOptions opt = {});
+  // Opens `path` itself: a regular file is mapped read-only and scanned in
+  // place (payload spans point into the mapping, pages are read ahead and
+  // dropped as the kernel sees fit); "-" and other files are read in blocks.
+  explicit ArchiveScanner(const std::string& path, ScanOptions opt = {});
   ~ArchiveScanner();
   ArchiveScanner(const ArchiveScanner&) = delete;
   ArchiveScanner& operator=(const ArchiveScanner&) = delete;
@@ -165,9 +169,13 @@ class ArchiveScanner {
   // Final once next() returned false.
   const ScanSummary& summary() const;
   const std::string& name() const;
+  // Bytes consumed so far, and the input's size (0 when unknown): progress.
+  std::uint64_t offset() const;
+  std::uint64_t size() const;
 
  private:
   struct Impl;
+  void start();
   std::unique_ptr<Impl> impl_;
 };
 
@@ -266,6 +274,11 @@ class ArchiveWriter {
   // merge and prune do; false when present. Error(usage) if the header's
   // stored_size is not stored.size().
   bool write_raw(Tag tag, std::uint64_t hash, const PayloadHeader& header, std::span<const std::uint8_t> stored);
+  // write_raw for a caller that keeps its own index and knows the key is new
+  // (trak-merge): no check, and contains() does not learn the key. Writing a
+  // key twice this way makes an archive whose later copy readers ignore.
+  void write_raw_unchecked(Tag tag, std::uint64_t hash, const PayloadHeader& header,
+                           std::span<const std::uint8_t> stored);
 
   // Makes everything written durable in the file system's view: overwrite
   // renames the temporary over the destination; the others flush.
