@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -87,6 +88,100 @@ class KeyMap {
   std::size_t size_ = 0;
 };
 
-using KeySet = KeyMap<NoValue>;
+// The compact form for the per-entry indexes: 16 bytes a slot (a hash, and
+// a 60-bit value with the tag in the low 4 bits), so a million entries fit
+// in 32 MiB and a probe is one cache line.
+class PackedKeyMap {
+ public:
+  static constexpr std::uint64_t kMaxValue = (std::uint64_t{1} << 60) - 1;
+
+  PackedKeyMap() { slots_.resize(kInitial); }
+
+  // The slot's value for (tag, hash), set to `v` when absent; second is true
+  // when it was inserted. Valid until the next insertion.
+  std::pair<std::uint64_t, bool> try_emplace(Tag tag, std::uint64_t hash, std::uint64_t v = 0) {
+    if ((size_ + 1) * 4 > slots_.size() * 3) grow();
+    const std::uint64_t t = static_cast<std::uint64_t>(tag) + 1;
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = mix(hash, t) & mask;; i = (i + 1) & mask) {
+      Slot& s = slots_[i];
+      if (s.data == 0) {
+        s.hash = hash;
+        s.data = v << 4 | t;
+        ++size_;
+        return {v, true};
+      }
+      if ((s.data & 0xf) == t && s.hash == hash) return {s.data >> 4, false};
+    }
+  }
+  // Replaces the value of a present key.
+  void set(Tag tag, std::uint64_t hash, std::uint64_t v) {
+    if (Slot* s = slot(tag, hash)) s->data = v << 4 | (s->data & 0xf);
+  }
+  // The value, or nullopt when absent.
+  std::optional<std::uint64_t> find(Tag tag, std::uint64_t hash) const {
+    const Slot* s = const_cast<PackedKeyMap*>(this)->slot(tag, hash);
+    if (!s) return std::nullopt;
+    return s->data >> 4;
+  }
+  bool contains(Tag tag, std::uint64_t hash) const { return find(tag, hash).has_value(); }
+  std::size_t size() const { return size_; }
+
+  template <typename F>
+  void for_each(F&& f) const {
+    for (const Slot& s : slots_)
+      if (s.data) f(static_cast<Tag>((s.data & 0xf) - 1), s.hash, s.data >> 4);
+  }
+
+ private:
+  struct Slot {
+    std::uint64_t hash = 0;
+    std::uint64_t data = 0;  // value << 4 | (tag + 1); 0 = empty
+  };
+  static constexpr std::size_t kInitial = 1024;
+
+  static std::size_t mix(std::uint64_t h, std::uint64_t t) {
+    h ^= t * 0x9e3779b97f4a7c15ull;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    return static_cast<std::size_t>(h);
+  }
+
+  Slot* slot(Tag tag, std::uint64_t hash) {
+    const std::uint64_t t = static_cast<std::uint64_t>(tag) + 1;
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = mix(hash, t) & mask;; i = (i + 1) & mask) {
+      Slot& s = slots_[i];
+      if (s.data == 0) return nullptr;
+      if ((s.data & 0xf) == t && s.hash == hash) return &s;
+    }
+  }
+
+  void grow() {
+    std::vector<Slot> old(slots_.size() * 2);
+    old.swap(slots_);
+    size_ = 0;
+    for (const Slot& s : old)
+      if (s.data) try_emplace(static_cast<Tag>((s.data & 0xf) - 1), s.hash, s.data >> 4);
+  }
+
+  std::vector<Slot> slots_;
+  std::size_t size_ = 0;
+};
+
+// Keys only (the value is always 0).
+class KeySet {
+ public:
+  std::pair<NoValue*, bool> try_emplace(Tag tag, std::uint64_t hash) {
+    static NoValue none;
+    return {&none, map_.try_emplace(tag, hash).second};
+  }
+  bool contains(Tag tag, std::uint64_t hash) const { return map_.contains(tag, hash); }
+  std::size_t size() const { return map_.size(); }
+
+ private:
+  PackedKeyMap map_;
+};
 
 }  // namespace libtrace::foz::detail

@@ -20,12 +20,20 @@ namespace libtrace::foz {
 
 namespace {
 
-// Where the first copy of a key is: which source, at what offset.
+// Where the first copy of a key is: which source, at what offset. In the
+// index it is packed into 60 bits; the header is read again from the source.
 struct Loc {
   std::uint32_t source = 0;
   std::uint64_t offset = 0;
   PayloadHeader header;
 };
+
+constexpr unsigned kOffsetBits = 48;  // 256 TiB per input
+constexpr std::uint32_t kMaxSources = 4094;  // 12 bits, with one value left to mark a dropped copy
+
+std::uint64_t pack(std::uint32_t source, std::uint64_t offset) {
+  return static_cast<std::uint64_t>(source) << kOffsetBits | offset;
+}
 
 // A source mapped read-only, so a duplicate is compared with the first copy
 // in place, without a system call.
@@ -68,6 +76,14 @@ class Source {
   std::uint64_t size() const { return size_; }
   bool same_file(const struct stat& st) const { return st.st_dev == dev_ && st.st_ino == ino_; }
 
+  // The payload header of the entry at `offset` (which was read before).
+  PayloadHeader header(std::uint64_t offset) const {
+    if (offset + kEntryHeaderSize > size_)
+      throw Error(Errc::truncated, at_offset(name_, offset), "the file changed while it was merged");
+    const std::uint8_t* p = map_ + offset + kNameSize;
+    return PayloadHeader{detail::load_le32(p), detail::load_le32(p + 4), detail::load_le32(p + 8), detail::load_le32(p + 12)};
+  }
+
   std::span<const std::uint8_t> stored(const Loc& l) const {
     const std::uint64_t begin = l.offset + kEntryHeaderSize;
     if (begin + l.header.stored_size > size_)
@@ -102,6 +118,8 @@ class Merger {
       r_.existing_entries = existing->size();
     }
     first_input_ = static_cast<std::uint32_t>(sources_.size());
+    if (opt_.inputs.size() + first_input_ > kMaxSources)
+      throw Error(Errc::usage, "", "at most " + std::to_string(kMaxSources) + " archives at once");
     for (const std::string& in : opt_.inputs) {
       sources_.push_back(std::make_unique<Source>(in));
       if (opt_.append && out_exists && sources_.back()->same_file(out_st))
@@ -120,8 +138,8 @@ class Merger {
     w.commit();
     r_.bytes_written = w.bytes_written();
     if (opt_.prune.enabled)
-      first_.for_each([&](Tag t, std::uint64_t h, const Loc& loc) {
-        if (loc.source >= first_input_ && !keep_[static_cast<std::size_t>(t)].count(h))
+      first_.for_each([&](Tag t, std::uint64_t h, std::uint64_t packed) {
+        if (locate(packed).source >= first_input_ && !keep_[static_cast<std::size_t>(t)].count(h))
           ++r_.pruned_per_tag[static_cast<std::size_t>(t)];
       });
     if (opt_.progress) opt_.progress(total_bytes_, total_bytes_);
@@ -131,12 +149,20 @@ class Merger {
  private:
   MergeInput& input_report(std::uint32_t source) { return r_.inputs[source - first_input_]; }
 
+  Loc locate(std::uint64_t packed) const {
+    Loc l;
+    l.source = static_cast<std::uint32_t>(packed >> kOffsetBits);
+    l.offset = packed & ((std::uint64_t{1} << kOffsetBits) - 1);
+    if (l.source != kBad) l.header = sources_[l.source]->header(l.offset);
+    return l;
+  }
+
   // Records the first copy of a key; for a later one, classifies it against
   // the first and returns false.
   bool remember(Tag tag, std::uint64_t hash, const Loc& loc) {
-    auto [kept_ptr, fresh] = first_.try_emplace(tag, hash, loc);
+    auto [packed, fresh] = first_.try_emplace(tag, hash, pack(loc.source, loc.offset));
     if (fresh) return true;
-    const Loc kept = *kept_ptr;
+    const Loc kept = locate(packed);
     if (kept.source == loc.source && kept.offset == loc.offset) return false;  // the same entry seen twice
     compare(tag, hash, kept, loc);
     return false;
@@ -202,9 +228,9 @@ class Merger {
 
   detail::PruneInput prune_input() {
     detail::PruneInput pi;
-    first_.for_each([&](Tag t, std::uint64_t h, const Loc&) { pi.present[static_cast<std::size_t>(t)].insert(h); });
+    first_.for_each([&](Tag t, std::uint64_t h, std::uint64_t) { pi.present[static_cast<std::size_t>(t)].insert(h); });
     pi.read = [this](Tag tag, std::uint64_t hash, std::vector<std::uint8_t>& out) {
-      const Loc& l = *first_.find(tag, hash);
+      const Loc l = locate(*first_.find(tag, hash));
       const std::string where = at_offset(sources_[l.source]->name(), l.offset) + ": " + describe_entry(tag, hash);
       decode_payload(l.header, sources_[l.source]->stored(l), out, where);
       return where;
@@ -217,7 +243,7 @@ class Merger {
     if (opt_.prune.enabled) {
       const ArchiveReader& rd = *readers_[i - first_input_];
       for (const Entry& e : rd.entries()) {
-        const Loc& first = *first_.find(e.tag, e.hash);
+        const Loc first = locate(*first_.find(e.tag, e.hash));
         if (first.source != i || first.offset != e.offset) continue;
         if (!keep_[static_cast<std::size_t>(e.tag)].count(e.hash)) continue;
         const auto stored = sources_[i]->stored(first);
@@ -243,15 +269,15 @@ class Merger {
       ++mi.entries;
       const Tag tag = e.tag();
       const Loc loc{i, e.offset, e.header};
-      auto [kept, fresh] = first_.try_emplace(tag, e.hash, loc);
-      if (!fresh && kept->source != kBad) {
+      const auto [packed, fresh] = first_.try_emplace(tag, e.hash, pack(i, e.offset));
+      if (!fresh && (packed >> kOffsetBits) != kBad) {
         ++mi.duplicates;
-        compare(tag, e.hash, Loc(*kept), loc);
+        compare(tag, e.hash, locate(packed), loc);
         continue;
       }
-      *kept = loc;  // a copy that failed its CRC before gives way
+      if (!fresh) first_.set(tag, e.hash, pack(i, e.offset));  // a copy that failed its CRC before gives way
       if (!crc_ok(i, tag, e.hash, e.header, e.stored, e.offset)) {
-        kept->source = kBad;
+        first_.set(tag, e.hash, pack(kBad, 0));
         continue;
       }
       // first_ is the index of what is written: the writer need not check again.
@@ -269,14 +295,14 @@ class Merger {
     ++r_.entries_written;
   }
 
-  static constexpr std::uint32_t kBad = 0xffffffffu;  // Loc::source of a dropped copy
+  static constexpr std::uint32_t kBad = kMaxSources + 1;  // Loc::source of a dropped copy
 
   const MergeOptions& opt_;
   MergeReport r_;
   std::vector<std::unique_ptr<Source>> sources_;
   std::vector<std::unique_ptr<ArchiveReader>> readers_;  // prune: one per input
   std::uint32_t first_input_ = 0;
-  detail::KeyMap<Loc> first_;
+  detail::PackedKeyMap first_;
   TagHashSets keep_;
   std::vector<std::uint8_t> dec_a_, dec_b_;
   std::uint64_t total_bytes_ = 0, progress_ = 0;
