@@ -82,7 +82,7 @@ FozStats scan_stats(ArchiveScanner& scanner, const FozStatOptions& opt) {
       // Samplers, render passes and bucket infos name nothing: no need to look.
       if (tag == Tag::sampler || tag == Tag::render_pass || tag == Tag::bucket_info) continue;
       try {
-        detail::peek_payload(tag, payload, peek, s.file);
+        detail::peek_payload_in_place(tag, payload, peek, s.file);
       } catch (const Error& err) {
         s.json_errors.push_back(BadEntry{e.offset, tag, e.hash, err.message(), false});
         continue;
