@@ -114,6 +114,17 @@ class PackedKeyMap {
       if ((s.data & 0xf) == t && s.hash == hash) return {s.data >> 4, false};
     }
   }
+  // Starts loading the cache line a lookup of (tag, hash) will probe first:
+  // with a batch of keys prefetched, their misses overlap.
+  void prefetch(Tag tag, std::uint64_t hash) const {
+    const std::uint64_t t = static_cast<std::uint64_t>(tag) + 1;
+    __builtin_prefetch(&slots_[mix(hash, t) & (slots_.size() - 1)]);
+  }
+  // Room for `n` more keys without growing (call before prefetching a batch).
+  void reserve_more(std::size_t n) {
+    while ((size_ + n) * 4 > slots_.size() * 3) grow();
+  }
+
   // Replaces the value of a present key.
   void set(Tag tag, std::uint64_t hash, std::uint64_t v) {
     if (Slot* s = slot(tag, hash)) s->data = v << 4 | (s->data & 0xf);
