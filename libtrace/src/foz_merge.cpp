@@ -84,6 +84,13 @@ class Source {
     return PayloadHeader{detail::load_le32(p), detail::load_le32(p + 4), detail::load_le32(p + 8), detail::load_le32(p + 12)};
   }
 
+  // Bytes [begin, end) of the file, which a scan has seen.
+  std::span<const std::uint8_t> bytes(std::uint64_t begin, std::uint64_t end) const {
+    if (end > size_ || begin > end)
+      throw Error(Errc::truncated, at_offset(name_, begin), "the file changed while it was merged");
+    return {map_ + begin, static_cast<std::size_t>(end - begin)};
+  }
+
   std::span<const std::uint8_t> stored(const Loc& l) const {
     const std::uint64_t begin = l.offset + kEntryHeaderSize;
     if (begin + l.header.stored_size > size_)
@@ -200,6 +207,7 @@ class Merger {
   // A failed CRC stops the merge, or (drop_bad) drops the entry.
   bool crc_ok(std::uint32_t source, Tag tag, std::uint64_t hash, const PayloadHeader& h,
               std::span<const std::uint8_t> stored, std::uint64_t offset) {
+    if (!opt_.check_crc && !opt_.drop_bad) return true;
     try {
       detail::check_entry_crc(h, stored, sources_[source]->name(), offset, tag, hash);
       return true;
@@ -265,10 +273,26 @@ class Merger {
     Tag tags[kBatch];
     std::uint64_t hashes[kBatch];
     std::size_t n = 0;
+    // New entries that follow each other in the input are copied as one run.
+    std::uint64_t run_begin = 0, run_end = 0, run_count = 0;
+    auto flush_run = [&] {
+      if (run_count) w.write_entries_unchecked(sources_[i]->bytes(run_begin, run_end), run_count);
+      run_count = 0;
+    };
     auto process = [&] {
       first_.reserve_more(n);
       for (std::size_t k = 0; k < n; ++k) first_.prefetch(tags[k], hashes[k]);
-      for (std::size_t k = 0; k < n; ++k) add_entry(i, tags[k], hashes[k], batch[k], w, mi);
+      for (std::size_t k = 0; k < n; ++k) {
+        const Loc& l = batch[k];
+        if (!add_entry(i, tags[k], hashes[k], l, mi)) continue;
+        const std::uint64_t end = l.offset + kEntryHeaderSize + l.header.stored_size;
+        if (run_count == 0 || l.offset != run_end) {
+          flush_run();
+          run_begin = l.offset;
+        }
+        run_end = end;
+        ++run_count;
+      }
       n = 0;
     };
     ScannedEntry e;
@@ -278,7 +302,7 @@ class Merger {
         opt_.progress(progress_ + sc.offset(), total_bytes_);
         next_progress = sc.offset() + (1 << 22);
       }
-      if (!e.known_tag()) continue;
+      if (!e.known_tag()) continue;  // ends a run: its offset is not the run's end
       ++mi.entries;
       tags[n] = e.tag();
       hashes[n] = e.hash;
@@ -286,27 +310,28 @@ class Merger {
       if (n == kBatch) process();
     }
     process();
+    flush_run();
     mi.torn = sc.summary().torn;
     mi.unknown_tags = sc.summary().unknown_tags;
     progress_ += sc.summary().file_size;
   }
 
-  void add_entry(std::uint32_t i, Tag tag, std::uint64_t hash, const Loc& loc, ArchiveWriter& w, MergeInput& mi) {
+  // Indexes one entry of input i; true when it is to be copied (first_ is
+  // the index of what is written: the writer need not check again).
+  bool add_entry(std::uint32_t i, Tag tag, std::uint64_t hash, const Loc& loc, MergeInput& mi) {
     const auto [packed, fresh] = first_.try_emplace(tag, hash, pack(i, loc.offset));
     if (!fresh && (packed >> kOffsetBits) != kBad) {
       ++mi.duplicates;
       compare(tag, hash, locate(packed), loc);
-      return;
+      return false;
     }
     if (!fresh) first_.set(tag, hash, pack(i, loc.offset));  // a copy that failed its CRC before gives way
-    const std::span<const std::uint8_t> stored = sources_[i]->stored(loc);
-    if (!crc_ok(i, tag, hash, loc.header, stored, loc.offset)) {
+    if (!crc_ok(i, tag, hash, loc.header, sources_[i]->stored(loc), loc.offset)) {
       first_.set(tag, hash, pack(kBad, 0));
-      return;
+      return false;
     }
-    // first_ is the index of what is written: the writer need not check again.
-    w.write_raw_unchecked(tag, hash, loc.header, stored);
     count_written(mi, tag);
+    return true;
   }
 
   void count_written(MergeInput& mi, Tag tag) {

@@ -267,6 +267,12 @@ void ArchiveWriter::write_raw_unchecked(Tag tag, std::uint64_t hash, const Paylo
   w.put(tag, hash, header, stored);
 }
 
+void ArchiveWriter::write_entries_unchecked(std::span<const std::uint8_t> entries, std::uint64_t count) {
+  Impl& w = *impl_;
+  w.emit(entries.data(), entries.size());
+  w.entries_written += count;
+}
+
 void ArchiveWriter::commit() {
   Impl& w = *impl_;
   if (w.committed) return;

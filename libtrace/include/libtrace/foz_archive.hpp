@@ -279,6 +279,10 @@ class ArchiveWriter {
   // key twice this way makes an archive whose later copy readers ignore.
   void write_raw_unchecked(Tag tag, std::uint64_t hash, const PayloadHeader& header,
                            std::span<const std::uint8_t> stored);
+  // Appends `count` complete entries exactly as another archive holds them
+  // (names, headers, payloads: a run of consecutive entries), unchecked like
+  // write_raw_unchecked; a long run goes to the file in one system call.
+  void write_entries_unchecked(std::span<const std::uint8_t> entries, std::uint64_t count);
 
   // Makes everything written durable in the file system's view: overwrite
   // renames the temporary over the destination; the others flush.
