@@ -4,7 +4,12 @@
 // std::unordered_map costs an allocation per entry.
 #pragma once
 
+#include <sys/mman.h>
+
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <new>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -95,7 +100,7 @@ class PackedKeyMap {
  public:
   static constexpr std::uint64_t kMaxValue = (std::uint64_t{1} << 60) - 1;
 
-  PackedKeyMap() { slots_.resize(kInitial); }
+  PackedKeyMap() { slots_.reset(kInitial); }
 
   // The slot's value for (tag, hash), set to `v` when absent; second is true
   // when it was inserted. Valid until the next insertion.
@@ -146,10 +151,47 @@ class PackedKeyMap {
 
  private:
   struct Slot {
-    std::uint64_t hash = 0;
-    std::uint64_t data = 0;  // value << 4 | (tag + 1); 0 = empty
+    std::uint64_t hash;
+    std::uint64_t data;  // value << 4 | (tag + 1); 0 = empty
   };
   static constexpr std::size_t kInitial = 1024;
+
+  // Zeroed slots; tables of megabytes get transparent huge pages where the
+  // system allows them: a fault per 2 MiB instead of per 4 KiB, and fewer
+  // TLB misses on random probes.
+  class Slots {
+   public:
+    Slots() = default;
+    ~Slots() { std::free(p_); }
+    Slots(const Slots&) = delete;
+    Slots& operator=(const Slots&) = delete;
+    void reset(std::size_t n) {
+      constexpr std::size_t kHuge = 2 << 20;
+      const std::size_t bytes = n * sizeof(Slot);
+      void* p = bytes >= kHuge ? std::aligned_alloc(kHuge, (bytes + kHuge - 1) / kHuge * kHuge) : std::malloc(bytes);
+      if (!p) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+      if (bytes >= kHuge) ::madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+      std::memset(p, 0, bytes);
+      std::free(p_);
+      p_ = static_cast<Slot*>(p);
+      n_ = n;
+    }
+    void swap(Slots& o) noexcept {
+      std::swap(p_, o.p_);
+      std::swap(n_, o.n_);
+    }
+    std::size_t size() const { return n_; }
+    Slot& operator[](std::size_t i) { return p_[i]; }
+    const Slot& operator[](std::size_t i) const { return p_[i]; }
+    const Slot* begin() const { return p_; }
+    const Slot* end() const { return p_ + n_; }
+
+   private:
+    Slot* p_ = nullptr;
+    std::size_t n_ = 0;
+  };
 
   static std::size_t mix(std::uint64_t h, std::uint64_t t) {
     h ^= t * 0x9e3779b97f4a7c15ull;
@@ -170,14 +212,15 @@ class PackedKeyMap {
   }
 
   void grow() {
-    std::vector<Slot> old(slots_.size() * 2);
+    Slots old;
+    old.reset(slots_.size() * 2);
     old.swap(slots_);
     size_ = 0;
     for (const Slot& s : old)
       if (s.data) try_emplace(static_cast<Tag>((s.data & 0xf) - 1), s.hash, s.data >> 4);
   }
 
-  std::vector<Slot> slots_;
+  Slots slots_;
   std::size_t size_ = 0;
 };
 

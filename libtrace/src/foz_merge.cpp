@@ -63,6 +63,7 @@ class Source {
         throw_errno(name_, "mmap");
       }
       map_ = static_cast<const std::uint8_t*>(m);
+      ::madvise(m, size_, MADV_SEQUENTIAL);
     }
     ::close(fd);
   }
@@ -264,7 +265,7 @@ class Merger {
     }
     ScanOptions so;
     so.warnings = opt_.warnings;
-    ArchiveScanner sc(sources_[i]->name(), so);
+    ArchiveScanner sc(sources_[i]->bytes(0, sources_[i]->size()), sources_[i]->name(), so);
     mi.version = sc.version();
     // Entries go in batches: the index probes of a batch are prefetched
     // together, so their cache misses overlap instead of adding up.

@@ -156,6 +156,10 @@ class ArchiveScanner {
   // place (payload spans point into the mapping, pages are read ahead and
   // dropped as the kernel sees fit); "-" and other files are read in blocks.
   explicit ArchiveScanner(const std::string& path, ScanOptions opt = {});
+  // Scans bytes the caller holds (a whole archive, for example a mapping it
+  // keeps): entry spans then stay valid as long as those bytes do. `name`
+  // names them in errors.
+  ArchiveScanner(std::span<const std::uint8_t> bytes, std::string name, ScanOptions opt = {});
   ~ArchiveScanner();
   ArchiveScanner(const ArchiveScanner&) = delete;
   ArchiveScanner& operator=(const ArchiveScanner&) = delete;
