@@ -137,15 +137,17 @@ struct ScannedEntry {
 };
 
 struct ScanOptions {
-  // False: stored bytes are skipped (seeked over in regular files), and
+  // False: stored bytes are skipped (read and dropped from a pipe), and
   // ScannedEntry::raw/stored stay empty: for building an index.
   bool want_payload = true;
   // Told once about a torn tail: "<file>: offset N" and what was dropped.
   WarningSink warnings;
 };
 
-// Reads an archive front to back in large blocks: memory stays bounded by the
-// largest entry, never the file. Works on pipes. The constructor reads and
+// Reads an archive front to back, from a pipe in large blocks (memory stays
+// bounded by the largest entry, never the file) or from a mapping of a
+// regular file (no copies; a file truncated by another process while it is
+// mapped would end the process with SIGBUS). The constructor reads and
 // checks the 16-byte header: Error(truncated) for a partial header,
 // Error(bad_magic) for another format, Error(unsupported) for a version other
 // than 5 or 6.
