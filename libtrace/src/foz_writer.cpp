@@ -168,8 +168,7 @@ ArchiveWriter::ArchiveWriter(const std::string& path, WriteMode mode, ReadOption
   switch (mode) {
     case WriteMode::overwrite:
       if (is_stdio(path)) {
-        w.path = "<stdout>";
-        w.fd_out = std::make_unique<FdSink>(STDOUT_FILENO, w.path, false);
+        w.fd_out = std::make_unique<FdSink>(STDOUT_FILENO, "<stdout>", false);
       } else {
         // A temporary beside the destination, renamed over it on commit, so a
         // failure never leaves half an archive where a good one was.
@@ -290,7 +289,7 @@ std::string ArchiveWriter::keep_partial() {
   } catch (const Error&) {
     // Best effort: the original failure is what gets reported.
   }
-  if (w.path == "<stdout>") return {};
+  if (is_stdio(w.path)) return {};
   if (w.temp.empty()) return w.path;
   const std::string partial = w.path + ".partial";
   if (w.entries_written == 0 || ::rename(w.temp.c_str(), partial.c_str()) != 0) {
