@@ -292,7 +292,7 @@ std::string ArchiveWriter::keep_partial() {
   if (is_stdio(w.path)) return {};
   if (w.temp.empty()) return w.path;
   const std::string partial = w.path + ".partial";
-  if (w.entries_written == 0 || ::rename(w.temp.c_str(), partial.c_str()) != 0) {
+  if (::rename(w.temp.c_str(), partial.c_str()) != 0) {  // an archive of no entries is still one
     ::unlink(w.temp.c_str());
     return {};
   }
