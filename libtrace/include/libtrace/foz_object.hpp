@@ -180,7 +180,7 @@ class DocumentWriter {
   // Objects must come grouped by tag in ascending tag order (one archive tag
   // list after the other); within a tag any order is kept as given.
   void add(const Object& object, const std::string& where);
-  // Closes the document and hands the last bytes to the sink.
+  // Closes the document (and its line) and hands the last bytes to the sink.
   void finish();
 
  private:
