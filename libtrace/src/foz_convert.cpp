@@ -63,7 +63,7 @@ void HashChecker::check(const Object& o, Tag tag, Hash hash, const std::string& 
   if (o.tag != tag)
     fail(where, "the entry is named " + std::string(tag_name(tag)) + " but holds " + std::string(tag_name(o.tag)));
   if (tag != Tag::application_info && tag != Tag::application_blob_link && tag != Tag::bucket_info && o.hash != hash)
-    fail(where, "the JSON files the object under " + hash_hex(o.hash) + ", not the entry's hash");
+    fail(where, "the JSON key is " + hash_hex(o.hash) + ", not the entry's hash " + hash_hex(hash));
   if (!enabled) return;
   const Hash h = compute_hash(o, lookup, where);
   if (h != hash) fail(where, "hash mismatch: the object hashes to " + hash_hex(h));

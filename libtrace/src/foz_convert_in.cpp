@@ -99,8 +99,15 @@ void from_document(const JsonToFozOptions& opt, InputFile& in, ArchiveWriter& wr
                                 const auto it = passes.find(h);
                                 return t == Tag::render_pass && it != passes.end() ? it->second : nullptr;
                               }};
-  for (std::size_t i = 0; i < objects.size(); ++i) {
-    const Object& o = objects[i];
+  // Tag then hash order, as a directory's file names sort: both inputs give
+  // the same archive.
+  std::vector<std::size_t> order(objects.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return std::pair(objects[a].tag, objects[a].hash) < std::pair(objects[b].tag, objects[b].hash);
+  });
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const Object& o = objects[order[i]];
     const std::string where = in.name() + ": " + describe_entry(o.tag, o.hash);
     checker.check(o, o.tag, o.hash, where);
     const std::string payload = serialize_payload(o, where);
