@@ -122,7 +122,12 @@ std::optional<Tag> parse_tag(std::string_view text) {
   return static_cast<Tag>(v);
 }
 
-bool looks_like_foz(std::string_view head) { return head.substr(0, kMagic.size()) == kMagic; }
+bool looks_like_foz(std::string_view head) {
+  // A file cut inside the magic still names itself: the reader then says
+  // "truncated header" instead of "not a trace".
+  if (head.size() < 2) return false;
+  return head.substr(0, kMagic.size()) == kMagic.substr(0, std::min(head.size(), kMagic.size()));
+}
 
 std::string entry_name(Tag tag, std::uint64_t hash) {
   std::string s(kNameSize, '0');
@@ -273,6 +278,32 @@ std::uint8_t check_file_header(const std::uint8_t* p, std::size_t got, const std
     throw Error(Errc::unsupported, at_offset(name, 15),
                 "archive version " + std::to_string(v) + " (trak reads versions 5 and 6)");
   return v;
+}
+
+namespace {
+[[noreturn]] void rethrow_at(const Error& e, const std::string& file, std::uint64_t offset, Tag tag, std::uint64_t hash) {
+  throw Error(e.code(), at_offset(file, offset) + ": " + describe_entry(tag, hash), e.message());
+}
+}  // namespace
+
+void decode_entry(const PayloadHeader& h, std::span<const std::uint8_t> stored, std::vector<std::uint8_t>& out,
+                  const std::string& file, std::uint64_t offset, Tag tag, std::uint64_t hash) {
+  static const std::string none;
+  try {
+    decode_payload(h, stored, out, none);
+  } catch (const Error& e) {
+    rethrow_at(e, file, offset, tag, hash);
+  }
+}
+
+void check_entry_crc(const PayloadHeader& h, std::span<const std::uint8_t> stored, const std::string& file,
+                     std::uint64_t offset, Tag tag, std::uint64_t hash) {
+  if (h.crc == 0 || crc32(stored) == h.crc) return;
+  try {
+    check_crc(h, stored, "");
+  } catch (const Error& e) {
+    rethrow_at(e, file, offset, tag, hash);
+  }
 }
 
 void parse_entry_header(const std::uint8_t* p, std::uint64_t offset, const std::string& name, ScannedEntry& e) {

@@ -10,8 +10,9 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <unordered_map>
 
+#include "foz_internal.hpp"
+#include "foz_keys.hpp"
 #include "foz_prune.hpp"
 
 namespace libtrace::foz {
@@ -98,15 +99,17 @@ class Merger {
       index_inputs(ro);
       keep_ = detail::prune_keep_set(opt_.prune, prune_input());
     }
-    ArchiveWriter w(opt_.output, opt_.append ? WriteMode::append : WriteMode::overwrite, ro);
+    // The existing output's torn tail was reported when it was indexed above.
+    ArchiveWriter w(opt_.output, opt_.append ? WriteMode::append : WriteMode::overwrite, existing ? ReadOptions{} : ro);
     r_.truncated_bytes = w.append_info().truncated_bytes;
     for (std::uint32_t i = first_input_; i < sources_.size(); ++i) copy_input(i, w);
     w.commit();
     r_.bytes_written = w.bytes_written();
     if (opt_.prune.enabled)
-      for (std::size_t t = 0; t < kTagCount; ++t)
-        for (const auto& [h, loc] : first_[t])
-          if (loc.source >= first_input_ && !keep_[t].count(h)) ++r_.pruned_per_tag[t];
+      first_.for_each([&](Tag t, std::uint64_t h, const Loc& loc) {
+        if (loc.source >= first_input_ && !keep_[static_cast<std::size_t>(t)].count(h))
+          ++r_.pruned_per_tag[static_cast<std::size_t>(t)];
+      });
     if (opt_.progress) opt_.progress(total_bytes_, total_bytes_);
     return std::move(r_);
   }
@@ -122,9 +125,9 @@ class Merger {
   // Records the first copy of a key; for a later one, classifies it against
   // the first and returns false.
   bool remember(Tag tag, std::uint64_t hash, const Loc& loc, std::span<const std::uint8_t> stored = {}) {
-    auto [it, fresh] = first_[static_cast<std::size_t>(tag)].try_emplace(hash, loc);
+    auto [kept_ptr, fresh] = first_.try_emplace(tag, hash, loc);
     if (fresh) return true;
-    const Loc& kept = it->second;
+    const Loc kept = *kept_ptr;
     if (kept.source == loc.source && kept.offset == loc.offset) return false;  // the same entry seen twice
     compare(tag, hash, kept, loc, stored);
     return false;
@@ -168,7 +171,7 @@ class Merger {
   bool crc_ok(std::uint32_t source, Tag tag, std::uint64_t hash, const PayloadHeader& h,
               std::span<const std::uint8_t> stored, std::uint64_t offset) {
     try {
-      check_crc(h, stored, at_offset(sources_[source]->name(), offset) + ": " + describe_entry(tag, hash));
+      detail::check_entry_crc(h, stored, sources_[source]->name(), offset, tag, hash);
       return true;
     } catch (const Error& e) {
       if (!opt_.drop_bad) throw;
@@ -195,10 +198,9 @@ class Merger {
 
   detail::PruneInput prune_input() {
     detail::PruneInput pi;
-    for (std::size_t t = 0; t < kTagCount; ++t)
-      for (const auto& [h, loc] : first_[t]) pi.present[t].insert(h);
+    first_.for_each([&](Tag t, std::uint64_t h, const Loc&) { pi.present[static_cast<std::size_t>(t)].insert(h); });
     pi.read = [this](Tag tag, std::uint64_t hash, std::vector<std::uint8_t>& out) {
-      const Loc& l = first_[static_cast<std::size_t>(tag)].at(hash);
+      const Loc& l = *first_.find(tag, hash);
       const std::string where = at_offset(sources_[l.source]->name(), l.offset) + ": " + describe_entry(tag, hash);
       sources_[l.source]->read_stored(l, buf_a_);
       decode_payload(l.header, buf_a_, out, where);
@@ -212,7 +214,7 @@ class Merger {
     if (opt_.prune.enabled) {
       const ArchiveReader& rd = *readers_[i - first_input_];
       for (const Entry& e : rd.entries()) {
-        const Loc& first = first_[static_cast<std::size_t>(e.tag)].at(e.hash);
+        const Loc& first = *first_.find(e.tag, e.hash);
         if (first.source != i || first.offset != e.offset) continue;
         if (!keep_[static_cast<std::size_t>(e.tag)].count(e.hash)) continue;
         sources_[i]->read_stored(first, buf_b_);
@@ -239,7 +241,7 @@ class Merger {
       ++mi.entries;
       const Tag tag = e.tag();
       const Loc loc{i, e.offset, e.header};
-      if (first_[static_cast<std::size_t>(tag)].count(e.hash)) {
+      if (first_.contains(tag, e.hash)) {
         ++mi.duplicates;
         remember(tag, e.hash, loc, e.stored);
         continue;
@@ -264,7 +266,7 @@ class Merger {
   std::vector<std::unique_ptr<Source>> sources_;
   std::vector<std::unique_ptr<ArchiveReader>> readers_;  // prune: one per input
   std::uint32_t first_input_ = 0;
-  std::array<std::unordered_map<std::uint64_t, Loc>, kTagCount> first_;
+  detail::KeyMap<Loc> first_;
   TagHashSets keep_;
   std::vector<std::uint8_t> buf_a_, buf_b_, dec_a_, dec_b_;
   std::uint64_t total_bytes_ = 0, progress_ = 0;

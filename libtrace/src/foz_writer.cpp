@@ -8,9 +8,9 @@
 #include <array>
 #include <cerrno>
 #include <cstring>
-#include <unordered_set>
 
 #include "foz_internal.hpp"
+#include "foz_keys.hpp"
 #include "libtrace/foz_archive.hpp"
 
 namespace libtrace::foz {
@@ -81,7 +81,7 @@ struct ArchiveWriter::Impl {
   std::unique_ptr<OutputFile> out;  // overwrite
   std::unique_ptr<FdSink> fd_out;   // exclusive, append
   Sink* sink = nullptr;
-  std::array<std::unordered_set<std::uint64_t>, kTagCount> keys;
+  detail::KeySet keys;
   std::uint64_t entries_written = 0, bytes_written = 0;
   AppendInfo append;
   std::vector<std::uint8_t> scratch;
@@ -121,7 +121,7 @@ struct ArchiveWriter::Impl {
     detail::scan_index(fd, size, path, opt.warnings, s, all);
     std::array<std::vector<std::uint32_t>, kTagCount> by_hash;
     detail::dedupe(all, by_hash);
-    for (const Entry& e : all) keys[static_cast<std::size_t>(e.tag)].insert(e.hash);
+    for (const Entry& e : all) keys.try_emplace(e.tag, e.hash);
     append.existing_entries = all.size();
     append.offset = s.valid_end;
     if (s.valid_end < size) {
@@ -136,7 +136,7 @@ struct ArchiveWriter::Impl {
   bool present(Tag tag, std::uint64_t hash) {
     const auto t = static_cast<std::size_t>(tag);
     if (t >= kTagCount) throw Error(Errc::usage, path, "tag " + std::to_string(t) + " is not a Fossilize resource tag");
-    return !keys[t].insert(hash).second;
+    return !keys.try_emplace(tag, hash).second;
   }
 
   void put(Tag tag, std::uint64_t hash, const PayloadHeader& h, std::span<const std::uint8_t> stored) {
@@ -203,19 +203,14 @@ ArchiveWriter::~ArchiveWriter() {
 
 bool ArchiveWriter::contains(Tag tag, std::uint64_t hash) const {
   const auto t = static_cast<std::size_t>(tag);
-  return t < kTagCount && impl_->keys[t].count(hash) != 0;
+  return t < kTagCount && impl_->keys.contains(tag, hash);
 }
 
 bool ArchiveWriter::write(Tag tag, std::uint64_t hash, std::span<const std::uint8_t> payload, const EncodeOptions& opt) {
   Impl& w = *impl_;
-  if (w.present(tag, hash)) return false;
-  PayloadHeader h;
-  try {
-    h = encode_payload(payload, opt, w.scratch);
-  } catch (...) {
-    w.keys[static_cast<std::size_t>(tag)].erase(hash);
-    throw;
-  }
+  if (contains(tag, hash)) return false;
+  const PayloadHeader h = encode_payload(payload, opt, w.scratch);  // may throw: then the key stays free
+  w.present(tag, hash);
   w.put(tag, hash, h, w.scratch);
   return true;
 }

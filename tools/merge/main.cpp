@@ -39,12 +39,15 @@ int main(int argc, char** argv) {
   app.add_flag("--no-progress", no_progress, "No progress bar on stderr");
   auto* g = app.add_option_group("pruning", "Any of these prunes (see fossilize-prune)");
   g->add_flag("--prune", prune, "Prune without filters: drop objects no pipeline needs");
-  g->add_option("--filter-application", apps, "Keep what this application/feature hash links (repeatable)");
+  // One value per occurrence, so an option never swallows the input names.
+  g->add_option("--filter-application", apps, "Keep what this application/feature hash links (repeatable)")->allow_extra_args(false);
   for (const char* f : {"--filter-graphics", "--filter-compute", "--filter-raytracing", "--filter-module", "--skip-graphics",
                         "--skip-compute", "--skip-raytracing", "--skip-module"})
-    g->add_option(f, by_flag[f], std::string(f).starts_with("--filter") ? "Keep only these (repeatable)" : "Drop these (repeatable)");
-  g->add_option("--keep-list", keep_lists, "File of pipelines/modules to keep: 'TAG HASH' or 40-digit entry names per line");
-  g->add_option("--skip-list", skip_lists, "File of entries to drop, same form");
+    g->add_option(f, by_flag[f], std::string(f).starts_with("--filter") ? "Keep only these (repeatable)" : "Drop these (repeatable)")
+        ->allow_extra_args(false);
+  g->add_option("--keep-list", keep_lists, "File of pipelines/modules to keep: 'TAG HASH' or 40-digit entry names per line")
+      ->allow_extra_args(false);
+  g->add_option("--skip-list", skip_lists, "File of entries to drop, same form")->allow_extra_args(false);
   g->add_flag("--skip-application-info-links", opt.prune.skip_links, "Write no application blob links");
   app.footer(R"(Examples:
   trak-merge -o all.foz game.1.foz game.2.foz game.3.foz

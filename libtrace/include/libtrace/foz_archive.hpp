@@ -57,7 +57,8 @@ inline constexpr std::uint8_t kMinVersion = 5;  // oldest version read
 inline constexpr std::string_view kMagic{"\x81" "FOSSILIZEDB", 12};
 
 // True when `head` (the first bytes of a file) starts like an archive, of any
-// version: for telling formats apart by content. The reader checks the rest.
+// version (also when the file ends inside the magic, from its second byte
+// on): for telling formats apart by content. The reader checks the rest.
 bool looks_like_foz(std::string_view head);
 
 // The 16-byte header's stored form, in entry order.
