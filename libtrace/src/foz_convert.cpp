@@ -158,7 +158,7 @@ FozConvertResult pipe_to_directory(const FozToJsonOptions& opt, InputFile& in) {
     const std::string where = at_offset(scanner.name(), e.offset) + ": " + describe_entry(e.tag(), e.hash);
     decode_payload(e.header, e.stored, payload, where);
     arena.reset();
-    const Object o = parse_payload(as_text(payload), arena, where);
+    const Object o = detail::parse_entry(e.tag(), e.hash, as_text(payload), arena, where);
     passes.remember(o, as_text(payload), where);
     checker.check(o, e.tag(), e.hash, where);
     detail::write_file_atomically(opt.output + "/" + json_entry_name(e.tag(), e.hash) + ".json", as_text(payload));
@@ -204,7 +204,7 @@ FozConvertResult foz_to_json(const FozToJsonOptions& opt, InputFile& in) {
     const std::string where = reader.where(e);
     reader.read_payload(e, payload);
     arena.reset();
-    Object o = parse_payload(as_text(payload), arena, where);
+    Object o = detail::parse_entry(e.tag, e.hash, as_text(payload), arena, where);
     checker.check(o, e.tag, e.hash, where);
     ++r.entries;
     done += kEntryHeaderSize + e.header.stored_size;

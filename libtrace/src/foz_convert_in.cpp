@@ -79,7 +79,7 @@ void from_directory(const JsonToFozOptions& opt, ArchiveWriter& writer, FozConve
     const std::string path = opt.input + "/" + name;
     const std::string text = read_all(path);
     arena.reset();
-    const Object o = parse_payload(text, arena, path);
+    const Object o = detail::parse_entry(key.first, key.second, text, arena, path);
     checker.check(o, key.first, key.second, path);
     // The file's bytes are the payload: a round trip keeps them exactly.
     if (writer.write(key.first, key.second, as_bytes(text), opt.encode)) ++r.entries;

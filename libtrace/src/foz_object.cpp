@@ -3,14 +3,17 @@
 // create info (one entry's payload, or a whole-state document).
 #include "libtrace/foz_object.hpp"
 
+// document.h (through foz_json_in.hpp) before error/en.h: rapidjson's
+// internal headers then carry the path the UBSan suppressions name.
+#include "foz_json_in.hpp"
+#include "foz_json_out.hpp"
+#include "libtrace/foz_varint.hpp"
+
 #include <rapidjson/error/en.h>
 
 #include <algorithm>
 #include <cstdio>
-
-#include "foz_json_in.hpp"
-#include "foz_json_out.hpp"
-#include "libtrace/foz_varint.hpp"
+#include <utility>
 
 namespace libtrace::foz {
 
@@ -127,7 +130,33 @@ struct Parsed {
   bool has_binary = false;
 };
 
-// Splits JSON + NUL + binary and parses the JSON strictly.
+// Fossilize JSON nests a dozen levels; a bound keeps every recursive walk
+// (the parser's, rapidjson's Accept) far from the stack's end.
+constexpr int kMaxDepth = 64;
+
+void check_depth(std::string_view json, const std::string& where) {
+  int depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < json.size(); ++i) {
+    const char c = json[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[') {
+      if (++depth > kMaxDepth) fail(where, "JSON nested deeper than " + std::to_string(kMaxDepth) + " levels at byte " + std::to_string(i));
+    } else if (c == '}' || c == ']') {
+      --depth;
+    }
+  }
+}
+
+// Splits JSON + NUL + binary and parses the JSON strictly. rapidjson's
+// default number parsing (as Fossilize's) is exact enough: Fossilize writes
+// each float as the shortest decimal of its double, and a double within an
+// ULP of a float converts back to that float. (Its full-precision mode has
+// undefined behaviour on some inputs in rapidjson 1.1.)
 void parse_json(std::string_view payload, const std::string& where, Parsed& out) {
   const std::size_t nul = payload.find('\0');
   std::string_view json = payload;
@@ -136,13 +165,14 @@ void parse_json(std::string_view payload, const std::string& where, Parsed& out)
     out.varint = payload.substr(nul + 1);
     out.has_binary = true;
   }
-  out.doc.Parse<rapidjson::kParseFullPrecisionFlag>(json.data(), json.size());
+  check_depth(json, where);
+  out.doc.Parse(json.data(), json.size());
   if (out.doc.HasParseError())
     fail(where, "malformed JSON at byte " + std::to_string(out.doc.GetErrorOffset()) + ": " +
                     rapidjson::GetParseError_En(out.doc.GetParseError()));
   if (!out.doc.IsObject()) fail(where, "expected a JSON object at the top level");
-  const auto v = out.doc.FindMember("version");
-  if (v == out.doc.MemberEnd()) fail(where, "missing member \"version\"");
+  const auto v = std::as_const(out.doc).FindMember("version");
+  if (v == std::as_const(out.doc).MemberEnd()) fail(where, "missing member \"version\"");
   if (!v->value.IsInt()) fail(where, "version: expected an integer");
   const int version = v->value.GetInt();
   if (version < kMinFormatVersion || version > kFormatVersion)
@@ -199,6 +229,22 @@ Object parse_payload(std::string_view payload, Arena& arena, const std::string& 
   o.hash = key_hash(section, m.name);
   const Node n(c, m.value, &section, m.name.GetString());
   read_object(n, key, o, p.varint);
+  return o;
+}
+
+Object parse_bucket_info(std::string_view payload, Hash hash, Arena& arena, const std::string& where) {
+  using namespace detail;
+  Parsed p;
+  detail::check_depth(payload, where);
+  p.doc.Parse(payload.data(), payload.size());
+  if (p.doc.HasParseError())
+    fail(where, "malformed JSON at byte " + std::to_string(p.doc.GetErrorOffset()) + ": " +
+                    rapidjson::GetParseError_En(p.doc.GetParseError()));
+  if (!p.doc.IsObject()) fail(where, "expected a JSON object at the top level");
+  Object o;
+  o.tag = Tag::bucket_info;
+  o.hash = hash;
+  o.raw_json = arena.copy_string(payload);
   return o;
 }
 

@@ -141,6 +141,10 @@ struct Object {
 // counts and bad varint/base64 data are errors naming the JSON path.
 Object parse_payload(std::string_view payload, Arena& arena, const std::string& where);
 
+// A bucket info entry (tag 10): any JSON object, kept verbatim; its key is
+// the entry's hash.
+Object parse_bucket_info(std::string_view payload, Hash hash, Arena& arena, const std::string& where);
+
 // Parses a whole-state document (Fossilize's StateRecorder::serialize layout,
 // or trak-convert --to json): every object in it, in tag order.
 std::vector<Object> parse_document(std::string_view json, Arena& arena, const std::string& where);
