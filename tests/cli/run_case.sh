@@ -3,24 +3,15 @@
 # Runs CASE.sh in a scratch directory with $CONVERT, $REPACK, $STAT, $REPLAY, $MERGE and
 # $DATA set, then compares stdout/stderr with CASE.stdout/CASE.stderr (when present)
 # and the exit status with CASE.exit (default 0). "@DATA@" in expected files
-<<<<<<< HEAD
-# stands for $DATA. A case exiting 77 is skipped.
-=======
 # stands for $DATA. A case that exits 77 (data beside the repository missing) is skipped.
->>>>>>> h-fozarc
 tools=$(cd "$1" && pwd) data=$(cd "$2" && pwd)
 case=$(cd "$(dirname "$3")" && pwd)/$(basename "$3")
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/work"
 (cd "$tmp/work" && CONVERT="$tools/convert/trak-convert" REPACK="$tools/convert/trak-repack" \
-<<<<<<< HEAD
-  STAT="$tools/stat/trak-stat" REPLAY="$tools/replay/trak-replay" DATA="$data" sh "$case.sh" >../stdout 2>../stderr); rc=$?
-# 77: the case needs files that are not there (../shared/data): skipped.
-=======
   STAT="$tools/stat/trak-stat" REPLAY="$tools/replay/trak-replay" MERGE="$tools/merge/trak-merge" DATA="$data" \
   sh "$case.sh" >../stdout 2>../stderr); rc=$?
->>>>>>> h-fozarc
 [ "$rc" = 77 ] && exit 77
 want=0; [ -f "$case.exit" ] && want=$(cat "$case.exit")
 fail=0
