@@ -44,8 +44,12 @@ bool parse_entry_file_name(const std::string& name, Tag& tag, Hash& hash) {
   return true;
 }
 
-void from_directory(const JsonToFozOptions& opt, ArchiveWriter& writer, FozConvertResult& r) {
-  std::vector<std::pair<std::string, std::pair<Tag, Hash>>> files;
+using EntryFiles = std::vector<std::pair<std::string, std::pair<Tag, Hash>>>;
+
+// The entry files of a directory, sorted (tag, then hash); checked before any
+// output exists.
+EntryFiles list_entry_files(const JsonToFozOptions& opt) {
+  EntryFiles files;
   std::error_code ec;
   for (std::filesystem::directory_iterator it(opt.input, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
@@ -61,7 +65,10 @@ void from_directory(const JsonToFozOptions& opt, ArchiveWriter& writer, FozConve
   }
   if (ec) throw Error(Errc::io, opt.input, "cannot list the directory: " + ec.message());
   std::sort(files.begin(), files.end());
+  return files;
+}
 
+void from_directory(const JsonToFozOptions& opt, const EntryFiles& files, ArchiveWriter& writer, FozConvertResult& r) {
   Arena arena, pass_arena;
   std::map<Hash, Object> passes;
   std::vector<std::string> pass_text;
@@ -128,11 +135,12 @@ bool looks_like_json(std::string_view head) {
 }
 
 FozConvertResult json_to_foz(const JsonToFozOptions& opt, InputFile* in) {
+  const EntryFiles files = in ? EntryFiles{} : list_entry_files(opt);
   ArchiveWriter writer(opt.output, WriteMode::overwrite);
   FozConvertResult r;
   try {
     if (in) from_document(opt, *in, writer, r);
-    else from_directory(opt, writer, r);
+    else from_directory(opt, files, writer, r);
     writer.commit();
   } catch (const Error& e) {
     const std::string partial = writer.keep_partial();
