@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <thread>
 
 #include "foz_convert_util.hpp"
 #include "libtrace/foz_convert.hpp"
@@ -29,9 +30,57 @@ std::string read_all(const std::string& path) {
   return read_all(in);
 }
 
-std::span<const std::uint8_t> as_bytes(std::string_view s) {
-  return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()};
-}
+// Compresses payloads in batches on all cores and writes them in order:
+// zlib level 9, as convert-db writes, is most of the work otherwise.
+class BatchWriter {
+ public:
+  BatchWriter(ArchiveWriter& w, const EncodeOptions& opt) : w_(w), opt_(opt) {
+    threads_ = std::max(1u, std::thread::hardware_concurrency());
+  }
+  void add(Tag tag, Hash hash, std::string_view payload) {
+    if (used_ == jobs_.size()) jobs_.emplace_back();
+    Job& j = jobs_[used_++];
+    j.tag = tag;
+    j.hash = hash;
+    j.payload.assign(payload.begin(), payload.end());
+    bytes_ += payload.size();
+    if (used_ == kBatchEntries || bytes_ >= kBatchBytes) flush();
+  }
+  // Writes what is queued; returns how many entries were new.
+  std::uint64_t flush() {
+    const auto encode = [&](std::size_t first) {
+      for (std::size_t i = first; i < used_; i += threads_)
+        jobs_[i].header = encode_payload({reinterpret_cast<const std::uint8_t*>(jobs_[i].payload.data()), jobs_[i].payload.size()},
+                                         opt_, jobs_[i].stored);
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < std::min<std::size_t>(threads_, used_); ++t) pool.emplace_back(encode, t);
+    encode(0);
+    for (auto& t : pool) t.join();
+    for (std::size_t i = 0; i < used_; ++i)
+      if (w_.write_raw(jobs_[i].tag, jobs_[i].hash, jobs_[i].header, jobs_[i].stored)) ++written_;
+    used_ = bytes_ = 0;
+    return written_;
+  }
+  std::uint64_t written() const { return written_; }
+
+ private:
+  static constexpr std::size_t kBatchEntries = 512;
+  static constexpr std::size_t kBatchBytes = 8 << 20;
+  struct Job {
+    Tag tag;
+    Hash hash;
+    std::string payload;
+    std::vector<std::uint8_t> stored;
+    PayloadHeader header;
+  };
+  ArchiveWriter& w_;
+  EncodeOptions opt_;
+  unsigned threads_;
+  std::vector<Job> jobs_;
+  std::size_t used_ = 0, bytes_ = 0;
+  std::uint64_t written_ = 0;
+};
 
 // "06.e3b925b0c1c00de1.json" -> tag and hash.
 bool parse_entry_file_name(const std::string& name, Tag& tag, Hash& hash) {
@@ -68,7 +117,7 @@ EntryFiles list_entry_files(const JsonToFozOptions& opt) {
   return files;
 }
 
-void from_directory(const JsonToFozOptions& opt, const EntryFiles& files, ArchiveWriter& writer, FozConvertResult& r) {
+void from_directory(const JsonToFozOptions& opt, const EntryFiles& files, BatchWriter& writer, FozConvertResult& r) {
   Arena arena, pass_arena;
   std::map<Hash, Object> passes;
   std::vector<std::string> pass_text;
@@ -89,13 +138,13 @@ void from_directory(const JsonToFozOptions& opt, const EntryFiles& files, Archiv
     const Object o = detail::parse_entry(key.first, key.second, text, arena, path);
     checker.check(o, key.first, key.second, path);
     // The file's bytes are the payload: a round trip keeps them exactly.
-    if (writer.write(key.first, key.second, as_bytes(text), opt.encode)) ++r.entries;
+    writer.add(key.first, key.second, text);
     if (opt.progress) opt.progress(i + 1, files.size());
   }
   r.hashes_checked = checker.checked;
 }
 
-void from_document(const JsonToFozOptions& opt, InputFile& in, ArchiveWriter& writer, FozConvertResult& r) {
+void from_document(const JsonToFozOptions& opt, InputFile& in, BatchWriter& writer, FozConvertResult& r) {
   const std::string text = read_all(in);
   Arena arena;
   const std::vector<Object> objects = parse_document(text, arena, in.name());
@@ -117,8 +166,7 @@ void from_document(const JsonToFozOptions& opt, InputFile& in, ArchiveWriter& wr
     const Object& o = objects[order[i]];
     const std::string where = in.name() + ": " + describe_entry(o.tag, o.hash);
     checker.check(o, o.tag, o.hash, where);
-    const std::string payload = serialize_payload(o, where);
-    if (writer.write(o.tag, o.hash, as_bytes(payload), opt.encode)) ++r.entries;
+    writer.add(o.tag, o.hash, serialize_payload(o, where));
     if (opt.progress) opt.progress(i + 1, objects.size());
   }
   r.hashes_checked = checker.checked;
@@ -137,12 +185,19 @@ bool looks_like_json(std::string_view head) {
 FozConvertResult json_to_foz(const JsonToFozOptions& opt, InputFile* in) {
   const EntryFiles files = in ? EntryFiles{} : list_entry_files(opt);
   ArchiveWriter writer(opt.output, WriteMode::overwrite);
+  BatchWriter batches(writer, opt.encode);
   FozConvertResult r;
   try {
-    if (in) from_document(opt, *in, writer, r);
-    else from_directory(opt, files, writer, r);
+    if (in) from_document(opt, *in, batches, r);
+    else from_directory(opt, files, batches, r);
+    r.entries = batches.flush();
     writer.commit();
   } catch (const Error& e) {
+    // Entries queued before the failing one are good.
+    try {
+      batches.flush();
+    } catch (const Error&) {
+    }
     const std::string partial = writer.keep_partial();
     if (partial.empty()) throw;
     throw Error(e.code(), e.where(), e.message() + " (entries so far kept in " + partial + ")");
