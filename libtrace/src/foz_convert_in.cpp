@@ -146,28 +146,34 @@ void from_directory(const JsonToFozOptions& opt, const EntryFiles& files, BatchW
 
 void from_document(const JsonToFozOptions& opt, InputFile& in, BatchWriter& writer, FozConvertResult& r) {
   const std::string text = read_all(in);
-  Arena arena;
-  const std::vector<Object> objects = parse_document(text, arena, in.name());
-  std::map<Hash, const Object*> passes;
-  for (const Object& o : objects)
-    if (o.tag == Tag::render_pass) passes.emplace(o.hash, &o);
-  detail::HashChecker checker{opt.check_hashes, [&](Tag t, Hash h) -> const Object* {
-                                const auto it = passes.find(h);
-                                return t == Tag::render_pass && it != passes.end() ? it->second : nullptr;
-                              }};
+  const DocumentIndex index(text, in.name());
   // Tag then hash order, as a directory's file names sort: both inputs give
   // the same archive.
-  std::vector<std::size_t> order(objects.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return std::pair(objects[a].tag, objects[a].hash) < std::pair(objects[b].tag, objects[b].hash);
+  std::vector<const DocumentEntry*> order;
+  std::map<Hash, const DocumentEntry*> pass_entries;
+  for (const DocumentEntry& e : index.entries()) {
+    order.push_back(&e);
+    if (e.tag == Tag::render_pass) pass_entries.emplace(e.hash, &e);
+  }
+  std::sort(order.begin(), order.end(), [](const DocumentEntry* a, const DocumentEntry* b) {
+    return std::pair(a->tag, a->hash) < std::pair(b->tag, b->hash);
   });
+  Arena arena, pass_arena;
+  std::map<Hash, Object> passes;
+  detail::HashChecker checker{opt.check_hashes, [&](Tag t, Hash h) -> const Object* {
+                                if (t != Tag::render_pass) return nullptr;
+                                if (auto it = passes.find(h); it != passes.end()) return &it->second;
+                                const auto e = pass_entries.find(h);
+                                if (e == pass_entries.end()) return nullptr;
+                                return &passes.emplace(h, index.parse(*e->second, pass_arena)).first->second;
+                              }};
   for (std::size_t i = 0; i < order.size(); ++i) {
-    const Object& o = objects[order[i]];
+    arena.reset();
+    const Object o = index.parse(*order[i], arena);
     const std::string where = in.name() + ": " + describe_entry(o.tag, o.hash);
     checker.check(o, o.tag, o.hash, where);
     writer.add(o.tag, o.hash, serialize_payload(o, where));
-    if (opt.progress) opt.progress(i + 1, objects.size());
+    if (opt.progress) opt.progress(i + 1, order.size());
   }
   r.hashes_checked = checker.checked;
 }

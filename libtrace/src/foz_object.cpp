@@ -69,6 +69,8 @@ std::size_t Arena::bytes_reserved() const {
 
 // --- names ---
 
+std::uint64_t normalized_pipeline_flags(std::uint64_t flags) { return detail::normalize_pipeline_flags(flags); }
+
 std::string json_entry_name(Tag tag, Hash hash) {
   char s[32];
   std::snprintf(s, sizeof s, "%02x.%016llx", static_cast<unsigned>(tag), static_cast<unsigned long long>(hash));
@@ -111,8 +113,7 @@ constexpr Section kSections[] = {
 };
 
 // Reads the create info under one hash key of a section.
-void read_object(const Node& n, const char* key, Object& o, std::string_view varint) {
-  const std::string_view k(key);
+void read_object(const Node& n, std::string_view k, Object& o, std::string_view varint) {
   if (k == "samplers") read_sampler(n, o);
   else if (k == "setLayouts") read_set_layout(n, o);
   else if (k == "pipelineLayouts") read_pipeline_layout(n, o);
@@ -134,7 +135,7 @@ struct Parsed {
 // (the parser's, rapidjson's Accept) far from the stack's end.
 constexpr int kMaxDepth = 64;
 
-void check_depth(std::string_view json, const std::string& where) {
+void check_depth_impl(std::string_view json, const std::string& where) {
   int depth = 0;
   bool in_string = false;
   for (std::size_t i = 0; i < json.size(); ++i) {
@@ -165,7 +166,7 @@ void parse_json(std::string_view payload, const std::string& where, Parsed& out)
     out.varint = payload.substr(nul + 1);
     out.has_binary = true;
   }
-  check_depth(json, where);
+  check_depth_impl(json, where);
   out.doc.Parse(json.data(), json.size());
   if (out.doc.HasParseError())
     fail(where, "malformed JSON at byte " + std::to_string(out.doc.GetErrorOffset()) + ": " +
@@ -187,6 +188,13 @@ Hash key_hash(const Node& section, const rapidjson::Value& name) {
 }
 
 }  // namespace
+
+void check_json_depth(std::string_view json, const std::string& where) { check_depth_impl(json, where); }
+
+void read_entry_object(const Node& n, std::string_view section, Object& o, std::string_view varint) {
+  read_object(n, section, o, varint);
+}
+
 }  // namespace detail
 
 Object parse_payload(std::string_view payload, Arena& arena, const std::string& where) {
@@ -235,7 +243,7 @@ Object parse_payload(std::string_view payload, Arena& arena, const std::string& 
 Object parse_bucket_info(std::string_view payload, Hash hash, Arena& arena, const std::string& where) {
   using namespace detail;
   Parsed p;
-  detail::check_depth(payload, where);
+  detail::check_json_depth(payload, where);
   p.doc.Parse(payload.data(), payload.size());
   if (p.doc.HasParseError())
     fail(where, "malformed JSON at byte " + std::to_string(p.doc.GetErrorOffset()) + ": " +
@@ -246,87 +254,6 @@ Object parse_bucket_info(std::string_view payload, Hash hash, Arena& arena, cons
   o.hash = hash;
   o.raw_json = arena.copy_string(payload);
   return o;
-}
-
-std::vector<Object> parse_document(std::string_view json, Arena& arena, const std::string& where) {
-  using namespace detail;
-  Parsed p;
-  parse_json(json, where, p);
-  std::vector<Object> out;
-  std::vector<Reference> scratch;
-  ReadContext top{arena, where, &scratch};
-  const Node root(top, p.doc, nullptr, nullptr);
-  root.only({"version", "applicationInfo", "physicalDeviceFeatures", "applicationInfos", "link", "links", "shaderModules", "samplers",
-             "setLayouts", "pipelineLayouts", "renderPasses", "renderPasses2", "computePipelines", "graphicsPipelines",
-             "raytracingPipelines", "bucketInfos"});
-  const auto push = [&](auto read) {
-    out.emplace_back();
-    Object& o = out.back();
-    ReadContext c{arena, where, &o.references};
-    read(c, o);
-  };
-  if (root.has("applicationInfos")) {
-    const Node apps = root.at("applicationInfos");
-    apps.expect_object();
-    for (const auto& m : apps.value().GetObject())
-      push([&](ReadContext& c, Object& o) {
-        const Node a(c, m.value, &apps, m.name.GetString());
-        a.only({"applicationInfo", "physicalDeviceFeatures"});
-        read_application_info(a.at("applicationInfo"), a.at("physicalDeviceFeatures"), o);
-        o.hash = key_hash(apps, m.name);
-      });
-  } else if (root.has("applicationInfo") || root.has("physicalDeviceFeatures")) {
-    push([&](ReadContext& c, Object& o) {
-      const Node r(c, p.doc, nullptr, nullptr);
-      read_application_info(r.at("applicationInfo"), r.at("physicalDeviceFeatures"), o);
-    });
-  }
-  for (Tag tag : {Tag::sampler, Tag::descriptor_set_layout, Tag::pipeline_layout, Tag::shader_module, Tag::render_pass,
-                  Tag::graphics_pipeline, Tag::compute_pipeline}) {
-    for (const Section& s : kSections) {
-      if (s.tag != tag || !root.has(s.key)) continue;
-      const Node section = root.at(s.key);
-      section.expect_object();
-      for (const auto& m : section.value().GetObject())
-        push([&](ReadContext& c, Object& o) {
-          o.tag = s.tag;
-          o.hash = key_hash(section, m.name);
-          const Node n(c, m.value, &section, m.name.GetString());
-          read_object(n, s.key, o, p.varint);
-        });
-    }
-  }
-  if (root.has("link")) push([&](ReadContext& c, Object& o) { read_link(Node(c, p.doc, nullptr, nullptr).at("link"), o); });
-  if (root.has("links")) {
-    const Node links = root.at("links");
-    const std::size_t n = links.array_size();
-    for (std::size_t i = 0; i < n; ++i)
-      push([&](ReadContext& c, Object& o) { read_link(Node(c, links.value()[static_cast<rapidjson::SizeType>(i)], &links, nullptr, i), o); });
-  }
-  if (root.has("raytracingPipelines")) {
-    const Node section = root.at("raytracingPipelines");
-    section.expect_object();
-    for (const auto& m : section.value().GetObject())
-      push([&](ReadContext& c, Object& o) {
-        o.tag = Tag::raytracing_pipeline;
-        o.hash = key_hash(section, m.name);
-        read_raytracing_pipeline(Node(c, m.value, &section, m.name.GetString()), o);
-      });
-  }
-  if (root.has("bucketInfos")) {
-    const Node buckets = root.at("bucketInfos");
-    buckets.expect_object();
-    for (const auto& m : buckets.value().GetObject())
-      push([&](ReadContext&, Object& o) {
-        o.tag = Tag::bucket_info;
-        o.hash = key_hash(buckets, m.name);
-        rapidjson::StringBuffer b;
-        rapidjson::Writer<rapidjson::StringBuffer> w(b);
-        m.value.Accept(w);
-        o.raw_json = arena.copy_string({b.GetString(), b.GetSize()});
-      });
-  }
-  return out;
 }
 
 std::string serialize_payload(const Object& o, const std::string& where) {
