@@ -4,8 +4,11 @@
 #include "libtrace/vma_sim.hpp"
 
 #include <algorithm>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
+
+#include "ptr_map.hpp"
 
 namespace libtrace::vma {
 
@@ -54,10 +57,36 @@ std::uint32_t texel_bytes_x16(std::uint32_t f) {
 struct Live {
   std::uint64_t line;
   double created;
-  Function function;
   std::uint64_t bytes;
-  int type;  // resolved memory type, -1 if unknown
-  std::string user_data;
+  std::uint64_t seq;   // creation order, which orders the leaks of one line
+  int type;            // resolved memory type, -1 if unknown
+  std::uint32_t text;  // user data: texts_[text - 1], or none for 0
+  Function function;
+};
+
+// resolve_memory_type() scans every memory type for each creation, while a
+// recording repeats a few argument combinations: remember the last results.
+class TypeCache {
+ public:
+  template <class Resolve>
+  int get(std::uint64_t usage, std::uint64_t required, std::uint64_t preferred, std::uint64_t type_bits,
+          std::uint32_t req_bits, Resolve&& resolve) {
+    const std::uint64_t h = (usage * 31 + required * 17 + preferred * 7 + type_bits * 3 + req_bits) * 0x9E3779B97F4A7C15ull;
+    Entry& e = entries_[h >> 58];
+    if (!e.valid || e.usage != usage || e.required != required || e.preferred != preferred || e.type_bits != type_bits ||
+        e.req_bits != req_bits)
+      e = {usage, required, preferred, type_bits, req_bits, resolve(), true};
+    return e.type;
+  }
+
+ private:
+  struct Entry {
+    std::uint64_t usage, required, preferred, type_bits;
+    std::uint32_t req_bits;
+    int type;
+    bool valid;
+  };
+  std::array<Entry, 64> entries_{};
 };
 
 class Counter {
@@ -73,7 +102,7 @@ class Counter {
     ++s_.calls;
     ++s_.calls_per_function[static_cast<std::size_t>(c.function)];
     if (!thread_calls_ || c.thread != last_thread_) {
-      thread_calls_ = &s_.calls_per_thread[c.thread];
+      thread_calls_ = thread_counter(c.thread);
       last_thread_ = c.thread;
     }
     ++*thread_calls_;
@@ -115,7 +144,7 @@ class Counter {
         if (auto it = pool_index_.find(n[0]); it != pool_index_.end()) s_.pools[it->second].name = c.text;
         break;
       case Function::SetAllocationUserData:
-        if (auto it = live_.find(n[0]); it != live_.end()) it->second.user_data = c.text;
+        if (const std::size_t slot = live_.find(n[0]); slot != live_.npos) set_text(live_.value(slot), c.text);
         break;
       case Function::CreateBuffer:
         create(c, n[10], n[1], resolve(n[9], n[5], n[6], n[7], n[8], 0xffffffffu), n[9]);
@@ -162,14 +191,33 @@ class Counter {
     s_.frames = frames_.size();
     s_.live_at_end = live_.size();
     s_.live_bytes_at_end = live_bytes_;
-    for (auto& [ptr, l] : live_) {
-      s_.leaks.push_back(Leak{ptr, l.line, l.function, l.bytes, l.user_data});
+    std::vector<std::pair<std::uint64_t, Leak>> leaks;
+    leaks.reserve(live_.size());
+    live_.for_each([&](std::uint64_t ptr, const Live& l) {
+      leaks.push_back({l.seq, Leak{ptr, l.line, l.function, l.bytes, l.text ? texts_[l.text - 1] : std::string()}});
       ++s_.lifetime_histogram[7];
-    }
-    std::sort(s_.leaks.begin(), s_.leaks.end(), [](const Leak& a, const Leak& b) { return a.line < b.line; });
+    });
+    // Creation order: by line, and the pages of one call in their order.
+    std::sort(leaks.begin(), leaks.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (auto& l : leaks) s_.leaks.push_back(std::move(l.second));
+    const std::size_t heaps = heap_bytes_.size();
+    s_.timeline_heap_bytes.resize(s_.timeline_time.size());
+    for (std::size_t i = 0; i < s_.timeline_heap_bytes.size(); ++i)
+      s_.timeline_heap_bytes[i].assign(timeline_.begin() + static_cast<std::ptrdiff_t>(i * heaps),
+                                       timeline_.begin() + static_cast<std::ptrdiff_t>((i + 1) * heaps));
   }
 
  private:
+  // calls_per_thread's counter for `thread`. Recordings interleave a few
+  // threads line by line: a handful of recent ones are kept at hand.
+  std::uint64_t* thread_counter(std::uint32_t thread) {
+    for (auto& [t, counter] : recent_threads_)
+      if (counter && t == thread) return counter;
+    auto& slot = recent_threads_[next_recent_++ % recent_threads_.size()];
+    slot = {thread, &s_.calls_per_thread[thread]};  // std::map nodes are stable
+    return slot.second;
+  }
+
   // The memory type VMA would pick on the recorded device: a custom pool's,
   // else the cheapest type with the required flags among those allowed.
   int resolve(std::uint64_t pool, std::uint64_t usage, std::uint64_t required, std::uint64_t preferred,
@@ -179,7 +227,9 @@ class Counter {
         return static_cast<int>(s_.pools[it->second].memory_type);
       return -1;
     }
-    return resolve_memory_type(s_.header.config, usage, required, preferred, type_bits, req_bits);
+    return types_.get(usage, required, preferred, type_bits, req_bits, [&] {
+      return resolve_memory_type(s_.header.config, usage, required, preferred, type_bits, req_bits);
+    });
   }
 
   void create(const Call& c, std::uint64_t ptr, std::uint64_t bytes, int type, std::uint64_t pool = 0) {
@@ -188,17 +238,20 @@ class Counter {
       return;
     }
     ++s_.allocations_created;
-    if (auto it = pool_index_.find(pool); pool && it != pool_index_.end()) ++s_.pools[it->second].allocations;
-    if (auto it = live_.find(ptr); it != live_.end()) {
+    if (pool)
+      if (auto it = pool_index_.find(pool); it != pool_index_.end()) ++s_.pools[it->second].allocations;
+    if (const std::size_t slot = live_.find(ptr); slot != live_.npos) {
       ++s_.reused_live_pointers;  // its free was not recorded
-      remove(it, c.time);
+      remove(slot, c.time);
     }
     // A lost allocation has no memory, so no type to resolve.
     if (type < 0 && c.function != Function::CreateLostAllocation) ++s_.unresolved_type_allocations;
-    std::size_t bucket = 0;
-    for (std::uint64_t b = bytes; b > 1 && bucket + 1 < s_.size_histogram.size(); b >>= 1) ++bucket;
+    // [k]: sizes in [2^k, 2^(k+1)), the last bucket open-ended.
+    const std::size_t bucket = bytes < 2 ? 0 : std::min<std::size_t>(63 - __builtin_clzll(bytes), s_.size_histogram.size() - 1);
     ++s_.size_histogram[bucket];
-    live_.emplace(ptr, Live{c.line, c.time, c.function, bytes, type, c.has_text ? c.text : std::string()});
+    Live l{c.line, c.time, bytes, s_.allocations_created, type, 0, c.function};
+    if (c.has_text) set_text(l, c.text);
+    live_.insert(ptr, l);
     add_bytes(type, static_cast<std::int64_t>(bytes));
     if (live_.size() > s_.peak_live_allocations) {
       s_.peak_live_allocations = live_.size();
@@ -208,21 +261,46 @@ class Counter {
 
   void destroy(std::uint64_t ptr, double time) {
     if (!ptr) return;
-    auto it = live_.find(ptr);
-    if (it == live_.end()) {
+    const std::size_t slot = live_.find(ptr);
+    if (slot == live_.npos) {
       ++s_.unknown_pointer_destroys;
       return;
     }
-    remove(it, time);
+    remove(slot, time);
   }
 
-  void remove(std::unordered_map<std::uint64_t, Live>::iterator it, double time) {
-    const double life = time - it->second.created;
+  void remove(std::size_t slot, double time) {
+    Live& l = live_.value(slot);
+    const double life = time - l.created;
     std::size_t b = 0;
     for (double limit = 0.001; b < 6 && life >= limit; limit *= 10) ++b;
     ++s_.lifetime_histogram[b];
-    add_bytes(it->second.type, -static_cast<std::int64_t>(it->second.bytes));
-    live_.erase(it);
+    add_bytes(l.type, -static_cast<std::int64_t>(l.bytes));
+    set_text(l, {});
+    live_.erase(slot);
+  }
+
+  // User data lives beside the table: most allocations have none, and the
+  // table's slots stay small.
+  void set_text(Live& l, std::string_view text) {
+    if (text.empty()) {
+      if (l.text) {
+        texts_[l.text - 1].clear();
+        free_texts_.push_back(l.text);
+        l.text = 0;
+      }
+      return;
+    }
+    if (!l.text) {
+      if (free_texts_.empty()) {
+        texts_.emplace_back();
+        l.text = static_cast<std::uint32_t>(texts_.size());
+      } else {
+        l.text = free_texts_.back();
+        free_texts_.pop_back();
+      }
+    }
+    texts_[l.text - 1].assign(text);
   }
 
   void add_bytes(int type, std::int64_t delta) {
@@ -240,36 +318,46 @@ class Counter {
     sample();
   }
 
+  // The timeline's samples are rows of timeline_ (one value per heap) until
+  // finish(), instead of a vector each.
   void sample() {
     auto& t = s_.timeline_time;
-    auto& b = s_.timeline_heap_bytes;
+    const std::size_t heaps = heap_bytes_.size();
     // Threads' stamps can step back a little: the plot's time only advances.
     const double when = t.empty() ? now_ : std::max(now_, t.back());
     if (!t.empty() && t.back() == when) {
-      for (std::size_t h = 0; h < heap_bytes_.size(); ++h) b.back()[h] = std::max(b.back()[h], heap_bytes_[h]);
+      std::uint64_t* last = timeline_.data() + (t.size() - 1) * heaps;
+      for (std::size_t h = 0; h < heaps; ++h) last[h] = std::max(last[h], heap_bytes_[h]);
       return;
     }
     t.push_back(when);
-    b.push_back(heap_bytes_);
+    timeline_.insert(timeline_.end(), heap_bytes_.begin(), heap_bytes_.end());
     if (t.size() < Stats::kTimelinePoints) return;
+    // Full: neighbouring samples merge, keeping their maxima.
     std::size_t out = 0;
     for (std::size_t i = 0; i + 1 < t.size(); i += 2, ++out) {
       t[out] = t[i];
-      for (std::size_t h = 0; h < heap_bytes_.size(); ++h) b[i][h] = std::max(b[i][h], b[i + 1][h]);
-      if (out != i) b[out] = std::move(b[i]);
+      for (std::size_t h = 0; h < heaps; ++h)
+        timeline_[out * heaps + h] = std::max(timeline_[i * heaps + h], timeline_[(i + 1) * heaps + h]);
     }
     t.resize(out);
-    b.resize(out);
+    timeline_.resize(out * heaps);
   }
 
   Stats& s_;
-  std::unordered_map<std::uint64_t, Live> live_;
+  detail::PtrMap<Live> live_;
+  std::vector<std::string> texts_;
+  std::vector<std::uint32_t> free_texts_;  // unused texts_ entries, 1-based
   std::unordered_map<std::uint64_t, std::size_t> pool_index_;
   std::unordered_set<std::uint32_t> frames_;
   std::vector<std::uint64_t> heap_bytes_, type_bytes_;
+  std::vector<std::uint64_t> timeline_;
+  TypeCache types_;
   std::uint64_t live_bytes_ = 0;
   double last_time_ = 0;
-  std::uint64_t* thread_calls_ = nullptr;  // std::map nodes are stable
+  std::array<std::pair<std::uint32_t, std::uint64_t*>, 8> recent_threads_{};
+  std::size_t next_recent_ = 0;
+  std::uint64_t* thread_calls_ = nullptr;
   double now_ = 0;
   std::uint32_t last_thread_ = 0, last_frame_ = 0;
 };

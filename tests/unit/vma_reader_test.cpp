@@ -18,15 +18,6 @@ const std::string kHead18 = "Vulkan Memory Allocator,Calls recording\n1,8\nConfi
 
 }  // namespace
 
-TEST_CASE("vma_reader: every function name round-trips and has a version range") {
-  for (std::size_t i = 0; i < kFunctionCount; ++i) {
-    const auto f = static_cast<Function>(i);
-    CHECK(function_from_name(function_name(f)) == f);
-    CHECK(function_versions(f).first <= function_versions(f).second);
-  }
-  CHECK_FALSE(function_from_name("vmaNope"));
-}
-
 TEST_CASE("vma_reader: config section of a real 1.8 recording") {
   InputFile in(test::data("vma/inexor_vma_replays_rst_1.8.csv"));
   Reader r(open_decoder(in), in.name());

@@ -143,10 +143,11 @@ class Reader {
   std::uint64_t bytes_read() const { return bytes_; }
 
  private:
+  bool refill();
+  std::string_view take_line();
   bool read_line(std::string_view& line);
   void parse_header();
   void parse_config_line(std::string_view line);
-  bool parse_call(std::string_view line, Call& call);
   [[noreturn]] void fail(const std::string& why) const;
   void warn(const std::string& why);
 
@@ -155,8 +156,12 @@ class Reader {
   ReaderOptions opt_;
   Header header_;
   std::vector<std::uint8_t> block_;
-  std::size_t pos_ = 0;
-  std::string carry_;        // a line split across blocks
+  std::size_t block_stop_ = 0;  // block_'s whole lines end here
+  std::string carry_;           // a line split between blocks
+  const char* cur_ = nullptr;   // block_ or carry_
+  std::size_t pos_ = 0, stop_ = 0;
+  bool in_carry_ = false;
+  std::size_t resume_ = 0;      // where block_'s lines go on after carry_'s
   bool eof_ = false;
   std::uint64_t line_no_ = 0;
   std::uint64_t bytes_ = 0;
