@@ -8,10 +8,6 @@
 #include <charconv>
 #include <cstring>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #include "vma_schema.hpp"
 
 namespace libtrace::vma::detail {
@@ -50,88 +46,6 @@ bool parse_time(std::string_view f, double& out) {
   if (f.empty()) return false;
   auto r = std::from_chars(f.data(), f.data() + f.size(), out);
   return r.ec == std::errc() && r.ptr == f.data() + f.size();
-}
-
-const char* scan_dec(const char* p, const char* end, std::uint64_t& out) {
-  (void)end;  // the non-digit past the line stops the loop
-  const char* const start = p;
-  std::uint64_t v = 0;
-  for (unsigned d; (d = static_cast<unsigned char>(*p) - unsigned{'0'}) < 10; ++p) v = v * 10 + d;
-  const std::ptrdiff_t n = p - start;
-  if (n == 0) return nullptr;
-  // 19 digits cannot overflow 64 bits; longer numbers (VK_WHOLE_SIZE has 20)
-  // are read again with checked arithmetic.
-  if (n > 19) {
-    v = 0;
-    for (const char* q = start; q < p; ++q)
-      if (__builtin_mul_overflow(v, 10u, &v) || __builtin_add_overflow(v, static_cast<std::uint64_t>(*q - '0'), &v))
-        return nullptr;
-  }
-  out = v;
-  return p;
-}
-
-const char* scan_time(const char* p, const char* end, double& out) {
-  (void)end;  // the non-digit past the line stops the loops
-  static constexpr double kPow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
-  const char* const start = p;
-  std::uint64_t m = 0;
-  // Wraps harmlessly past 19 digits: such a time is declined below.
-  for (unsigned d; (d = static_cast<unsigned char>(*p) - unsigned{'0'}) < 10; ++p) m = m * 10 + d;
-  const std::ptrdiff_t whole = p - start;
-  if (whole == 0) return nullptr;
-  std::ptrdiff_t frac = 0;
-  if (*p == '.') {
-    const char* const dot = ++p;
-    for (unsigned d; (d = static_cast<unsigned char>(*p) - unsigned{'0'}) < 10; ++p) m = m * 10 + d;
-    frac = p - dot;
-    if (frac == 0) return nullptr;
-  }
-  if (whole + frac > 15) return nullptr;
-  out = static_cast<double>(m) / kPow10[frac];
-  return p;
-}
-
-bool hex16(const char* p, std::uint64_t& out) {
-#if defined(__SSE2__)
-  const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-  // Unsigned "x <= limit" per byte: min(x, limit) == x.
-  const __m128i d = _mm_sub_epi8(c, _mm_set1_epi8('0'));
-  const __m128i is_digit = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d);
-  const __m128i l = _mm_sub_epi8(_mm_or_si128(c, _mm_set1_epi8(0x20)), _mm_set1_epi8('a'));
-  const __m128i is_letter = _mm_cmpeq_epi8(_mm_min_epu8(l, _mm_set1_epi8(5)), l);
-  if (_mm_movemask_epi8(_mm_or_si128(is_digit, is_letter)) != 0xffff) return false;
-  const __m128i nibbles =
-      _mm_or_si128(_mm_and_si128(is_digit, d), _mm_andnot_si128(is_digit, _mm_add_epi8(l, _mm_set1_epi8(10))));
-  // Each 16-bit lane holds two digits, the first in its low byte: first << 4
-  // | second lands in the low byte, and packing the lanes gives the value's
-  // bytes most significant first.
-  const __m128i pairs = _mm_and_si128(_mm_or_si128(_mm_slli_epi16(nibbles, 4), _mm_srli_epi16(nibbles, 8)),
-                                      _mm_set1_epi16(0x00ff));
-  const auto be = static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_packus_epi16(pairs, pairs)));
-  out = __builtin_bswap64(be);
-  return true;
-#else
-  std::uint64_t v = 0;
-  for (int i = 0; i < 16; ++i) {
-    const unsigned char ch = static_cast<unsigned char>(p[i]);
-    unsigned n;
-    if (ch - '0' < 10u) n = ch - '0';
-    else if ((ch | 0x20) - 'a' < 6u) n = (ch | 0x20) - 'a' + 10;
-    else return false;
-    v = v << 4 | n;
-  }
-  out = v;
-  return true;
-#endif
-}
-
-const char* scan_ptr(const char* p, const char* end, bool list_item, std::uint64_t& out) {
-  auto stops = [list_item](char ch) { return ch == ',' || ch == '\n' || ch == '\r' || (list_item && ch == ' '); };
-  if (end - p > 16 && stops(p[16]) && hex16(p, out)) return p + 16;
-  const char* e = p;
-  while (e < end && !stops(*e)) ++e;
-  return parse_ptr(std::string_view(p, static_cast<std::size_t>(e - p)), out) ? e : nullptr;
 }
 
 namespace {

@@ -1,201 +1,148 @@
 // SPDX-License-Identifier: MIT
-// Streaming reader for VMA call recordings: lines, the header and the Config
-// section (the call lines are parsed in vma_line.cpp).
-#include <string.h>  // memrchr
-
-#include <cstring>
+// Streaming reader for VMA call recordings: hands out the calls that
+// vma_source.cpp parses in batches, on a second thread when there is a core
+// for it.
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <utility>
 
 #include "libtrace/vma.hpp"
-#include "vma_line.hpp"
+#include "vma_source.hpp"
 
 namespace libtrace::vma {
 
-using detail::next_field;
-using detail::parse_dec;
-using detail::trim_right;
+using detail::Batch;
 
 bool looks_like_recording(std::string_view first) { return first.rfind("Vulkan Memory Allocator", 0) == 0; }
 
+struct Reader::Impl {
+  Impl(std::unique_ptr<Decoder> decoder, std::string name, ReaderOptions o)
+      : opt(std::move(o)), source(std::move(decoder), std::move(name), opt), warnings(source.header_warnings()) {
+    if (opt.read_ahead && std::thread::hardware_concurrency() > 1) {
+      for (auto& b : batches) free.push_back(&b);
+      worker = std::thread([this] { run(); });
+    }
+  }
+
+  ~Impl() {
+    if (!worker.joinable()) return;
+    {
+      std::lock_guard lock(mu);
+      stop = true;
+    }
+    cv.notify_all();
+    worker.join();
+  }
+
+  // The worker fills free batches until the data ends.
+  void run() {
+    for (;;) {
+      Batch* b = nullptr;
+      {
+        std::unique_lock lock(mu);
+        cv.wait(lock, [&] { return stop || !free.empty(); });
+        if (stop) return;
+        b = free.front();
+        free.pop_front();
+      }
+      source.fill(*b);
+      const bool last = b->last;
+      {
+        std::lock_guard lock(mu);
+        ready.push_back(b);
+      }
+      cv.notify_all();
+      if (last) return;
+    }
+  }
+
+  Batch* acquire() {
+    if (!worker.joinable()) {
+      source.fill(batches[0]);
+      return &batches[0];
+    }
+    std::unique_lock lock(mu);
+    cv.wait(lock, [&] { return !ready.empty(); });
+    Batch* b = ready.front();
+    ready.pop_front();
+    return b;
+  }
+
+  void release(Batch* b) {
+    if (!worker.joinable()) return;
+    {
+      std::lock_guard lock(mu);
+      free.push_back(b);
+    }
+    cv.notify_all();
+  }
+
+  // Passes on the current batch's warnings due before calls[upto].
+  void emit_notes(std::size_t upto) {
+    for (; note < cur->notes.size() && cur->notes[note].before <= upto; ++note) {
+      ++warnings;
+      if (opt.warnings) opt.warnings(cur->notes[note].where, cur->notes[note].why);
+    }
+  }
+
+  ReaderOptions opt;
+  detail::Source source;
+  std::uint64_t warnings = 0, lines = 0, bytes = 0;
+
+  // The caller's side.
+  Batch* cur = nullptr;
+  std::size_t index = 0, note = 0;  // the next call and warning of cur
+  bool done = false;
+
+  // Batches go from `free` to the worker and through `ready` back to the
+  // caller; with no worker, batches[0] is filled on demand.
+  Batch batches[4];
+  std::mutex mu;
+  std::condition_variable cv;
+  std::deque<Batch*> free, ready;
+  bool stop = false;
+  std::thread worker;
+};
+
 Reader::Reader(std::unique_ptr<Decoder> decoder, std::string name, ReaderOptions opt)
-    : decoder_(std::move(decoder)), name_(std::move(name)), opt_(std::move(opt)) {
-  parse_header();
-}
+    : impl_(std::make_unique<Impl>(std::move(decoder), std::move(name), std::move(opt))) {}
 
 Reader::~Reader() = default;
 
-void Reader::fail(const std::string& why) const {
-  throw Error(Errc::bad_record, name_ + ": line " + std::to_string(line_no_), why);
-}
-
-void Reader::warn(const std::string& why) {
-  ++warnings_;
-  if (opt_.warnings) opt_.warnings(name_ + ": line " + std::to_string(line_no_), why);
-}
-
-// Makes [pos_, stop_) of cur_ hold whole lines again, each with its '\n';
-// false at the end of the data. Lines are parsed where the decoder put them:
-// only a line split between two blocks is copied, into carry_. A last line
-// with no line end is what a crashed recorder leaves: it is dropped with a
-// warning.
-bool Reader::refill() {
-  if (in_carry_) {
-    in_carry_ = false;
-    cur_ = reinterpret_cast<const char*>(block_.data());
-    pos_ = resume_;
-    stop_ = block_stop_;
-    if (pos_ < stop_) return true;
-  }
-  constexpr std::size_t kMaxLine = 64u << 20;
-  carry_.assign(reinterpret_cast<const char*>(block_.data()) + block_stop_, block_.size() - block_stop_);
-  if (carry_.size() > kMaxLine) fail("line longer than 64 MiB (not a recording?)");
-  for (;;) {
-    if (eof_ || !decoder_->next(block_)) {
-      eof_ = true;
-      block_.clear();
-      block_stop_ = pos_ = stop_ = 0;
-      if (!carry_.empty()) {
-        carry_.clear();
-        ++line_no_;
-        warn("last line has no line end (the recording was cut off); dropped");
-      }
-      return false;
-    }
-    const char* b = reinterpret_cast<const char*>(block_.data());
-    const std::size_t n = block_.size();
-    bytes_ += n;
-    const char* first = static_cast<const char*>(std::memchr(b, '\n', n));
-    if (!first) {
-      carry_.append(b, n);
-      if (carry_.size() > kMaxLine) fail("line longer than 64 MiB (not a recording?)");
-      continue;
-    }
-    block_stop_ = static_cast<std::size_t>(static_cast<const char*>(::memrchr(b, '\n', n)) + 1 - b);
-    if (carry_.empty()) {
-      cur_ = b;
-      pos_ = 0;
-      stop_ = block_stop_;
-      return true;
-    }
-    carry_.append(b, static_cast<std::size_t>(first + 1 - b));
-    cur_ = carry_.data();
-    pos_ = 0;
-    stop_ = carry_.size();
-    in_carry_ = true;
-    resume_ = static_cast<std::size_t>(first + 1 - b);
-    return true;
-  }
-}
-
-// The line at pos_ (there is one) without its line end.
-std::string_view Reader::take_line() {
-  const char* start = cur_ + pos_;
-  const char* nl = static_cast<const char*>(std::memchr(start, '\n', stop_ - pos_));
-  pos_ = static_cast<std::size_t>(nl + 1 - cur_);
-  std::string_view line(start, static_cast<std::size_t>(nl - start));
-  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-  return line;
-}
-
-bool Reader::read_line(std::string_view& line) {
-  if (pos_ == stop_ && !refill()) return false;
-  ++line_no_;
-  line = take_line();
-  return true;
-}
-
-void Reader::parse_header() {
-  std::string_view line;
-  if (!read_line(line)) throw Error(Errc::truncated, name_ + ": line 1", "empty recording");
-  if (trim_right(line) != "Vulkan Memory Allocator,Calls recording")
-    fail("not a VMA calls recording (first line must be \"Vulkan Memory Allocator,Calls recording\")");
-  if (!read_line(line)) throw Error(Errc::truncated, name_ + ": line 2", "recording ends before its version line");
-  line = trim_right(line);
-  bool more = false;
-  std::uint64_t major = 0, minor = 0;
-  const std::string_view a = next_field(line, more);
-  if (!more || !parse_dec(a, major) || !parse_dec(line, minor)) fail("bad version line (expected \"1,N\")");
-  if (major != 1 || minor > 8)
-    throw Error(Errc::unsupported, name_ + ": line 2",
-                "unsupported recording format version " + std::to_string(major) + "." + std::to_string(minor) +
-                    " (trak reads 1.0 to 1.8)");
-  header_.version = {1, static_cast<int>(minor)};
-  if (header_.version < Version{1, 3}) return;
-  if (!read_line(line) || trim_right(line) != "Config,Begin")
-    fail("format 1.3 and later must start with a Config section (\"Config,Begin\")");
-  for (;;) {
-    if (!read_line(line)) throw Error(Errc::truncated, name_ + ": line " + std::to_string(line_no_), "recording ends inside the Config section");
-    line = trim_right(line);
-    if (line == "Config,End") return;
-    parse_config_line(line);
-  }
-}
-
-void Reader::parse_config_line(std::string_view line) {
-  Config& c = header_.config;
-  c.lines.emplace_back(line);
-  bool more = false;
-  std::string_view rest = line;
-  const std::string_view key = next_field(rest, more);
-  auto number = [&](std::string_view f) {
-    std::uint64_t v = 0;
-    if (!parse_dec(f, v)) fail("bad number '" + std::string(f) + "' in the Config section");
-    return v;
-  };
-  if (key == "VulkanApiVersion") {
-    c.vulkan_api_version = std::string(rest);
-  } else if (key == "PhysicalDevice" || key == "PhysicalDeviceLimits" || key == "Extension" || key == "Macro") {
-    const std::string_view name = next_field(rest, more);
-    if (!more) fail("Config line has no value: " + std::string(line));
-    auto& m = key == "PhysicalDevice"         ? c.physical_device
-              : key == "PhysicalDeviceLimits" ? c.limits
-              : key == "Extension"            ? c.extensions
-                                              : c.macros;
-    m[std::string(name)] = std::string(rest);  // deviceName keeps its commas
-  } else if (key == "PhysicalDeviceMemory") {
-    const std::string_view what = next_field(rest, more);
-    if (what == "HeapCount" || what == "TypeCount") {
-      const std::uint64_t n = number(rest);
-      if (n > 64) fail("implausible " + std::string(what) + " " + std::to_string(n));
-      if (what == "HeapCount") c.heaps.resize(n);
-      else c.types.resize(n);
-    } else if (what == "Heap" || what == "Type") {
-      const std::uint64_t i = number(next_field(rest, more));
-      const std::string_view field = next_field(rest, more);
-      const std::uint64_t v = number(rest);
-      if (what == "Heap") {
-        if (i >= c.heaps.size()) fail("heap index " + std::to_string(i) + " beyond HeapCount");
-        if (field == "size") c.heaps[i].size = v;
-        else if (field == "flags") c.heaps[i].flags = static_cast<std::uint32_t>(v);
-      } else {
-        if (i >= c.types.size()) fail("memory type index " + std::to_string(i) + " beyond TypeCount");
-        if (field == "heapIndex") c.types[i].heap = static_cast<std::uint32_t>(v);
-        else if (field == "propertyFlags") c.types[i].property_flags = static_cast<std::uint32_t>(v);
-      }
-    }
-  } else {
-    warn("unknown Config option '" + std::string(key) + "' kept as is");
-  }
-}
+const Header& Reader::header() const { return impl_->source.header(); }
+std::uint64_t Reader::warnings() const { return impl_->warnings; }
+std::uint64_t Reader::lines_read() const { return impl_->lines; }
+std::uint64_t Reader::bytes_read() const { return impl_->bytes; }
 
 const Call* Reader::next() {
+  Impl& m = *impl_;
   for (;;) {
-    if (pos_ == stop_ && !refill()) return nullptr;
-    ++line_no_;
-    if (const char* after = detail::parse_call_fast(cur_ + pos_, cur_ + stop_, header_.version, call_)) {
-      pos_ = static_cast<std::size_t>(after - cur_);
-      call_.line = line_no_;
-      return &call_;
+    if (m.cur) {
+      if (m.index < m.cur->count) {
+        m.emit_notes(m.index);
+        return &m.cur->calls[m.index++];
+      }
+      m.emit_notes(Batch::kCalls);
+      Batch* b = std::exchange(m.cur, nullptr);
+      const std::exception_ptr error = b->error;
+      m.done = b->last;
+      m.release(b);
+      if (error) std::rethrow_exception(error);
     }
-    const std::string_view line = take_line();
-    if (trim_right(line).empty()) continue;
-    if (const auto why = detail::parse_call(line, header_.version, call_)) {
-      if (!opt_.keep_going) fail(*why);
-      warn(*why + "; line skipped");
-      continue;
-    }
-    call_.line = line_no_;
-    return &call_;
+    if (m.done) return nullptr;
+    m.cur = m.acquire();
+    m.index = m.note = 0;
+    m.lines = m.cur->lines;
+    m.bytes = m.cur->bytes;
   }
+}
+
+const Call* Reader::ahead(std::size_t k) const {
+  const Impl& m = *impl_;
+  if (!m.cur || k == 0 || m.index + k - 1 >= m.cur->count) return nullptr;
+  return &m.cur->calls[m.index + k - 1];
 }
 
 }  // namespace libtrace::vma

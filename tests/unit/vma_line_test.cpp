@@ -3,9 +3,6 @@
 
 #include <doctest/doctest.h>
 
-#include <charconv>
-#include <cinttypes>
-#include <cstdio>
 #include <random>
 #include <string>
 #include <vector>
@@ -14,30 +11,6 @@ using namespace libtrace::vma;
 using namespace libtrace::vma::detail;
 
 namespace {
-
-// The scanners need a '\n' after the text, as the reader's lines have.
-struct Scanned {
-  bool ok = false;
-  std::size_t used = 0;
-};
-
-Scanned run_dec(std::string s, std::uint64_t& v) {
-  s += '\n';
-  const char* e = scan_dec(s.data(), s.data() + s.size(), v);
-  return {e != nullptr, e ? static_cast<std::size_t>(e - s.data()) : 0};
-}
-
-Scanned run_time(std::string s, double& v) {
-  s += '\n';
-  const char* e = scan_time(s.data(), s.data() + s.size(), v);
-  return {e != nullptr, e ? static_cast<std::size_t>(e - s.data()) : 0};
-}
-
-Scanned run_ptr(std::string s, bool list_item, std::uint64_t& v) {
-  s += '\n';
-  const char* e = scan_ptr(s.data(), s.data() + s.size(), list_item, v);
-  return {e != nullptr, e ? static_cast<std::size_t>(e - s.data()) : 0};
-}
 
 bool same(const Call& a, const Call& b) {
   return a.thread == b.thread && a.time == b.time && a.frame == b.frame && a.function == b.function && a.num == b.num &&
@@ -64,93 +37,6 @@ bool fast_agrees(const std::string& line_nl, Version v = Version{1, 8}) {
 }
 
 }  // namespace
-
-TEST_CASE("vma_line: scan_dec reads what from_chars reads, up to 64 bits") {
-  std::uint64_t v = 0;
-  CHECK(run_dec("12552,", v).ok);
-  CHECK(v == 12552);
-  CHECK(run_dec("12552,", v).used == 5);
-  CHECK(run_dec("0", v).ok);
-  CHECK(v == 0);
-  CHECK(run_dec("18446744073709551615", v).ok);
-  CHECK(v == UINT64_MAX);
-  CHECK(run_dec("000000000000000000000000042", v).ok);
-  CHECK(v == 42);
-  CHECK_FALSE(run_dec("18446744073709551616", v).ok);
-  CHECK_FALSE(run_dec("99999999999999999999", v).ok);
-  CHECK_FALSE(run_dec("", v).ok);
-  CHECK_FALSE(run_dec("-1", v).ok);
-  CHECK_FALSE(run_dec("+1", v).ok);
-  CHECK(run_dec("12x", v).used == 2);
-}
-
-TEST_CASE("vma_line: scan_time rounds exactly as from_chars, declines the rest") {
-  std::mt19937_64 rng(3);
-  for (int i = 0; i < 20000; ++i) {
-    // %.3f stamps as recorders write them, and arbitrary short decimals.
-    std::string s = std::to_string(rng() % (i % 2 ? 100000 : 1000000000));
-    const int frac = static_cast<int>(rng() % 9);
-    if (frac) s += '.';
-    for (int k = 0; k < frac; ++k) s += static_cast<char>('0' + rng() % 10);
-    double want = 0, got = -1;
-    REQUIRE(parse_time(s, want));
-    const Scanned r = run_time(s, got);
-    if (s.size() - (frac ? 1 : 0) <= 15) {
-      REQUIRE_MESSAGE(r.ok, s);
-      CHECK_MESSAGE(got == want, s);
-      CHECK(r.used == s.size());
-    } else {
-      CHECK_FALSE(r.ok);
-    }
-  }
-  double t = 0;
-  CHECK(run_time("0.003", t).ok);
-  CHECK(t == 0.003);
-  CHECK(run_time("7", t).ok);
-  CHECK(t == 7);
-  CHECK(run_time("0.1234567890123", t).ok);
-  CHECK(t == 0.1234567890123);
-  // Declined: parse_time decides (it accepts some of these).
-  for (const char* s : {"1.", ".5", "-0.5", "inf", "nan", "", "1234567890.1234567", "0.0000000000000001"})
-    CHECK_FALSE_MESSAGE(run_time(s, t).ok, std::string(s));
-  CHECK(run_time("1.5e3", t).used == 3);  // stops before what the caller rejects
-}
-
-TEST_CASE("vma_line: hex16 and scan_ptr read pointers as parse_ptr does") {
-  std::mt19937_64 rng(5);
-  for (int i = 0; i < 20000; ++i) {
-    const std::uint64_t x = i < 64 ? (std::uint64_t{1} << i) - 1 : rng() >> (rng() % 64);
-    char buf[32];
-    std::snprintf(buf, sizeof buf, i % 2 ? "%016" PRIX64 : "%016" PRIx64, x);
-    std::uint64_t got = 0;
-    REQUIRE(hex16(buf, got));
-    CHECK(got == x);
-  }
-  // Every non-hex byte in every position is refused.
-  for (int c = 0; c < 256; ++c) {
-    const bool hex = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-    for (int pos = 0; pos < 16; pos += 5) {
-      std::string s(16, '0');
-      s[static_cast<std::size_t>(pos)] = static_cast<char>(c);
-      std::uint64_t v = 0;
-      CHECK(hex16(s.data(), v) == hex);
-    }
-  }
-  std::uint64_t v = 1;
-  CHECK(run_ptr("000001D85B8B1A80,", false, v).used == 16);
-  CHECK(v == 0x000001D85B8B1A80ull);
-  CHECK(run_ptr("(nil)", false, v).ok);
-  CHECK(v == 0);
-  CHECK(run_ptr("0x55d4c2a47108,", false, v).used == 14);
-  CHECK(v == 0x55d4c2a47108ull);
-  CHECK(run_ptr("8B1A80C0 ", true, v).used == 8);
-  CHECK(v == 0x8B1A80C0);
-  CHECK_FALSE(run_ptr("8B1A80C0 1", false, v).ok);  // a space ends only list items
-  CHECK_FALSE(run_ptr("000001D85B8B1A80A", false, v).ok);
-  CHECK_FALSE(run_ptr("0x", false, v).ok);
-  CHECK_FALSE(run_ptr("", false, v).ok);
-  CHECK_FALSE(run_ptr("000001D85B8B1G80", false, v).ok);
-}
 
 TEST_CASE("vma_line: the fast parser takes the lines real recordings are made of") {
   CHECK(fast_agrees("12552,0.000,0,vmaCreateAllocator\n"));

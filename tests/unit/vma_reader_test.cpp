@@ -85,3 +85,44 @@ TEST_CASE("vma_reader: the 6-column vmaCreatePool of the last 1.8 recorder") {
   CHECK(c->num.front() == 2);
   CHECK(c->num.back() == 0xAA);
 }
+
+TEST_CASE("vma_reader: warnings and errors come in order with the calls, read ahead or not") {
+  // More calls than one batch holds, malformed lines among them.
+  std::string text = kHead18;
+  for (int i = 0; i < 1000; ++i) {
+    text += std::to_string(i) + ",0.5,0,vmaTouchAllocation,0000000000000001\n";
+    if (i % 97 == 0) text += "1,0.5,0,vmaTouchAllocation\n";
+  }
+  text += "1,0.5,0,vmaTouch";
+  for (const bool ahead : {false, true}) {
+    std::vector<std::string> events;
+    ReaderOptions opt;
+    opt.keep_going = true;
+    opt.read_ahead = ahead;
+    opt.warnings = [&](const std::string& where, const std::string&) { events.push_back("warning " + where); };
+    auto r = read(text, opt);
+    std::size_t looked_ahead = 0;
+    while (const Call* c = r->next()) {
+      events.push_back("call " + std::to_string(c->thread));
+      if (const Call* a = r->ahead(1)) {
+        CHECK(a->thread == c->thread + 1);
+        ++looked_ahead;
+      }
+    }
+    CHECK(r->next() == nullptr);
+    CHECK(r->warnings() == 12);
+    REQUIRE(events.size() == 1012);
+    CHECK(events[0] == "call 0");
+    CHECK(events[1] == "warning r.csv: line 6");
+    CHECK(events[2] == "call 1");
+    CHECK(events[99] == "warning r.csv: line 104");
+    CHECK(events.back() == "warning r.csv: line 1016");
+    CHECK(looked_ahead > 900);
+
+    opt.keep_going = false;
+    auto strict = read(text, opt);
+    REQUIRE(strict->next());
+    CHECK_THROWS_WITH_AS(strict->next(), "r.csv: line 6: vmaTouchAllocation: too few columns (0 of 1)", Error);
+    CHECK(strict->next() == nullptr);
+  }
+}
