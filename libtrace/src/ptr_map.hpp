@@ -34,8 +34,9 @@ class PtrMap {
 
   // Adds `key`, which must be absent, with `value`; returns its slot.
   std::size_t insert(std::uint64_t key, V value) {
-    // At most 3/4 full, so that probe runs stay short.
-    if ((size_ + 1) * 4 > slots_.size() * 3) grow();
+    // At most half full, so that probe runs (and the shifts of erase()) stay
+    // short.
+    if ((size_ + 1) * 2 > slots_.size()) grow();
     std::size_t i = home(key);
     while (slots_[i].key) i = (i + 1) & mask();
     slots_[i].key = key;
@@ -45,6 +46,10 @@ class PtrMap {
   }
 
   V& value(std::size_t slot) { return slots_[slot].value; }
+
+  // Starts loading the slot where a lookup of `key` begins, so that the
+  // lookup a few calls later does not wait for memory.
+  void prefetch(std::uint64_t key) const { __builtin_prefetch(&slots_[home(key)]); }
 
   // Removes the entry in `slot`. Later entries of its probe run move back into
   // the hole (no tombstones, so lookups never slow down with churn).

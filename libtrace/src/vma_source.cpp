@@ -11,6 +11,13 @@
 
 namespace libtrace::vma::detail {
 
+// The calls' numbers are allocated once, one after the other, for the most
+// any function has: a batch is then close to one block of memory, which the
+// thread reading it gets from the other core's cache as a stream.
+Batch::Batch() : calls(kCalls) {
+  for (Call& c : calls) c.num.reserve(24);
+}
+
 Source::Source(std::unique_ptr<Decoder> decoder, std::string name, const ReaderOptions& opt)
     : decoder_(std::move(decoder)), name_(std::move(name)), opt_(opt) {
   parse_header();
@@ -80,6 +87,69 @@ bool Source::refill() {
     stop_ = carry_.size();
     in_carry_ = true;
     resume_ = static_cast<std::size_t>(first + 1 - b);
+    return true;
+  }
+}
+
+bool Source::next_chunk(Chunk& c) {
+  constexpr std::size_t kMaxLine = 64u << 20;
+  c.head.clear();
+  c.begin = c.end = 0;
+  c.last = c.cut_off = c.too_long = false;
+  c.error = nullptr;
+  if (!chunked_) {
+    // The lines the header left: maybe the rest of a carried line, then the
+    // rest of the block.
+    chunked_ = true;
+    if (in_carry_) {
+      c.head.assign(cur_ + pos_, stop_ - pos_);
+      pos_ = resume_;
+      stop_ = block_stop_;
+    }
+    c.begin = pos_;
+    c.end = stop_;
+    carry_.assign(reinterpret_cast<const char*>(block_.data()) + block_stop_, block_.size() - block_stop_);
+    c.block.swap(block_);
+    c.bytes = bytes_;
+    c.too_long = carry_.size() > kMaxLine;
+    c.last = eof_ = eof_ || c.too_long;
+    return true;
+  }
+  if (eof_) return false;
+  for (;;) {
+    try {
+      if (!decoder_->next(c.block)) {
+        c.cut_off = !carry_.empty();
+        c.last = eof_ = true;
+        return true;
+      }
+    } catch (...) {
+      c.error = std::current_exception();
+      c.last = eof_ = true;
+      return true;
+    }
+    const char* b = reinterpret_cast<const char*>(c.block.data());
+    const std::size_t n = c.block.size();
+    bytes_ += n;
+    c.bytes = bytes_;
+    const char* first = static_cast<const char*>(std::memchr(b, '\n', n));
+    if (!first) {
+      carry_.append(b, n);
+      if (carry_.size() > kMaxLine) {
+        c.too_long = c.last = eof_ = true;
+        return true;
+      }
+      continue;
+    }
+    c.begin = 0;
+    if (!carry_.empty()) {
+      c.head = carry_;
+      c.head.append(b, static_cast<std::size_t>(first + 1 - b));
+      c.begin = static_cast<std::size_t>(first + 1 - b);
+    }
+    c.end = static_cast<std::size_t>(static_cast<const char*>(::memrchr(b, '\n', n)) + 1 - b);
+    carry_.assign(b + c.end, n - c.end);
+    c.too_long = c.last = eof_ = carry_.size() > kMaxLine;
     return true;
   }
 }

@@ -22,12 +22,28 @@ struct Note {
 
 struct Batch {
   static constexpr std::size_t kCalls = 256;
-  std::vector<Call> calls = std::vector<Call>(kCalls);  // reused: their vectors keep their capacity
+  Batch();
+  std::vector<Call> calls;  // reused: their vectors keep their capacity
   std::size_t count = 0;                                // calls[0, count) are this batch's
   std::vector<Note> notes;
   std::exception_ptr error;  // due after the calls and the notes; nothing follows
   bool last = false;         // nothing follows
   std::uint64_t lines = 0, bytes = 0;  // read when the batch was filled
+};
+
+// Whole lines of the recording, for parsing on any thread: `head` (a line
+// begun in the previous block, with its '\n'; often empty), then
+// block[begin, end). What follows the lines is in the flags; line numbers are
+// left to whoever counts the lines.
+struct Chunk {
+  std::vector<std::uint8_t> block;  // the decoder's block, owned
+  std::string head;
+  std::size_t begin = 0, end = 0;
+  std::uint64_t bytes = 0;    // of the stream, read up to this chunk's end
+  bool last = false;          // nothing follows
+  bool cut_off = false;       // then a last line with no line end, dropped
+  bool too_long = false;      // then a line longer than the reader takes
+  std::exception_ptr error;   // then the decoder's error
 };
 
 class Source {
@@ -42,6 +58,11 @@ class Source {
   // Parses the next calls into `b`. Never throws: an error ends the batch and
   // the data (b.error, b.last).
   void fill(Batch& b);
+
+  // Instead of fill(): the next lines, the first call taking over what the
+  // header left; false when the last chunk was handed out. Never throws.
+  bool next_chunk(Chunk& c);
+  std::uint64_t lines_read() const { return line_no_; }  // before the first chunk: the header's
 
  private:
   bool next_call(Call& call);
@@ -68,6 +89,7 @@ class Source {
   bool in_carry_ = false;
   std::size_t resume_ = 0;      // where block_'s lines go on after carry_'s
   bool eof_ = false;
+  bool chunked_ = false;  // next_chunk() has taken over
   std::uint64_t line_no_ = 0;
   std::uint64_t bytes_ = 0;
 };

@@ -56,3 +56,79 @@ TEST_CASE("vma_source: an error ends the batch after the calls before it") {
   REQUIRE(b.error);
   CHECK_THROWS_WITH_AS(std::rethrow_exception(b.error), "r.csv: line 4: bad time", Error);
 }
+
+namespace {
+
+// Every line the chunks of `text` hold, in order.
+std::vector<std::string> chunk_lines(const std::string& text, std::size_t block, std::vector<Chunk>* out = nullptr) {
+  Source src(std::make_unique<test::MemDecoder>(text, block), "r.csv", ReaderOptions{});
+  std::vector<std::string> lines;
+  Chunk c;
+  while (src.next_chunk(c)) {
+    auto split = [&](std::string_view s) {
+      while (!s.empty()) {
+        const std::size_t nl = s.find('\n');
+        REQUIRE(nl != std::string_view::npos);  // whole lines only
+        lines.emplace_back(s.substr(0, nl));
+        s.remove_prefix(nl + 1);
+      }
+    };
+    split(c.head);
+    split(std::string_view(reinterpret_cast<const char*>(c.block.data()) + c.begin, c.end - c.begin));
+    if (out) out->push_back(c);
+  }
+  return lines;
+}
+
+}  // namespace
+
+TEST_CASE("vma_source: chunks hand out every line after the header once, in order") {
+  std::string text = "Vulkan Memory Allocator,Calls recording\n1,8\nConfig,Begin\nConfig,End\n";
+  std::vector<std::string> want;
+  for (int i = 0; i < 200; ++i) {
+    want.push_back(std::to_string(i) + ",0.5,0,vmaTouchAllocation," + std::string(static_cast<std::size_t>(i % 40), 'x'));
+    text += want.back() + (i % 3 ? "\n" : "\r\n");
+    if (i % 3 == 0) want.back() += '\r';
+  }
+  for (const std::size_t block : {std::size_t{1}, std::size_t{5}, std::size_t{64}, std::size_t{100000}}) {
+    std::vector<Chunk> chunks;
+    CHECK(chunk_lines(text, block, &chunks) == want);
+    REQUIRE_FALSE(chunks.empty());
+    CHECK(chunks.back().last);
+    CHECK_FALSE(chunks.back().cut_off);
+    CHECK(chunks.back().bytes == text.size());
+  }
+  // A last line with no line end is left out and flagged.
+  std::vector<Chunk> chunks;
+  CHECK(chunk_lines(text + "7,0.5,0,vmaTouch", 64, &chunks) == want);
+  CHECK(chunks.back().cut_off);
+}
+
+TEST_CASE("vma_source: a decoder error follows the lines before it") {
+  // A brotli stream cut short: the decoder returns what it could, then fails.
+  const std::string text = "Vulkan Memory Allocator,Calls recording\n1,2\n1,0.5,0,vmaCreateAllocator\n";
+  struct Failing final : Decoder {
+    std::string data;
+    bool sent = false;
+    bool next(std::vector<std::uint8_t>& out) override {
+      if (sent) throw Error(Errc::truncated, "r.csv: offset 9", "cut");
+      sent = true;
+      out.assign(data.begin(), data.end());
+      return true;
+    }
+    Container container() const override { return Container::brotli; }
+    std::uint64_t file_offset() const override { return 0; }
+  };
+  auto d = std::make_unique<Failing>();
+  d->data = text + "2,0.5,0,vmaDestroyAll";
+  Source src(std::move(d), "r.csv", ReaderOptions{});
+  Chunk c;
+  REQUIRE(src.next_chunk(c));
+  CHECK(c.end - c.begin == std::string("1,0.5,0,vmaCreateAllocator\n").size());
+  CHECK_FALSE(c.last);
+  REQUIRE(src.next_chunk(c));
+  CHECK(c.last);
+  REQUIRE(c.error);
+  CHECK(c.end == c.begin);
+  CHECK_FALSE(src.next_chunk(c));
+}
