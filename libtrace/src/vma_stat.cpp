@@ -279,23 +279,27 @@ class Merger {
     auto& h = heap_bytes_[heap];
     h = static_cast<std::uint64_t>(static_cast<std::int64_t>(h) + delta);
     s_.peak_bytes_per_heap[heap] = std::max(s_.peak_bytes_per_heap[heap], h);
-    sample();
+    sample(heap);
   }
 
   // The timeline's samples are rows of timeline_ (one value per heap) until
-  // finish(), instead of a vector each.
-  void sample() {
+  // finish(), instead of a vector each. `changed` is the heap whose bytes
+  // changed since the last call: every other heap's value is in the last
+  // row already (a row starts as all the heaps' values and only grows).
+  void sample(std::size_t changed) {
     auto& t = s_.timeline_time;
     const std::size_t heaps = heap_bytes_.size();
     // Threads' stamps can step back a little: the plot's time only advances.
     const double when = t.empty() ? now_ : std::max(now_, t.back());
     if (!t.empty() && t.back() == when) {
-      std::uint64_t* last = timeline_.data() + (t.size() - 1) * heaps;
-      for (std::size_t h = 0; h < heaps; ++h) last[h] = std::max(last[h], heap_bytes_[h]);
+      std::uint64_t& last = timeline_[(t.size() - 1) * heaps + changed];
+      last = std::max(last, heap_bytes_[changed]);
       return;
     }
     t.push_back(when);
-    timeline_.insert(timeline_.end(), heap_bytes_.begin(), heap_bytes_.end());
+    const std::size_t row = timeline_.size();
+    timeline_.resize(row + heaps);
+    for (std::size_t h = 0; h < heaps; ++h) timeline_[row + h] = heap_bytes_[h];
     if (t.size() < Stats::kTimelinePoints) return;
     // Full: neighbouring samples merge, keeping their maxima.
     std::size_t out = 0;
