@@ -34,15 +34,32 @@ class PtrMap {
 
   // Adds `key`, which must be absent, with `value`; returns its slot.
   std::size_t insert(std::uint64_t key, V value) {
+    reserve_one();
+    return insert_at(find_or_free(key), key, std::move(value));
+  }
+
+  // Room for one more entry: slot indices change here, not in insert_at().
+  void reserve_one() {
     // At most half full, so that probe runs (and the shifts of erase()) stay
     // short.
     if ((size_ + 1) * 2 > slots_.size()) grow();
+  }
+
+  // The slot holding `key`, or else the free slot where it would go: one
+  // probe for "is it there? then add it".
+  std::size_t find_or_free(std::uint64_t key) const {
     std::size_t i = home(key);
-    while (slots_[i].key) i = (i + 1) & mask();
-    slots_[i].key = key;
-    slots_[i].value = std::move(value);
-    ++size_;
+    while (slots_[i].key && slots_[i].key != key) i = (i + 1) & mask();
     return i;
+  }
+  bool holds(std::size_t slot) const { return slots_[slot].key != 0; }
+
+  // Adds `key` in the free slot find_or_free() gave (after reserve_one()).
+  std::size_t insert_at(std::size_t slot, std::uint64_t key, V value) {
+    slots_[slot].key = key;
+    slots_[slot].value = std::move(value);
+    ++size_;
+    return slot;
   }
 
   V& value(std::size_t slot) { return slots_[slot].value; }
@@ -88,14 +105,11 @@ class PtrMap {
   // Addresses of one allocator differ by multiples of their object size:
   // multiplying alone (Fibonacci hashing) put such keys into long runs of
   // neighbouring slots (7 slots walked per erase for a generated recording's
-  // 20,000 live allocations), so the key is mixed first (murmur3's finaliser
-  // step), then the multiplication carries it into the top bits used as the
-  // index (under 1 slot walked per erase).
+  // 20,000 live allocations), so the high half is folded into the low one
+  // first, then the multiplication carries it all into the top bits used as
+  // the index (under 1 slot walked per erase).
   std::size_t home(std::uint64_t key) const {
-    key ^= key >> 33;
-    key *= 0xff51afd7ed558ccdull;
-    key ^= key >> 33;
-    return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> shift_);
+    return static_cast<std::size_t>(((key ^ (key >> 32)) * 0x9E3779B97F4A7C15ull) >> shift_);
   }
 
   void grow() {

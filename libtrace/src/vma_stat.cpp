@@ -85,6 +85,7 @@ class Merger {
     s_.peak_bytes_per_type.assign(s_.header.config.types.size(), 0);
     heap_bytes_.assign(s_.header.config.heaps.size(), 0);
     type_bytes_.assign(s_.header.config.types.size(), 0);
+    for (const MemoryType& t : s_.header.config.types) type_heap_.push_back(t.heap);
   }
 
   // False when nothing may follow: the last chunk, or an error.
@@ -209,15 +210,18 @@ class Merger {
         ++s_.pools[it->second].allocations;
       }
     }
-    if (const std::size_t slot = live_.find(e.ptr); slot != live_.npos) {
+    live_.reserve_one();
+    std::size_t slot = live_.find_or_free(e.ptr);
+    if (live_.holds(slot)) {
       ++s_.reused_live_pointers;  // its free was not recorded
       remove(slot, e.time);
+      slot = live_.find_or_free(e.ptr);  // erasing moved the entries after it
     }
     // A lost allocation has no memory, so no type to resolve.
     if (type < 0 && e.function != Function::CreateLostAllocation) ++s_.unresolved_type_allocations;
     Live l{line, e.time, e.bytes, seq_++, type, 0, e.function};
     set_text(l, text);
-    live_.insert(e.ptr, l);
+    live_.insert_at(slot, e.ptr, l);
     add_bytes(type, static_cast<std::int64_t>(e.bytes));
     if (live_.size() > s_.peak_live_allocations) {
       s_.peak_live_allocations = live_.size();
@@ -236,10 +240,11 @@ class Merger {
 
   void remove(std::size_t slot, double time) {
     Live& l = live_.value(slot);
+    // <1ms <10ms ... <100s >=100s: how many of the bounds it reaches, the
+    // bounds computed as they always were (0.001, then times 10).
+    static constexpr double k1 = 0.001, k2 = k1 * 10, k3 = k2 * 10, k4 = k3 * 10, k5 = k4 * 10, k6 = k5 * 10;
     const double life = time - l.created;
-    std::size_t b = 0;
-    for (double limit = 0.001; b < 6 && life >= limit; limit *= 10) ++b;
-    ++s_.lifetime_histogram[b];
+    ++s_.lifetime_histogram[std::size_t{life >= k1} + (life >= k2) + (life >= k3) + (life >= k4) + (life >= k5) + (life >= k6)];
     add_bytes(l.type, -static_cast<std::int64_t>(l.bytes));
     set_text(l, {});
     live_.erase(slot);
@@ -274,7 +279,7 @@ class Merger {
     auto& t = type_bytes_[static_cast<std::size_t>(type)];
     t = static_cast<std::uint64_t>(static_cast<std::int64_t>(t) + delta);
     s_.peak_bytes_per_type[static_cast<std::size_t>(type)] = std::max(s_.peak_bytes_per_type[static_cast<std::size_t>(type)], t);
-    const std::uint32_t heap = s_.header.config.types[static_cast<std::size_t>(type)].heap;
+    const std::uint32_t heap = type_heap_[static_cast<std::size_t>(type)];
     if (heap >= heap_bytes_.size()) return;
     auto& h = heap_bytes_[heap];
     h = static_cast<std::uint64_t>(static_cast<std::int64_t>(h) + delta);
@@ -323,6 +328,7 @@ class Merger {
   std::unordered_map<std::uint64_t, std::size_t> pool_index_;
   std::unordered_set<std::uint32_t> frames_;
   std::vector<std::uint64_t> heap_bytes_, type_bytes_;
+  std::vector<std::uint32_t> type_heap_;  // each memory type's heap
   std::vector<std::uint64_t> timeline_;
   std::uint64_t live_bytes_ = 0;
   double now_ = 0;

@@ -56,3 +56,21 @@ TEST_CASE("ptr_map: grows past its first slots and empties again") {
   CHECK(m.size() == 0);
   CHECK(m.find(64) == PtrMap<int>::npos);
 }
+
+TEST_CASE("ptr_map: one probe to look a key up and add it where it was missing") {
+  PtrMap<int> m;
+  for (int i = 1; i <= 3000; ++i) {
+    const std::uint64_t key = static_cast<std::uint64_t>(i % 1000 + 1) * 0x48;
+    m.reserve_one();
+    const std::size_t slot = m.find_or_free(key);
+    if (m.holds(slot)) {
+      CHECK(m.value(slot) == i - 1000);  // added 1000 steps ago
+      m.value(slot) = i;
+    } else {
+      CHECK(i <= 1000);
+      m.insert_at(slot, key, i);
+    }
+  }
+  CHECK(m.size() == 1000);
+  CHECK(m.value(m.find(0x48 * 1)) == 3000);
+}
