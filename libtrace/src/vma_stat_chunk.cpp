@@ -96,21 +96,34 @@ class ChunkCounter {
   }
 
  private:
+  // Recordings interleave a few threads line by line: a small table indexed
+  // by the thread's id hashed (whose check is predictable, unlike "same
+  // thread as the line before?"), with a list for ids that collide.
   void count_thread(std::uint32_t thread) {
-    // Recordings interleave a few threads: the last one's entry first.
-    if (thread_ < s_.threads.size() && s_.threads[thread_].first == thread) {
-      ++s_.threads[thread_].second;
-      return;
-    }
-    for (thread_ = 0; thread_ < s_.threads.size(); ++thread_) {
-      if (s_.threads[thread_].first == thread) {
-        ++s_.threads[thread_].second;
-        return;
+    Slot& t = threads_[(thread * 0x9E3779B1u) >> (32 - kThreadBits)];
+    if (t.calls && t.thread == thread) {
+      ++t.calls;
+    } else if (!t.calls) {
+      t = {thread, 1};
+    } else {
+      for (auto& [id, calls] : s_.threads) {
+        if (id == thread) {
+          ++calls;
+          return;
+        }
       }
+      s_.threads.push_back({thread, 1});
     }
-    s_.threads.push_back({thread, 1});
   }
 
+ public:
+  // Moves the table's counts to the chunk's list.
+  void finish() {
+    for (const Slot& t : threads_)
+      if (t.calls) s_.threads.push_back({t.thread, t.calls});
+  }
+
+ private:
   // The memory type without a pool; a pool's is looked up when merging,
   // since pools come and go.
   int resolve(std::uint64_t pool, std::uint64_t usage, std::uint64_t required, std::uint64_t preferred,
@@ -149,7 +162,12 @@ class ChunkCounter {
   TypeCache& types_;
   ChunkStats& s_;
   std::uint64_t line_ = 0;
-  std::size_t thread_ = 0;  // index of the last thread's entry
+  static constexpr int kThreadBits = 5;
+  struct Slot {
+    std::uint32_t thread;
+    std::uint64_t calls;  // 0: free
+  };
+  std::array<Slot, 1 << kThreadBits> threads_{};
 };
 
 }  // namespace
@@ -194,9 +212,10 @@ void count_chunk(const Chunk& chunk, const Header& header, bool keep_going, Type
     }
     return true;
   };
-  if (!chunk.head.empty() && !run(chunk.head.data(), chunk.head.data() + chunk.head.size())) return;
   const char* block = reinterpret_cast<const char*>(chunk.block.data());
-  run(block + chunk.begin, block + chunk.end);
+  if (chunk.head.empty() || run(chunk.head.data(), chunk.head.data() + chunk.head.size()))
+    run(block + chunk.begin, block + chunk.end);
+  counter.finish();
 }
 
 }  // namespace libtrace::vma::detail
