@@ -11,7 +11,6 @@
 #include <mutex>
 #include <string_view>
 #include <thread>
-#include <unordered_map>
 #include <unordered_set>
 
 #include "ptr_map.hpp"
@@ -86,6 +85,7 @@ class Merger {
     heap_bytes_.assign(s_.header.config.heaps.size(), 0);
     type_bytes_.assign(s_.header.config.types.size(), 0);
     for (const MemoryType& t : s_.header.config.types) type_heap_.push_back(t.heap);
+    rows_.resize(Stats::kTimelinePoints * heap_bytes_.size());
   }
 
   // False when nothing may follow: the last chunk, or an error.
@@ -153,10 +153,11 @@ class Merger {
     std::sort(leaks.begin(), leaks.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     for (auto& l : leaks) s_.leaks.push_back(std::move(l.second));
     const std::size_t heaps = heap_bytes_.size();
-    s_.timeline_heap_bytes.resize(s_.timeline_time.size());
-    for (std::size_t i = 0; i < s_.timeline_heap_bytes.size(); ++i)
-      s_.timeline_heap_bytes[i].assign(timeline_.begin() + static_cast<std::ptrdiff_t>(i * heaps),
-                                       timeline_.begin() + static_cast<std::ptrdiff_t>((i + 1) * heaps));
+    s_.timeline_time.assign(times_.begin(), times_.begin() + static_cast<std::ptrdiff_t>(samples_));
+    s_.timeline_heap_bytes.resize(samples_);
+    for (std::size_t i = 0; i < samples_; ++i)
+      s_.timeline_heap_bytes[i].assign(rows_.begin() + static_cast<std::ptrdiff_t>(i * heaps),
+                                       rows_.begin() + static_cast<std::ptrdiff_t>((i + 1) * heaps));
   }
 
  private:
@@ -182,18 +183,20 @@ class Merger {
         p.block_size = e.bytes;
         p.min_blocks = e.min_blocks;
         p.max_blocks = e.max_blocks;
-        pool_index_[e.ptr] = s_.pools.size();
+        if (const std::size_t slot = pool_index_.find(e.ptr); slot != pool_index_.npos) pool_index_.value(slot) = s_.pools.size();
+        else pool_index_.insert(e.ptr, s_.pools.size());
         s_.pools.push_back(p);
         break;
       }
       case EventKind::pool_destroy:
-        if (auto it = pool_index_.find(e.ptr); it != pool_index_.end()) {
-          s_.pools[it->second].destroyed = true;
-          pool_index_.erase(it);
+        if (const std::size_t slot = pool_index_.find(e.ptr); slot != pool_index_.npos) {
+          s_.pools[pool_index_.value(slot)].destroyed = true;
+          pool_index_.erase(slot);
         }
         break;
       case EventKind::pool_name:
-        if (auto it = pool_index_.find(e.ptr); it != pool_index_.end()) s_.pools[it->second].name = text;
+        if (const std::size_t slot = pool_index_.find(e.ptr); slot != pool_index_.npos)
+          s_.pools[pool_index_.value(slot)].name = text;
         break;
     }
   }
@@ -205,9 +208,10 @@ class Merger {
     int type = e.type;
     if (e.pool) {
       type = -1;
-      if (auto it = pool_index_.find(e.pool); it != pool_index_.end()) {
-        type = static_cast<int>(s_.pools[it->second].memory_type);
-        ++s_.pools[it->second].allocations;
+      if (const std::size_t slot = pool_index_.find(e.pool); slot != pool_index_.npos) {
+        Pool& pool = s_.pools[pool_index_.value(slot)];
+        type = static_cast<int>(pool.memory_type);
+        ++pool.allocations;
       }
     }
     live_.reserve_one();
@@ -287,34 +291,31 @@ class Merger {
     sample(heap);
   }
 
-  // The timeline's samples are rows of timeline_ (one value per heap) until
-  // finish(), instead of a vector each. `changed` is the heap whose bytes
-  // changed since the last call: every other heap's value is in the last
-  // row already (a row starts as all the heaps' values and only grows).
+  // The timeline: times_[0, samples_) and rows_ (one value per heap each),
+  // copied out by finish(). `changed` is the heap whose bytes changed since
+  // the last call: every other heap's value is in the last row already (a row
+  // starts as all the heaps' values and only grows).
   void sample(std::size_t changed) {
-    auto& t = s_.timeline_time;
     const std::size_t heaps = heap_bytes_.size();
     // Threads' stamps can step back a little: the plot's time only advances.
-    const double when = t.empty() ? now_ : std::max(now_, t.back());
-    if (!t.empty() && t.back() == when) {
-      std::uint64_t& last = timeline_[(t.size() - 1) * heaps + changed];
-      last = std::max(last, heap_bytes_[changed]);
-      return;
-    }
-    t.push_back(when);
-    const std::size_t row = timeline_.size();
-    timeline_.resize(row + heaps);
-    for (std::size_t h = 0; h < heaps; ++h) timeline_[row + h] = heap_bytes_[h];
-    if (t.size() < Stats::kTimelinePoints) return;
+    const double when = samples_ ? std::max(now_, times_[samples_ - 1]) : now_;
+    const bool fresh = !samples_ || !(times_[samples_ - 1] == when);
+    // The next row is written whether it starts or not: a new time comes on
+    // every other line or so, and a branch on it would be mispredicted.
+    std::copy(heap_bytes_.begin(), heap_bytes_.end(), rows_.begin() + static_cast<std::ptrdiff_t>(samples_ * heaps));
+    times_[samples_] = when;
+    samples_ += fresh;
+    std::uint64_t& cell = rows_[(samples_ - 1) * heaps + changed];
+    cell = std::max(cell, heap_bytes_[changed]);
+    if (samples_ < Stats::kTimelinePoints) return;
     // Full: neighbouring samples merge, keeping their maxima.
     std::size_t out = 0;
-    for (std::size_t i = 0; i + 1 < t.size(); i += 2, ++out) {
-      t[out] = t[i];
+    for (std::size_t i = 0; i + 1 < samples_; i += 2, ++out) {
+      times_[out] = times_[i];
       for (std::size_t h = 0; h < heaps; ++h)
-        timeline_[out * heaps + h] = std::max(timeline_[i * heaps + h], timeline_[(i + 1) * heaps + h]);
+        rows_[out * heaps + h] = std::max(rows_[i * heaps + h], rows_[(i + 1) * heaps + h]);
     }
-    t.resize(out);
-    timeline_.resize(out * heaps);
+    samples_ = out;
   }
 
   Stats& s_;
@@ -325,11 +326,13 @@ class Merger {
   std::uint64_t seq_ = 0;
   std::vector<std::string> texts_;
   std::vector<std::uint32_t> free_texts_;  // unused texts_ entries, 1-based
-  std::unordered_map<std::uint64_t, std::size_t> pool_index_;
+  libtrace::detail::PtrMap<std::size_t> pool_index_;  // live pools in s_.pools
   std::unordered_set<std::uint32_t> frames_;
   std::vector<std::uint64_t> heap_bytes_, type_bytes_;
   std::vector<std::uint32_t> type_heap_;  // each memory type's heap
-  std::vector<std::uint64_t> timeline_;
+  std::vector<double> times_ = std::vector<double>(Stats::kTimelinePoints);
+  std::vector<std::uint64_t> rows_;
+  std::size_t samples_ = 0;
   std::uint64_t live_bytes_ = 0;
   double now_ = 0;
 };

@@ -155,7 +155,7 @@ class ChunkCounter {
     e.type = type;
     e.bytes = bytes;
     e.pool = pool;
-    if (c.has_text && !c.text.empty()) add_text(e, c.text);
+    if (c.has_text) add_text(e, c.text);  // empty: none
   }
 
   const Config& config_;
