@@ -1,11 +1,20 @@
 // SPDX-License-Identifier: MIT
-// One pass over a VMA recording: counts, live allocations over time, leaks.
+// trak-stat on a VMA recording: chunks of lines are parsed and counted on two
+// threads (vma_stat_chunk.cpp), and merged here in file order: counts, live
+// allocations over time, leaks, pools.
 #include "libtrace/vma_stat.hpp"
-#include "libtrace/vma_sim.hpp"
 
 #include <algorithm>
-#include <unordered_map>
+#include <condition_variable>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string_view>
+#include <thread>
 #include <unordered_set>
+
+#include "ptr_map.hpp"
+#include "vma_stat_chunk.hpp"
 
 namespace libtrace::vma {
 
@@ -54,175 +63,217 @@ std::uint32_t texel_bytes_x16(std::uint32_t f) {
 struct Live {
   std::uint64_t line;
   double created;
-  Function function;
   std::uint64_t bytes;
-  int type;  // resolved memory type, -1 if unknown
-  std::string user_data;
+  std::uint64_t seq;   // creation order, which orders the leaks of one line
+  int type;            // resolved memory type, -1 if unknown
+  std::uint32_t text;  // user data: texts_[text - 1], or none for 0
+  Function function;
 };
 
-class Counter {
+using detail::ChunkStats;
+using detail::Event;
+using detail::EventKind;
+
+// Applies the chunks' counts and events in file order.
+class Merger {
  public:
-  explicit Counter(Stats& s) : s_(s) {
+  Merger(Stats& s, const StatOptions& opt, std::uint64_t header_lines, std::uint64_t header_warnings)
+      : s_(s), opt_(opt), lines_(header_lines) {
+    s_.warnings = header_warnings;
     s_.peak_bytes_per_heap.assign(s_.header.config.heaps.size(), 0);
     s_.peak_bytes_per_type.assign(s_.header.config.types.size(), 0);
     heap_bytes_.assign(s_.header.config.heaps.size(), 0);
     type_bytes_.assign(s_.header.config.types.size(), 0);
+    for (const MemoryType& t : s_.header.config.types) type_heap_.push_back(t.heap);
+    rows_.resize(Stats::kTimelinePoints * heap_bytes_.size());
   }
 
-  void call(const Call& c) {
-    ++s_.calls;
-    ++s_.calls_per_function[static_cast<std::size_t>(c.function)];
-    if (!thread_calls_ || c.thread != last_thread_) {
-      thread_calls_ = &s_.calls_per_thread[c.thread];
-      last_thread_ = c.thread;
+  // False when nothing may follow: the last chunk, or an error.
+  bool merge(const detail::Chunk& chunk, const ChunkStats& cs) {
+    const std::uint64_t base = lines_;
+    const std::uint64_t calls_before = s_.calls;
+    if (cs.calls) {
+      if (!s_.calls) s_.first_time = cs.first_time;
+      else if (cs.first_time < last_call_time_) ++s_.time_steps_back;
+      last_call_time_ = cs.last_time;
     }
-    ++*thread_calls_;
-    if (s_.calls == 1) s_.first_time = c.time;
-    if (c.time < last_time_ && s_.calls > 1) ++s_.time_steps_back;
-    last_time_ = c.time;
-    s_.last_time = std::max(s_.last_time, c.time);
-    if (s_.calls == 1 || c.frame != last_frame_) {
-      frames_.insert(c.frame);
-      last_frame_ = c.frame;
+    s_.calls += cs.calls;
+    s_.time_steps_back += cs.time_steps_back;
+    s_.last_time = std::max(s_.last_time, cs.max_time);
+    for (std::size_t f = 0; f < kFunctionCount; ++f) s_.calls_per_function[f] += cs.calls_per_function[f];
+    for (const auto& [thread, calls] : cs.threads) s_.calls_per_thread[thread] += calls;
+    frames_.insert(cs.frames.begin(), cs.frames.end());
+    s_.failed_creations += cs.failed_creations;
+    s_.allocations_created += cs.allocations_created;
+    s_.image_bytes_estimated += cs.image_bytes_estimated;
+    for (std::size_t k = 0; k < s_.size_histogram.size(); ++k) s_.size_histogram[k] += cs.size_histogram[k];
+
+    const std::vector<Event>& events = cs.events;
+    for (std::size_t i = 0; i < events.size(); ++i) {
+      // The live table is larger than the caches on big recordings: the slot
+      // for an event a few on is loaded while this one is applied.
+      if (i + 8 < events.size()) live_.prefetch(events[i + 8].ptr);
+      apply(events[i], base, cs.texts);
     }
-    now_ = c.time;
-    const auto& n = c.num;
-    switch (c.function) {
-      case Function::CreatePool: {
-        const std::uint64_t ptr = n.back();
-        if (!ptr) {
-          ++s_.failed_creations;
-          break;
-        }
-        Pool p;
-        p.pointer = ptr;
-        p.line = c.line;
-        p.memory_type = static_cast<std::uint32_t>(n[0]);
-        p.block_size = n[2];
-        p.min_blocks = n[3];
-        p.max_blocks = n[4];
-        pool_index_[ptr] = s_.pools.size();
-        s_.pools.push_back(p);
-        break;
-      }
-      case Function::DestroyPool:
-        if (auto it = pool_index_.find(n[0]); it != pool_index_.end()) {
-          s_.pools[it->second].destroyed = true;
-          pool_index_.erase(it);
-        }
-        break;
-      case Function::SetPoolName:
-        if (auto it = pool_index_.find(n[0]); it != pool_index_.end()) s_.pools[it->second].name = c.text;
-        break;
-      case Function::SetAllocationUserData:
-        if (auto it = live_.find(n[0]); it != live_.end()) it->second.user_data = c.text;
-        break;
-      case Function::CreateBuffer:
-        create(c, n[10], n[1], resolve(n[9], n[5], n[6], n[7], n[8], 0xffffffffu), n[9]);
-        break;
-      case Function::CreateImage: {
-        const std::uint64_t bytes = estimate_image_bytes(
-            static_cast<std::uint32_t>(n[2]), static_cast<std::uint32_t>(n[3]), static_cast<std::uint32_t>(n[4]),
-            static_cast<std::uint32_t>(n[5]), static_cast<std::uint32_t>(n[6]), static_cast<std::uint32_t>(n[7]),
-            static_cast<std::uint32_t>(n[8]));
-        if (n[19]) ++s_.image_bytes_estimated;
-        create(c, n[19], bytes, resolve(n[18], n[14], n[15], n[16], n[17], 0xffffffffu), n[18]);
-        break;
-      }
-      case Function::AllocateMemory:
-        create(c, n[9], n[0], resolve(n[8], n[4], n[5], n[6], n[7], static_cast<std::uint32_t>(n[2])), n[8]);
-        break;
-      case Function::AllocateMemoryForBuffer:
-      case Function::AllocateMemoryForImage:
-        create(c, n[11], n[0], resolve(n[10], n[6], n[7], n[8], n[9], static_cast<std::uint32_t>(n[2])), n[10]);
-        break;
-      case Function::AllocateMemoryPages: {
-        const int type = resolve(n[8], n[4], n[5], n[6], n[7], static_cast<std::uint32_t>(n[2]));
-        if (c.lists[0].empty()) ++s_.failed_creations;
-        for (std::uint64_t p : c.lists[0]) create(c, p, n[0], type, n[8]);
-        break;
-      }
-      case Function::CreateLostAllocation:
-        create(c, n[0], 0, -1);
-        break;
-      case Function::DestroyBuffer:
-      case Function::DestroyImage:
-      case Function::FreeMemory:
-        destroy(n[0], c.time);
-        break;
-      case Function::FreeMemoryPages:
-        for (std::uint64_t p : c.lists[0]) destroy(p, c.time);
-        break;
-      default:
-        break;
+    for (const detail::LineNote& n : cs.notes) warn(base + n.line, n.why);
+    lines_ += cs.lines;
+    if (opt_.progress && (s_.calls >> 16) != (calls_before >> 16)) opt_.progress(chunk.bytes, 0);
+
+    if (cs.error) {
+      s_.error = Error(Errc::bad_record, s_.file + ": line " + std::to_string(base + cs.error->line), cs.error->why);
+      return false;
     }
+    if (chunk.too_long) {
+      s_.error = Error(Errc::bad_record, s_.file + ": line " + std::to_string(lines_), "line longer than 64 MiB (not a recording?)");
+      return false;
+    }
+    if (chunk.error) {
+      try {
+        std::rethrow_exception(chunk.error);
+      } catch (const Error& e) {
+        s_.error = e;
+      }
+      return false;
+    }
+    if (chunk.cut_off) warn(++lines_, "last line has no line end (the recording was cut off); dropped");
+    return !chunk.last;
   }
 
   void finish() {
     s_.frames = frames_.size();
     s_.live_at_end = live_.size();
     s_.live_bytes_at_end = live_bytes_;
-    for (auto& [ptr, l] : live_) {
-      s_.leaks.push_back(Leak{ptr, l.line, l.function, l.bytes, l.user_data});
+    std::vector<std::pair<std::uint64_t, Leak>> leaks;
+    leaks.reserve(live_.size());
+    live_.for_each([&](std::uint64_t ptr, const Live& l) {
+      leaks.push_back({l.seq, Leak{ptr, l.line, l.function, l.bytes, l.text ? texts_[l.text - 1] : std::string()}});
       ++s_.lifetime_histogram[7];
-    }
-    std::sort(s_.leaks.begin(), s_.leaks.end(), [](const Leak& a, const Leak& b) { return a.line < b.line; });
+    });
+    // Creation order: by line, and the pages of one call in their order.
+    std::sort(leaks.begin(), leaks.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (auto& l : leaks) s_.leaks.push_back(std::move(l.second));
+    const std::size_t heaps = heap_bytes_.size();
+    s_.timeline_time.assign(times_.begin(), times_.begin() + static_cast<std::ptrdiff_t>(samples_));
+    s_.timeline_heap_bytes.resize(samples_);
+    for (std::size_t i = 0; i < samples_; ++i)
+      s_.timeline_heap_bytes[i].assign(rows_.begin() + static_cast<std::ptrdiff_t>(i * heaps),
+                                       rows_.begin() + static_cast<std::ptrdiff_t>((i + 1) * heaps));
   }
 
  private:
-  // The memory type VMA would pick on the recorded device: a custom pool's,
-  // else the cheapest type with the required flags among those allowed.
-  int resolve(std::uint64_t pool, std::uint64_t usage, std::uint64_t required, std::uint64_t preferred,
-              std::uint64_t type_bits, std::uint32_t req_bits) {
-    if (pool) {
-      if (auto it = pool_index_.find(pool); it != pool_index_.end())
-        return static_cast<int>(s_.pools[it->second].memory_type);
-      return -1;
-    }
-    return resolve_memory_type(s_.header.config, usage, required, preferred, type_bits, req_bits);
+  void warn(std::uint64_t line, const std::string& why) {
+    ++s_.warnings;
+    if (opt_.warnings) opt_.warnings(s_.file + ": line " + std::to_string(line), why);
   }
 
-  void create(const Call& c, std::uint64_t ptr, std::uint64_t bytes, int type, std::uint64_t pool = 0) {
-    if (!ptr) {
-      ++s_.failed_creations;
-      return;
+  void apply(const Event& e, std::uint64_t base, const std::string& texts) {
+    now_ = e.time;
+    const std::string_view text(texts.data() + e.text_at, e.text_size);
+    switch (e.kind) {
+      case EventKind::create: create(e, base + e.line, text); break;
+      case EventKind::destroy: destroy(e.ptr, e.time); break;
+      case EventKind::user_data:
+        if (const std::size_t slot = live_.find(e.ptr); slot != live_.npos) set_text(live_.value(slot), text);
+        break;
+      case EventKind::pool_create: {
+        Pool p;
+        p.pointer = e.ptr;
+        p.line = base + e.line;
+        p.memory_type = static_cast<std::uint32_t>(e.pool);
+        p.block_size = e.bytes;
+        p.min_blocks = e.min_blocks;
+        p.max_blocks = e.max_blocks;
+        if (const std::size_t slot = pool_index_.find(e.ptr); slot != pool_index_.npos) pool_index_.value(slot) = s_.pools.size();
+        else pool_index_.insert(e.ptr, s_.pools.size());
+        s_.pools.push_back(p);
+        break;
+      }
+      case EventKind::pool_destroy:
+        if (const std::size_t slot = pool_index_.find(e.ptr); slot != pool_index_.npos) {
+          s_.pools[pool_index_.value(slot)].destroyed = true;
+          pool_index_.erase(slot);
+        }
+        break;
+      case EventKind::pool_name:
+        if (const std::size_t slot = pool_index_.find(e.ptr); slot != pool_index_.npos)
+          s_.pools[pool_index_.value(slot)].name = text;
+        break;
     }
-    ++s_.allocations_created;
-    if (auto it = pool_index_.find(pool); pool && it != pool_index_.end()) ++s_.pools[it->second].allocations;
-    if (auto it = live_.find(ptr); it != live_.end()) {
+  }
+
+  void create(const Event& e, std::uint64_t line, std::string_view text) {
+    // The memory type VMA would pick: a custom pool's (as the pool is now),
+    // else the cheapest allowed type with the required flags, resolved when
+    // the chunk was counted.
+    int type = e.type;
+    if (e.pool) {
+      type = -1;
+      if (const std::size_t slot = pool_index_.find(e.pool); slot != pool_index_.npos) {
+        Pool& pool = s_.pools[pool_index_.value(slot)];
+        type = static_cast<int>(pool.memory_type);
+        ++pool.allocations;
+      }
+    }
+    live_.reserve_one();
+    std::size_t slot = live_.find_or_free(e.ptr);
+    if (live_.holds(slot)) {
       ++s_.reused_live_pointers;  // its free was not recorded
-      remove(it, c.time);
+      remove(slot, e.time);
+      slot = live_.find_or_free(e.ptr);  // erasing moved the entries after it
     }
     // A lost allocation has no memory, so no type to resolve.
-    if (type < 0 && c.function != Function::CreateLostAllocation) ++s_.unresolved_type_allocations;
-    std::size_t bucket = 0;
-    for (std::uint64_t b = bytes; b > 1 && bucket + 1 < s_.size_histogram.size(); b >>= 1) ++bucket;
-    ++s_.size_histogram[bucket];
-    live_.emplace(ptr, Live{c.line, c.time, c.function, bytes, type, c.has_text ? c.text : std::string()});
-    add_bytes(type, static_cast<std::int64_t>(bytes));
+    if (type < 0 && e.function != Function::CreateLostAllocation) ++s_.unresolved_type_allocations;
+    Live l{line, e.time, e.bytes, seq_++, type, 0, e.function};
+    set_text(l, text);
+    live_.insert_at(slot, e.ptr, l);
+    add_bytes(type, static_cast<std::int64_t>(e.bytes));
     if (live_.size() > s_.peak_live_allocations) {
       s_.peak_live_allocations = live_.size();
-      s_.peak_live_allocations_line = c.line;
+      s_.peak_live_allocations_line = line;
     }
   }
 
   void destroy(std::uint64_t ptr, double time) {
-    if (!ptr) return;
-    auto it = live_.find(ptr);
-    if (it == live_.end()) {
+    const std::size_t slot = live_.find(ptr);
+    if (slot == live_.npos) {
       ++s_.unknown_pointer_destroys;
       return;
     }
-    remove(it, time);
+    remove(slot, time);
   }
 
-  void remove(std::unordered_map<std::uint64_t, Live>::iterator it, double time) {
-    const double life = time - it->second.created;
-    std::size_t b = 0;
-    for (double limit = 0.001; b < 6 && life >= limit; limit *= 10) ++b;
-    ++s_.lifetime_histogram[b];
-    add_bytes(it->second.type, -static_cast<std::int64_t>(it->second.bytes));
-    live_.erase(it);
+  void remove(std::size_t slot, double time) {
+    Live& l = live_.value(slot);
+    // <1ms <10ms ... <100s >=100s: how many of the bounds it reaches, the
+    // bounds computed as they always were (0.001, then times 10).
+    static constexpr double k1 = 0.001, k2 = k1 * 10, k3 = k2 * 10, k4 = k3 * 10, k5 = k4 * 10, k6 = k5 * 10;
+    const double life = time - l.created;
+    ++s_.lifetime_histogram[std::size_t{life >= k1} + (life >= k2) + (life >= k3) + (life >= k4) + (life >= k5) + (life >= k6)];
+    add_bytes(l.type, -static_cast<std::int64_t>(l.bytes));
+    set_text(l, {});
+    live_.erase(slot);
+  }
+
+  // User data lives beside the table: most allocations have none, and the
+  // table's slots stay small.
+  void set_text(Live& l, std::string_view text) {
+    if (text.empty()) {
+      if (l.text) {
+        free_texts_.push_back(l.text);
+        l.text = 0;
+      }
+      return;
+    }
+    if (!l.text) {
+      if (free_texts_.empty()) {
+        texts_.emplace_back();
+        l.text = static_cast<std::uint32_t>(texts_.size());
+      } else {
+        l.text = free_texts_.back();
+        free_texts_.pop_back();
+      }
+    }
+    texts_[l.text - 1].assign(text);
   }
 
   void add_bytes(int type, std::int64_t delta) {
@@ -232,50 +283,167 @@ class Counter {
     auto& t = type_bytes_[static_cast<std::size_t>(type)];
     t = static_cast<std::uint64_t>(static_cast<std::int64_t>(t) + delta);
     s_.peak_bytes_per_type[static_cast<std::size_t>(type)] = std::max(s_.peak_bytes_per_type[static_cast<std::size_t>(type)], t);
-    const std::uint32_t heap = s_.header.config.types[static_cast<std::size_t>(type)].heap;
+    const std::uint32_t heap = type_heap_[static_cast<std::size_t>(type)];
     if (heap >= heap_bytes_.size()) return;
     auto& h = heap_bytes_[heap];
     h = static_cast<std::uint64_t>(static_cast<std::int64_t>(h) + delta);
     s_.peak_bytes_per_heap[heap] = std::max(s_.peak_bytes_per_heap[heap], h);
-    sample();
+    sample(heap);
   }
 
-  void sample() {
-    auto& t = s_.timeline_time;
-    auto& b = s_.timeline_heap_bytes;
+  // The timeline: times_[0, samples_) and rows_ (one value per heap each),
+  // copied out by finish(). `changed` is the heap whose bytes changed since
+  // the last call: every other heap's value is in the last row already (a row
+  // starts as all the heaps' values and only grows).
+  void sample(std::size_t changed) {
+    const std::size_t heaps = heap_bytes_.size();
     // Threads' stamps can step back a little: the plot's time only advances.
-    const double when = t.empty() ? now_ : std::max(now_, t.back());
-    if (!t.empty() && t.back() == when) {
-      for (std::size_t h = 0; h < heap_bytes_.size(); ++h) b.back()[h] = std::max(b.back()[h], heap_bytes_[h]);
-      return;
-    }
-    t.push_back(when);
-    b.push_back(heap_bytes_);
-    if (t.size() < Stats::kTimelinePoints) return;
+    const double when = samples_ ? std::max(now_, times_[samples_ - 1]) : now_;
+    const bool fresh = !samples_ || !(times_[samples_ - 1] == when);
+    // The next row is written whether it starts or not: a new time comes on
+    // every other line or so, and a branch on it would be mispredicted.
+    std::uint64_t* next = rows_.data() + samples_ * heaps;
+    for (std::size_t h = 0; h < heaps; ++h) next[h] = heap_bytes_[h];  // a few: no memmove call
+    times_[samples_] = when;
+    samples_ += fresh;
+    std::uint64_t& cell = rows_[(samples_ - 1) * heaps + changed];
+    cell = std::max(cell, heap_bytes_[changed]);
+    if (samples_ < Stats::kTimelinePoints) return;
+    // Full: neighbouring samples merge, keeping their maxima.
     std::size_t out = 0;
-    for (std::size_t i = 0; i + 1 < t.size(); i += 2, ++out) {
-      t[out] = t[i];
-      for (std::size_t h = 0; h < heap_bytes_.size(); ++h) b[i][h] = std::max(b[i][h], b[i + 1][h]);
-      if (out != i) b[out] = std::move(b[i]);
+    for (std::size_t i = 0; i + 1 < samples_; i += 2, ++out) {
+      times_[out] = times_[i];
+      for (std::size_t h = 0; h < heaps; ++h)
+        rows_[out * heaps + h] = std::max(rows_[i * heaps + h], rows_[(i + 1) * heaps + h]);
     }
-    t.resize(out);
-    b.resize(out);
+    samples_ = out;
   }
 
   Stats& s_;
-  std::unordered_map<std::uint64_t, Live> live_;
-  std::unordered_map<std::uint64_t, std::size_t> pool_index_;
+  const StatOptions& opt_;
+  std::uint64_t lines_;  // lines before the next chunk
+  double last_call_time_ = 0;
+  libtrace::detail::PtrMap<Live> live_;
+  std::uint64_t seq_ = 0;
+  std::vector<std::string> texts_;
+  std::vector<std::uint32_t> free_texts_;  // unused texts_ entries, 1-based
+  libtrace::detail::PtrMap<std::size_t> pool_index_;  // live pools in s_.pools
   std::unordered_set<std::uint32_t> frames_;
   std::vector<std::uint64_t> heap_bytes_, type_bytes_;
+  std::vector<std::uint32_t> type_heap_;  // each memory type's heap
+  std::vector<double> times_ = std::vector<double>(Stats::kTimelinePoints);
+  std::vector<std::uint64_t> rows_;
+  std::size_t samples_ = 0;
   std::uint64_t live_bytes_ = 0;
-  double last_time_ = 0;
-  std::uint64_t* thread_calls_ = nullptr;  // std::map nodes are stable
   double now_ = 0;
-  std::uint32_t last_thread_ = 0, last_frame_ = 0;
+};
+
+// Chunks go from the reading thread through counting to the merge; two
+// threads take whichever step is due, the merge first, so that it never
+// waits long and chunks in flight stay few (memory is flat).
+class Pipeline {
+ public:
+  Pipeline(detail::Source& source, const Header& header, bool keep_going, Merger& merger)
+      : source_(source), header_(header), keep_going_(keep_going), merger_(merger) {
+    for (auto& w : works_) free_.push_back(&w);
+  }
+
+  void run() {
+    std::thread helper;
+    if (std::thread::hardware_concurrency() > 1) helper = std::thread([this] { work(); });
+    work();
+    if (helper.joinable()) helper.join();
+    if (failure_) std::rethrow_exception(failure_);
+  }
+
+ private:
+  struct Work {
+    detail::Chunk chunk;
+    ChunkStats stats;
+    detail::TypeCache types;
+    std::uint64_t seq = 0;
+  };
+
+  void work() {
+    std::unique_lock lock(mu_);
+    for (;;) {
+      if (done_) return;
+      if (!merging_ && !counted_.empty() && counted_.begin()->first == next_merge_) {
+        Work* w = counted_.begin()->second;
+        counted_.erase(counted_.begin());
+        merging_ = true;
+        lock.unlock();
+        bool more = false;
+        try {
+          more = merger_.merge(w->chunk, w->stats);
+        } catch (...) {
+          lock.lock();
+          failure_ = std::current_exception();
+          lock.unlock();
+        }
+        lock.lock();
+        merging_ = false;
+        ++next_merge_;
+        free_.push_back(w);
+        done_ = done_ || !more;
+        cv_.notify_all();
+        continue;
+      }
+      if (!reading_ && !read_all_ && !free_.empty()) {
+        Work* w = free_.back();
+        free_.pop_back();
+        reading_ = true;
+        lock.unlock();
+        bool got = false;
+        try {
+          got = source_.next_chunk(w->chunk);
+          if (got) {
+            lock.lock();
+            w->seq = next_read_++;
+            read_all_ = w->chunk.last;
+            reading_ = false;
+            cv_.notify_all();  // the other thread may read on meanwhile
+            lock.unlock();
+            count_chunk(w->chunk, header_, keep_going_, w->types, w->stats);
+          }
+        } catch (...) {
+          lock.lock();
+          failure_ = std::current_exception();
+          done_ = true;
+          cv_.notify_all();
+          return;
+        }
+        lock.lock();
+        if (got) {
+          counted_.emplace(w->seq, w);
+        } else {
+          reading_ = false;
+          read_all_ = true;
+          free_.push_back(w);
+          done_ = done_ || next_merge_ == next_read_;  // nothing left to merge
+        }
+        cv_.notify_all();
+        continue;
+      }
+      cv_.wait(lock);
+    }
+  }
+
+  detail::Source& source_;
+  const Header& header_;
+  const bool keep_going_;
+  Merger& merger_;
+  Work works_[6];
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<Work*> free_;
+  std::map<std::uint64_t, Work*> counted_;  // by seq, waiting for the merge
+  std::uint64_t next_read_ = 0, next_merge_ = 0;
+  bool reading_ = false, read_all_ = false, merging_ = false, done_ = false;
+  std::exception_ptr failure_;
 };
 
 }  // namespace
-
 std::uint64_t estimate_image_bytes(std::uint32_t format, std::uint32_t width, std::uint32_t height, std::uint32_t depth,
                                    std::uint32_t mips, std::uint32_t layers, std::uint32_t samples) {
   const std::uint64_t x16 = texel_bytes_x16(format);
@@ -296,19 +464,11 @@ Stats recording_stats(std::unique_ptr<Decoder> decoder, const std::string& name,
   ReaderOptions ro;
   ro.keep_going = opt.keep_going;
   ro.warnings = opt.warnings;
-  Reader reader(std::move(decoder), name, ro);
-  s.header = reader.header();
-  Counter counter(s);
-  try {
-    while (const Call* c = reader.next()) {
-      counter.call(*c);
-      if (opt.progress && (s.calls & 0xffff) == 0) opt.progress(reader.bytes_read(), 0);
-    }
-  } catch (const Error& e) {
-    s.error = e;
-  }
-  counter.finish();
-  s.warnings = reader.warnings();
+  detail::Source source(std::move(decoder), name, ro);
+  s.header = source.header();
+  Merger merger(s, opt, source.lines_read(), source.header_warnings());
+  Pipeline(source, s.header, opt.keep_going, merger).run();
+  merger.finish();
   return s;
 }
 

@@ -1,17 +1,49 @@
 // SPDX-License-Identifier: MIT
 // libFuzzer target: arbitrary bytes as a VMA calls recording, through the
-// reader and the statistics.
+// reader and the statistics; and each line through both call parsers, which
+// must agree wherever the fast one accepts a line.
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "../../libtrace/src/vma_line.hpp"
 #include "bytes_decoder.hpp"
 #include "libtrace/error.hpp"
 #include "libtrace/vma_sim.hpp"
 #include "libtrace/vma_stat.hpp"
 
+namespace {
+
+void check_parsers_agree(const std::uint8_t* data, std::size_t size) {
+  using namespace libtrace::vma;
+  const std::string_view all(reinterpret_cast<const char*>(data), size);
+  for (std::size_t pos = 0; pos < all.size();) {
+    const std::size_t nl = all.find('\n', pos);
+    if (nl == std::string_view::npos) break;
+    // A copy, so that reading past the line's '\n' is caught.
+    const std::string line_nl(all.substr(pos, nl + 1 - pos));
+    pos = nl + 1;
+    for (const Version v : {Version{1, 8}, Version{1, 4}}) {
+      Call fast, ref;
+      const char* after = detail::parse_call_fast(line_nl.data(), line_nl.data() + line_nl.size(), v, fast);
+      if (!after) continue;
+      std::string_view line(line_nl.data(), line_nl.size() - 1);
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      const bool same = !detail::parse_call(line, v, ref) && fast.thread == ref.thread && fast.time == ref.time &&
+                        fast.frame == ref.frame && fast.function == ref.function && fast.num == ref.num &&
+                        fast.lists == ref.lists && fast.text == ref.text && fast.has_text == ref.has_text &&
+                        after == line_nl.data() + line_nl.size();
+      if (!same) __builtin_trap();
+    }
+  }
+}
+
+}  // namespace
+
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  check_parsers_agree(data, size);
   for (bool keep_going : {false, true}) {
     try {
       libtrace::vma::StatOptions opt;

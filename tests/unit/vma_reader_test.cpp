@@ -18,15 +18,6 @@ const std::string kHead18 = "Vulkan Memory Allocator,Calls recording\n1,8\nConfi
 
 }  // namespace
 
-TEST_CASE("vma_reader: every function name round-trips and has a version range") {
-  for (std::size_t i = 0; i < kFunctionCount; ++i) {
-    const auto f = static_cast<Function>(i);
-    CHECK(function_from_name(function_name(f)) == f);
-    CHECK(function_versions(f).first <= function_versions(f).second);
-  }
-  CHECK_FALSE(function_from_name("vmaNope"));
-}
-
 TEST_CASE("vma_reader: config section of a real 1.8 recording") {
   InputFile in(test::data("vma/inexor_vma_replays_rst_1.8.csv"));
   Reader r(open_decoder(in), in.name());
@@ -93,4 +84,45 @@ TEST_CASE("vma_reader: the 6-column vmaCreatePool of the last 1.8 recorder") {
   REQUIRE(c);
   CHECK(c->num.front() == 2);
   CHECK(c->num.back() == 0xAA);
+}
+
+TEST_CASE("vma_reader: warnings and errors come in order with the calls, read ahead or not") {
+  // More calls than one batch holds, malformed lines among them.
+  std::string text = kHead18;
+  for (int i = 0; i < 1000; ++i) {
+    text += std::to_string(i) + ",0.5,0,vmaTouchAllocation,0000000000000001\n";
+    if (i % 97 == 0) text += "1,0.5,0,vmaTouchAllocation\n";
+  }
+  text += "1,0.5,0,vmaTouch";
+  for (const bool ahead : {false, true}) {
+    std::vector<std::string> events;
+    ReaderOptions opt;
+    opt.keep_going = true;
+    opt.read_ahead = ahead;
+    opt.warnings = [&](const std::string& where, const std::string&) { events.push_back("warning " + where); };
+    auto r = read(text, opt);
+    std::size_t looked_ahead = 0;
+    while (const Call* c = r->next()) {
+      events.push_back("call " + std::to_string(c->thread));
+      if (const Call* a = r->ahead(1)) {
+        CHECK(a->thread == c->thread + 1);
+        ++looked_ahead;
+      }
+    }
+    CHECK(r->next() == nullptr);
+    CHECK(r->warnings() == 12);
+    REQUIRE(events.size() == 1012);
+    CHECK(events[0] == "call 0");
+    CHECK(events[1] == "warning r.csv: line 6");
+    CHECK(events[2] == "call 1");
+    CHECK(events[99] == "warning r.csv: line 104");
+    CHECK(events.back() == "warning r.csv: line 1016");
+    CHECK(looked_ahead > 900);
+
+    opt.keep_going = false;
+    auto strict = read(text, opt);
+    REQUIRE(strict->next());
+    CHECK_THROWS_WITH_AS(strict->next(), "r.csv: line 6: vmaTouchAllocation: too few columns (0 of 1)", Error);
+    CHECK(strict->next() == nullptr);
+  }
 }

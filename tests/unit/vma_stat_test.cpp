@@ -103,3 +103,67 @@ TEST_CASE("vma_stat: image size estimates") {
   // D32 (126) 800x600, 4 samples.
   CHECK(estimate_image_bytes(126, 800, 600, 1, 1, 1, 4) == 800ull * 600 * 4 * 4);
 }
+
+// The figures cannot depend on where the decoder's blocks end, which decides
+// how the lines are cut into chunks and which thread counts which.
+TEST_CASE("vma_stat: the same figures however the recording is cut into blocks") {
+  std::mt19937 rng(5);
+  std::string text =
+      "Vulkan Memory Allocator,Calls recording\n1,8\nConfig,Begin\n"
+      "PhysicalDeviceMemory,HeapCount,1\nPhysicalDeviceMemory,Heap,0,size,1000000\n"
+      "PhysicalDeviceMemory,TypeCount,1\nPhysicalDeviceMemory,Type,0,heapIndex,0\nConfig,End\n";
+  double t = 0;
+  std::uint64_t calls = 0, calls_before_bad = 0;
+  for (int i = 0; i < 4000; ++i) {
+    // Time steps back now and then, frames change, threads interleave.
+    t += (rng() % 5 == 0 ? -0.002 : 0.001);
+    const std::string head = std::to_string(7 + rng() % 3) + "," + std::to_string(t < 0 ? 0 : t) + "," +
+                             std::to_string(i / 300) + ",";
+    const std::uint64_t p = 0x100 + (rng() % 64) * 0x10;
+    char ptr[17];
+    std::snprintf(ptr, sizeof ptr, "%016llX", static_cast<unsigned long long>(p));
+    switch (rng() % 6) {
+      case 0:
+      case 1:
+        text += head + "vmaCreateBuffer,0," + std::to_string(64 << (rng() % 12)) + ",1,0,32,1,0,0,0,0000000000000000," +
+                ptr + (rng() % 2 ? ",name, with comma\n" : ",\n");
+        break;
+      case 2: text += head + "vmaDestroyBuffer," + ptr + "\n"; break;
+      case 3: text += head + "vmaSetAllocationUserData," + ptr + ",data " + std::to_string(i) + "\n"; break;
+      case 4: text += head + "vmaFreeMemoryPages," + ptr + " 0000000000000FF0\n"; break;
+      default:
+        if (i % 50 == 0 && !calls_before_bad) calls_before_bad = calls;
+        text += i % 50 ? head + "vmaTouchAllocation," + ptr + "\n" : "garbage line\n";
+        if (i % 50 == 0) continue;
+        break;
+    }
+    ++calls;
+  }
+  text += "1,0.5,0,vmaCreateBuf";  // cut off
+  std::string first;
+  for (const std::size_t block : {std::size_t{7}, std::size_t{64}, std::size_t{1000}, std::size_t{1} << 20}) {
+    StatOptions opt;
+    opt.keep_going = true;
+    std::vector<std::string> warnings;
+    opt.warnings = [&](const std::string& where, const std::string& why) { warnings.push_back(where + ": " + why); };
+    const Stats s = recording_stats(std::make_unique<test::MemDecoder>(text, block), "r.csv", opt);
+    CHECK_FALSE(s.error);
+    CHECK(s.warnings == warnings.size());
+    REQUIRE(warnings.size() > 5);
+    CHECK(warnings.front().rfind("r.csv: line ", 0) == 0);
+    CHECK(warnings.back() == "r.csv: line 4009: last line has no line end (the recording was cut off); dropped");
+    std::string all = format_json(s) + format_table(s);
+    for (const auto& w : warnings) all += w + "\n";
+    if (first.empty()) first = all;
+    CHECK_MESSAGE(all == first, "block size " << block);
+  }
+
+  // Without --keep-going the figures stop before the first bad line.
+  for (const std::size_t block : {std::size_t{7}, std::size_t{1} << 20}) {
+    const Stats s = recording_stats(std::make_unique<test::MemDecoder>(text, block), "r.csv", StatOptions{});
+    REQUIRE(s.error);
+    CHECK(std::string(s.error->what()).find("r.csv: line ") != std::string::npos);
+    REQUIRE(calls_before_bad > 0);
+    CHECK(s.calls == calls_before_bad);
+  }
+}

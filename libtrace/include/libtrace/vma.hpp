@@ -121,11 +121,16 @@ struct ReaderOptions {
   // errors.
   bool keep_going = false;
   WarningSink warnings;
+  // Decode and parse on a second thread, a few hundred calls ahead of the
+  // caller (on machines with more than one core). Warnings and errors still
+  // come from next(), in order.
+  bool read_ahead = true;
 };
 
 // Reads a recording one call at a time, from plain text or any container the
 // trace codecs read (a recording can be gzip- or brotli-compressed). Memory is
-// flat: one line at a time. Errors name the line: "FILE: line N: why".
+// flat: a few hundred calls at a time. Errors name the line: "FILE: line N:
+// why".
 class Reader {
  public:
   // Reads the two header lines and the Config section.
@@ -134,34 +139,21 @@ class Reader {
   Reader(const Reader&) = delete;
   Reader& operator=(const Reader&) = delete;
 
-  const Header& header() const { return header_; }
-  // The next call, or nullptr at the end; valid until the next call.
+  const Header& header() const;
+  // The next call, or nullptr at the end (and after an error); valid until
+  // the next call.
   const Call* next();
+  // The call that the k-th next() from now will return (k >= 1), if it has
+  // been read already; nullptr otherwise. For prefetching what it needs.
+  const Call* ahead(std::size_t k) const;
   // Lines dropped with a warning (--keep-going, or a cut-off last line).
-  std::uint64_t warnings() const { return warnings_; }
-  std::uint64_t lines_read() const { return line_no_; }
-  std::uint64_t bytes_read() const { return bytes_; }
+  std::uint64_t warnings() const;
+  std::uint64_t lines_read() const;
+  std::uint64_t bytes_read() const;
 
  private:
-  bool read_line(std::string_view& line);
-  void parse_header();
-  void parse_config_line(std::string_view line);
-  bool parse_call(std::string_view line, Call& call);
-  [[noreturn]] void fail(const std::string& why) const;
-  void warn(const std::string& why);
-
-  std::unique_ptr<Decoder> decoder_;
-  std::string name_;
-  ReaderOptions opt_;
-  Header header_;
-  std::vector<std::uint8_t> block_;
-  std::size_t pos_ = 0;
-  std::string carry_;        // a line split across blocks
-  bool eof_ = false;
-  std::uint64_t line_no_ = 0;
-  std::uint64_t bytes_ = 0;
-  std::uint64_t warnings_ = 0;
-  Call call_;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
 // True if a decoded stream starts like a recording.

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: MIT
+// One call line of a VMA recording: the reference parser, with the quirks of
+// real files (see ../shared/reference/vma.md §1.5), and the fast parser the
+// reader tries first.
+#include "vma_line.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cstring>
+
+#include "vma_schema.hpp"
+
+namespace libtrace::vma::detail {
+
+std::string_view trim_right(std::string_view s) {
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+std::string_view next_field(std::string_view& s, bool& more) {
+  const std::size_t c = s.find(',');
+  std::string_view f = s.substr(0, c);
+  more = c != std::string_view::npos;
+  s = more ? s.substr(c + 1) : std::string_view{};
+  return f;
+}
+
+bool parse_dec(std::string_view f, std::uint64_t& out) {
+  if (f.empty()) return false;
+  auto r = std::from_chars(f.data(), f.data() + f.size(), out);
+  return r.ec == std::errc() && r.ptr == f.data() + f.size();
+}
+
+bool parse_ptr(std::string_view f, std::uint64_t& out) {
+  if (f == "(nil)") {
+    out = 0;
+    return true;
+  }
+  if (f.size() > 2 && f[0] == '0' && (f[1] == 'x' || f[1] == 'X')) f.remove_prefix(2);
+  if (f.empty() || f.size() > 16) return false;
+  auto r = std::from_chars(f.data(), f.data() + f.size(), out, 16);
+  return r.ec == std::errc() && r.ptr == f.data() + f.size();
+}
+
+bool parse_time(std::string_view f, double& out) {
+  if (f.empty()) return false;
+  auto r = std::from_chars(f.data(), f.data() + f.size(), out);
+  return r.ec == std::errc() && r.ptr == f.data() + f.size();
+}
+
+namespace {
+
+// The last 1.8 recorder (1e97603) dropped frameInUseCount: 6 columns.
+constexpr Col kSixColumnPool[] = {Col::u32, Col::u32, Col::u64, Col::u64, Col::u64, Col::ptr};
+
+bool six_column_pool(Function f, Version version, bool more, std::string_view rest) {
+  return f == Function::CreatePool && version == Version{1, 8} && more &&
+         std::count(rest.begin(), rest.end(), ',') == 5;
+}
+
+}  // namespace
+
+std::optional<std::string> parse_call(std::string_view line, Version version, Call& call) {
+  bool more = false;
+  std::uint64_t v = 0;
+  std::string_view rest = line;
+  if (!parse_dec(next_field(rest, more), v) || !more || v > UINT32_MAX) return "bad thread id";
+  call.thread = static_cast<std::uint32_t>(v);
+  if (!parse_time(next_field(rest, more), call.time) || !more) return "bad time";
+  if (!parse_dec(next_field(rest, more), v) || !more || v > UINT32_MAX) return "bad frame index";
+  call.frame = static_cast<std::uint32_t>(v);
+  const std::string_view fname = next_field(rest, more);
+  const auto f = function_from_name(fname);
+  if (!f) return "unknown function '" + std::string(fname) + "'";
+  call.function = *f;
+  const Schema& s = schema(*f);
+  if (version < s.first || version > s.last)
+    return std::string(fname) + " is not recorded by format " + version.str() + " (only " + s.first.str() + " to " +
+           s.last.str() + ")";
+  call.num.clear();
+  call.lists.clear();
+  call.text.clear();
+  call.has_text = false;
+  const Col* cols = s.cols.data();
+  std::size_t ncols = s.cols.size();
+  if (six_column_pool(*f, version, more, rest)) {
+    cols = kSixColumnPool;
+    ncols = std::size(kSixColumnPool);
+  }
+  for (std::size_t i = 0; i < ncols; ++i) {
+    if (cols[i] == Col::text) {
+      call.has_text = more;
+      call.text = std::string(rest);  // everything left, commas included
+      rest = {};
+      more = false;
+      break;
+    }
+    if (!more) return std::string(fname) + ": too few columns (" + std::to_string(i) + " of " + std::to_string(ncols) + ")";
+    const std::string_view field = next_field(rest, more);
+    const auto column = [i] { return " in column " + std::to_string(i + 5); };
+    switch (cols[i]) {
+      case Col::u32:
+      case Col::u64:
+      case Col::boolean:
+        if (!parse_dec(field, v)) return std::string(fname) + ": bad number '" + std::string(field) + "'" + column();
+        if (cols[i] == Col::u32 && v > UINT32_MAX) return std::string(fname) + ": value out of range" + column();
+        if (cols[i] == Col::boolean && v > 1) return std::string(fname) + ": expected 0 or 1" + column();
+        call.num.push_back(v);
+        break;
+      case Col::ptr:
+        if (!parse_ptr(field, v)) return std::string(fname) + ": bad pointer '" + std::string(field) + "'" + column();
+        call.num.push_back(v);
+        break;
+      case Col::ptr_list: {
+        std::vector<std::uint64_t> list;
+        std::string_view items = field;
+        while (!items.empty()) {
+          const std::size_t sp = items.find(' ');
+          const std::string_view item = items.substr(0, sp);
+          items = sp == std::string_view::npos ? std::string_view{} : items.substr(sp + 1);
+          if (item.empty()) continue;
+          if (!parse_ptr(item, v)) return std::string(fname) + ": bad pointer '" + std::string(item) + "' in a list";
+          list.push_back(v);
+        }
+        call.lists.push_back(std::move(list));
+        break;
+      }
+      case Col::text:
+        break;
+    }
+  }
+  // A fixed-arity line must end here; an empty trailing field (the comma the
+  // recorder leaves before empty user data) is tolerated.
+  if (more && !trim_right(rest).empty()) return std::string(fname) + ": too many columns";
+  return std::nullopt;
+}
+
+namespace {
+
+// Where the line ends if it ends at p ('\n', or "\r\n": the reader drops one
+// '\r'); null otherwise.
+const char* line_end(const char* p) {
+  if (*p == '\n') return p;
+  if (*p == '\r' && p[1] == '\n') return p + 1;
+  return nullptr;
+}
+
+}  // namespace
+
+const char* parse_call_fast(const char* p, const char* stop, Version version, Call& call) {
+  // Every field but the last ends at a comma, which is stepped over.
+  auto comma = [&] {
+    if (*p != ',') return false;
+    ++p;
+    return true;
+  };
+  std::uint64_t v = 0;
+  if (!(p = scan_dec(p, stop, v)) || v > UINT32_MAX || !comma()) return nullptr;
+  call.thread = static_cast<std::uint32_t>(v);
+  if (!(p = scan_time(p, stop, call.time)) || !comma()) return nullptr;
+  if (!(p = scan_dec(p, stop, v)) || v > UINT32_MAX || !comma()) return nullptr;
+  call.frame = static_cast<std::uint32_t>(v);
+  const Schema* s = match_function(p, stop);
+  if (!s || version < s->first || version > s->last) return nullptr;
+  call.function = s->function;
+  p += s->name.size();
+  bool more = comma();  // else match_function saw the line end
+  const Col* cols = s->cols.data();
+  std::size_t ncols = s->cols.size();
+  if (s->function == Function::CreatePool && version == Version{1, 8} && more) {
+    const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(stop - p)));
+    if (six_column_pool(s->function, version, more, std::string_view(p, static_cast<std::size_t>(nl - p)))) {
+      cols = kSixColumnPool;
+      ncols = std::size(kSixColumnPool);
+    }
+  }
+  // The numbers go straight into call.num, sized for the most this
+  // function has (no change from a line of the same function before).
+  call.num.resize(s->numbers);
+  std::uint64_t* nums = call.num.data();
+  std::size_t n = 0, l = 0;
+  call.lists.resize(s->lists);
+  call.has_text = false;
+  for (std::size_t i = 0; i < ncols; ++i) {
+    const Col c = cols[i];
+    if (c == Col::text) {
+      // Everything left, commas included, but the reader's dropped '\r'.
+      const char* nl = line_end(p);
+      const char* e = p;
+      if (more) {
+        if (*p != '\n') nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(stop - p)));
+        e = nl > p && nl[-1] == '\r' ? nl - 1 : nl;
+      } else if (!nl) {
+        return nullptr;
+      }
+      call.has_text = more;
+      call.text.assign(p, static_cast<std::size_t>(e - p));
+      call.num.resize(n);
+      return nl + 1;
+    }
+    if (!more) return nullptr;
+    switch (c) {
+      case Col::u32:
+      case Col::u64:
+      case Col::boolean:
+        if (!(p = scan_dec(p, stop, v))) return nullptr;
+        if ((c == Col::u32 && v > UINT32_MAX) || (c == Col::boolean && v > 1)) return nullptr;
+        nums[n++] = v;
+        break;
+      case Col::ptr:
+        if (!(p = scan_ptr(p, stop, false, v))) return nullptr;
+        nums[n++] = v;
+        break;
+      case Col::ptr_list: {
+        std::vector<std::uint64_t>& list = call.lists[l++];
+        list.clear();
+        for (;;) {
+          if (*p == ' ') {
+            ++p;
+            continue;
+          }
+          if (*p == ',' || *p == '\n' || *p == '\r') break;
+          if (!(p = scan_ptr(p, stop, true, v))) return nullptr;
+          list.push_back(v);
+        }
+        break;
+      }
+      case Col::text:
+        break;
+    }
+    more = comma();
+    if (!more && !line_end(p)) return nullptr;
+  }
+  // A fixed-arity line must end here; an empty trailing field (the comma the
+  // recorder leaves before empty user data) is tolerated (blanks in it are
+  // left to parse_call).
+  const char* nl = line_end(p);
+  if (!nl) return nullptr;
+  call.text.clear();
+  call.num.resize(n);
+  return nl + 1;
+}
+
+}  // namespace libtrace::vma::detail

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: MIT
+// Every recorded function's columns and the spec's parameter names, and the
+// lookup of function names.
+#include "vma_schema.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+
+namespace libtrace::vma {
+
+namespace detail {
+
+namespace {
+
+const std::vector<Schema>& schemas() {
+  using C = Col;
+  static const std::vector<Schema> table = [] {
+    const std::vector<Col> aci = {C::u32, C::u32, C::u32, C::u32, C::u32, C::ptr};  // flags..memoryTypeBits, pool
+    auto cat = [](std::vector<Col> a, const std::vector<Col>& b) {
+      a.insert(a.end(), b.begin(), b.end());
+      return a;
+    };
+    const Version v10{1, 0}, v11{1, 1}, v12{1, 2}, v14{1, 4}, v15{1, 5}, v17{1, 7}, v18{1, 8};
+    std::vector<Schema> t = {
+        {Function::CreateAllocator, "vmaCreateAllocator", v10, v18, {}},
+        {Function::DestroyAllocator, "vmaDestroyAllocator", v10, v18, {}},
+        {Function::CreatePool, "vmaCreatePool", v10, v18, {C::u32, C::u32, C::u64, C::u64, C::u64, C::u32, C::ptr}},
+        {Function::DestroyPool, "vmaDestroyPool", v10, v18, {C::ptr}},
+        {Function::SetAllocationUserData, "vmaSetAllocationUserData", v10, v18, {C::ptr, C::text}},
+        {Function::CreateBuffer, "vmaCreateBuffer", v10, v18,
+         cat(cat({C::u32, C::u64, C::u32, C::u32}, aci), {C::ptr, C::text})},
+        {Function::DestroyBuffer, "vmaDestroyBuffer", v10, v18, {C::ptr}},
+        {Function::CreateImage, "vmaCreateImage", v10, v18,
+         cat(cat(std::vector<Col>(13, C::u32), aci), {C::ptr, C::text})},
+        {Function::DestroyImage, "vmaDestroyImage", v10, v18, {C::ptr}},
+        {Function::FreeMemory, "vmaFreeMemory", v11, v18, {C::ptr}},
+        {Function::FreeMemoryPages, "vmaFreeMemoryPages", v15, v18, {C::ptr_list}},
+        {Function::CreateLostAllocation, "vmaCreateLostAllocation", v12, v18, {C::ptr}},
+        {Function::AllocateMemory, "vmaAllocateMemory", v12, v18,
+         cat(cat({C::u64, C::u64, C::u32}, aci), {C::ptr, C::text})},
+        {Function::AllocateMemoryPages, "vmaAllocateMemoryPages", v15, v18,
+         cat(cat({C::u64, C::u64, C::u32}, aci), {C::ptr_list, C::text})},
+        {Function::AllocateMemoryForBuffer, "vmaAllocateMemoryForBuffer", v12, v18,
+         cat(cat({C::u64, C::u64, C::u32, C::boolean, C::boolean}, aci), {C::ptr, C::text})},
+        {Function::AllocateMemoryForImage, "vmaAllocateMemoryForImage", v12, v18,
+         cat(cat({C::u64, C::u64, C::u32, C::boolean, C::boolean}, aci), {C::ptr, C::text})},
+        {Function::MapMemory, "vmaMapMemory", v12, v18, {C::ptr}},
+        {Function::UnmapMemory, "vmaUnmapMemory", v12, v18, {C::ptr}},
+        {Function::FlushAllocation, "vmaFlushAllocation", v12, v18, {C::ptr, C::u64, C::u64}},
+        {Function::InvalidateAllocation, "vmaInvalidateAllocation", v12, v18, {C::ptr, C::u64, C::u64}},
+        {Function::TouchAllocation, "vmaTouchAllocation", v12, v18, {C::ptr}},
+        {Function::GetAllocationInfo, "vmaGetAllocationInfo", v12, v18, {C::ptr}},
+        {Function::MakePoolAllocationsLost, "vmaMakePoolAllocationsLost", v12, v18, {C::ptr}},
+        {Function::ResizeAllocation, "vmaResizeAllocation", v14, v15, {C::ptr, C::u64}},
+        {Function::DefragmentationBegin, "vmaDefragmentationBegin", v15, v18,
+         {C::u32, C::ptr_list, C::ptr_list, C::u64, C::u32, C::u64, C::u32, C::ptr, C::ptr}},
+        {Function::DefragmentationEnd, "vmaDefragmentationEnd", v15, v18, {C::ptr}},
+        {Function::SetPoolName, "vmaSetPoolName", v17, v18, {C::ptr, C::text}},
+    };
+    const std::vector<std::string_view> aci_names = {
+        "allocationCreateInfo.flags",         "allocationCreateInfo.usage",
+        "allocationCreateInfo.requiredFlags", "allocationCreateInfo.preferredFlags",
+        "allocationCreateInfo.memoryTypeBits", "allocationCreateInfo.pool"};
+    auto names = [](std::vector<std::string_view> a, const std::vector<std::string_view>& b,
+                    std::vector<std::string_view> c) {
+      a.insert(a.end(), b.begin(), b.end());
+      a.insert(a.end(), c.begin(), c.end());
+      return a;
+    };
+    const std::vector<std::string_view> mem_req = {"vkMemoryRequirements.size", "vkMemoryRequirements.alignment",
+                                                   "vkMemoryRequirements.memoryTypeBits"};
+    for (Schema& x : t) {
+      switch (x.function) {
+        case Function::CreatePool:
+          x.arg_names = {"memoryTypeIndex", "flags", "blockSize", "minBlockCount", "maxBlockCount", "frameInUseCount", "pool"};
+          break;
+        case Function::DestroyPool:
+        case Function::MakePoolAllocationsLost: x.arg_names = {"pool"}; break;
+        case Function::SetAllocationUserData: x.arg_names = {"allocation", "pUserData"}; break;
+        case Function::CreateBuffer:
+          x.arg_names = names({"bufferCreateInfo.flags", "bufferCreateInfo.size", "bufferCreateInfo.usage",
+                               "bufferCreateInfo.sharingMode"},
+                              aci_names, {"allocation", "allocationCreateInfo.pUserData"});
+          break;
+        case Function::CreateImage:
+          x.arg_names = names({"imageCreateInfo.flags", "imageCreateInfo.imageType", "imageCreateInfo.format",
+                               "imageCreateInfo.extent.width", "imageCreateInfo.extent.height",
+                               "imageCreateInfo.extent.depth", "imageCreateInfo.mipLevels", "imageCreateInfo.arrayLayers",
+                               "imageCreateInfo.samples", "imageCreateInfo.tiling", "imageCreateInfo.usage",
+                               "imageCreateInfo.sharingMode", "imageCreateInfo.initialLayout"},
+                              aci_names, {"allocation", "allocationCreateInfo.pUserData"});
+          break;
+        case Function::FreeMemoryPages: x.arg_names = {"allocations"}; break;
+        case Function::AllocateMemory:
+          x.arg_names = names(mem_req, aci_names, {"allocation", "allocationCreateInfo.pUserData"});
+          break;
+        case Function::AllocateMemoryPages:
+          x.arg_names = names(mem_req, aci_names, {"allocations", "allocationCreateInfo.pUserData"});
+          break;
+        case Function::AllocateMemoryForBuffer:
+        case Function::AllocateMemoryForImage: {
+          auto m = mem_req;
+          m.push_back("requiresDedicatedAllocation");
+          m.push_back("prefersDedicatedAllocation");
+          x.arg_names = names(m, aci_names, {"allocation", "allocationCreateInfo.pUserData"});
+          break;
+        }
+        case Function::FlushAllocation:
+        case Function::InvalidateAllocation: x.arg_names = {"allocation", "offset", "size"}; break;
+        case Function::ResizeAllocation: x.arg_names = {"allocation", "newSize"}; break;
+        case Function::DefragmentationBegin:
+          x.arg_names = {"defragmentationInfo2.flags", "defragmentationInfo2.pAllocations",
+                         "defragmentationInfo2.pPools", "defragmentationInfo2.maxCpuBytesToMove",
+                         "defragmentationInfo2.maxCpuAllocationsToMove", "defragmentationInfo2.maxGpuBytesToMove",
+                         "defragmentationInfo2.maxGpuAllocationsToMove", "defragmentationInfo2.commandBuffer", "context"};
+          break;
+        case Function::DefragmentationEnd: x.arg_names = {"context"}; break;
+        case Function::SetPoolName: x.arg_names = {"pool", "pName"}; break;
+        case Function::CreateAllocator:
+        case Function::DestroyAllocator: break;
+        default: x.arg_names = {"allocation"}; break;
+      }
+    }
+    for (Schema& x : t) {
+      for (Col c : x.cols) {
+        if (c == Col::ptr_list) ++x.lists;
+        else if (c != Col::text) ++x.numbers;
+      }
+    }
+    std::sort(t.begin(), t.end(), [](const Schema& a, const Schema& b) { return a.function < b.function; });
+    return t;
+  }();
+  return table;
+}
+
+
+// Names are told apart by the 8 bytes after "vma" (the shortest name has 12
+// characters), mixed by a multiplication whose top bits index the table. Names
+// sharing those bytes (vmaFreeMemory and vmaFreeMemoryPages, the four
+// vmaAllocateMemory*, the two vmaDefragmentation*) share a slot and are
+// compared in turn.
+constexpr int kSlotBits = 6;
+// Found by trying odd constants until the 22 distinct prefixes got distinct
+// slots; the unit test of every name's round trip would fail otherwise.
+constexpr std::uint64_t kNameMul = 0x144c2177516369ebull;
+constexpr std::size_t kMaxPerSlot = 4;
+
+std::uint64_t load8(const char* p) {
+  std::uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+
+// a[0, n) == b[0, n) for 8 <= n <= 32, as two overlapping loads per half
+// instead of a call to memcmp.
+bool same_name(const char* a, const char* b, std::size_t n) {
+  if (n > 16) return same_name(a, b, 16) && same_name(a + n - 16, b + n - 16, 16);
+  return load8(a) == load8(b) && load8(a + n - 8) == load8(b + n - 8);
+}
+
+std::size_t slot_of(std::uint64_t prefix) { return static_cast<std::size_t>((prefix * kNameMul) >> (64 - kSlotBits)); }
+
+struct NameTable {
+  std::array<std::array<const Schema*, kMaxPerSlot>, std::size_t{1} << kSlotBits> slots{};
+};
+
+const NameTable& name_table() {
+  static const NameTable table = [] {
+    NameTable t;
+    for (const Schema& s : schemas()) {
+      auto& slot = t.slots[slot_of(load8(s.name.data() + 3))];
+      *std::find(slot.begin(), slot.end(), nullptr) = &s;
+    }
+    return t;
+  }();
+  return table;
+}
+
+}  // namespace
+
+const Schema& schema(Function f) { return schemas()[static_cast<std::size_t>(f)]; }
+
+const Schema* match_function(const char* p, const char* end) {
+  const std::size_t avail = static_cast<std::size_t>(end - p);
+  if (avail < 11) return nullptr;
+  for (const Schema* s : name_table().slots[slot_of(load8(p + 3))]) {
+    if (!s) return nullptr;
+    const std::size_t n = s->name.size();
+    if (n <= avail && same_name(p, s->name.data(), n) && (n == avail || p[n] == ',' || p[n] == '\n' || p[n] == '\r'))
+      return s;
+  }
+  return nullptr;
+}
+
+}  // namespace detail
+
+using detail::Col;
+using detail::Schema;
+using detail::schema;
+
+std::string_view function_name(Function f) { return schema(f).name; }
+
+std::optional<Function> function_from_name(std::string_view name) {
+  const Schema* s = detail::match_function(name.data(), name.data() + name.size());
+  if (!s || s->name.size() != name.size()) return std::nullopt;
+  return s->function;
+}
+
+std::pair<Version, Version> function_versions(Function f) { return {schema(f).first, schema(f).last}; }
+
+std::vector<Param> params(const Call& call) {
+  const Schema& s = schema(call.function);
+  const bool six_column_pool = call.function == Function::CreatePool && call.num.size() == 6;
+  std::vector<Param> out;
+  std::size_t n = 0, l = 0;
+  for (std::size_t i = 0; i < s.cols.size(); ++i) {
+    if (six_column_pool && i == 5) continue;  // no frameInUseCount
+    Param p;
+    p.name = s.arg_names[i];
+    switch (s.cols[i]) {
+      case Col::u32:
+      case Col::u64: p.kind = ParamKind::number; p.value = call.num[n++]; break;
+      case Col::boolean: p.kind = ParamKind::boolean; p.value = call.num[n++]; break;
+      case Col::ptr: p.kind = ParamKind::pointer; p.value = call.num[n++]; break;
+      case Col::ptr_list: p.kind = ParamKind::pointer_list; p.list = &call.lists[l++]; break;
+      case Col::text:
+        if (!call.has_text) return out;
+        p.kind = ParamKind::text;
+        break;
+    }
+    out.push_back(p);
+  }
+  return out;
+}
+
+}  // namespace libtrace::vma

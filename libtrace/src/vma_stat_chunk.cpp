@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: MIT
+// trak-stat's first pass over a chunk of lines: parse, count, and turn what
+// depends on earlier lines into events.
+#include "vma_stat_chunk.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "libtrace/vma_sim.hpp"
+#include "vma_line.hpp"
+
+namespace libtrace::vma::detail {
+
+int TypeCache::get(const Config& config, std::uint64_t usage, std::uint64_t required, std::uint64_t preferred,
+                   std::uint64_t type_bits, std::uint32_t req_bits) {
+  const std::uint64_t h = (usage * 31 + required * 17 + preferred * 7 + type_bits * 3 + req_bits) * 0x9E3779B97F4A7C15ull;
+  Entry& e = entries_[h >> 58];
+  if (!e.valid || e.usage != usage || e.required != required || e.preferred != preferred || e.type_bits != type_bits ||
+      e.req_bits != req_bits)
+    e = {usage, required, preferred, type_bits, req_bits,
+         resolve_memory_type(config, usage, required, preferred, type_bits, req_bits), true};
+  return e.type;
+}
+
+namespace {
+
+class ChunkCounter {
+ public:
+  ChunkCounter(const Config& config, TypeCache& types, ChunkStats& out) : config_(config), types_(types), s_(out) {}
+
+  void call(const Call& c, std::uint64_t line) {
+    line_ = line;
+    ++s_.calls;
+    ++s_.calls_per_function[static_cast<std::size_t>(c.function)];
+    count_thread(c.thread);
+    if (s_.calls == 1) s_.first_time = c.time;
+    else if (c.time < s_.last_time) ++s_.time_steps_back;
+    s_.last_time = c.time;
+    s_.max_time = std::max(s_.max_time, c.time);
+    if (s_.calls == 1 || c.frame != s_.frames.back()) s_.frames.push_back(c.frame);
+    const auto& n = c.num;
+    switch (c.function) {
+      case Function::CreatePool:
+        if (!n.back()) {
+          ++s_.failed_creations;
+          break;
+        }
+        add(EventKind::pool_create, c, n.back()).bytes = n[2];
+        s_.events.back().pool = n[0];
+        s_.events.back().min_blocks = n[3];
+        s_.events.back().max_blocks = n[4];
+        break;
+      case Function::DestroyPool: add(EventKind::pool_destroy, c, n[0]); break;
+      case Function::SetPoolName: add_text(add(EventKind::pool_name, c, n[0]), c.text); break;
+      case Function::SetAllocationUserData: add_text(add(EventKind::user_data, c, n[0]), c.text); break;
+      case Function::CreateBuffer:
+        create(c, n[10], n[1], resolve(n[9], n[5], n[6], n[7], n[8], 0xffffffffu), n[9]);
+        break;
+      case Function::CreateImage: {
+        const std::uint64_t bytes = estimate_image_bytes(
+            static_cast<std::uint32_t>(n[2]), static_cast<std::uint32_t>(n[3]), static_cast<std::uint32_t>(n[4]),
+            static_cast<std::uint32_t>(n[5]), static_cast<std::uint32_t>(n[6]), static_cast<std::uint32_t>(n[7]),
+            static_cast<std::uint32_t>(n[8]));
+        if (n[19]) ++s_.image_bytes_estimated;
+        create(c, n[19], bytes, resolve(n[18], n[14], n[15], n[16], n[17], 0xffffffffu), n[18]);
+        break;
+      }
+      case Function::AllocateMemory:
+        create(c, n[9], n[0], resolve(n[8], n[4], n[5], n[6], n[7], static_cast<std::uint32_t>(n[2])), n[8]);
+        break;
+      case Function::AllocateMemoryForBuffer:
+      case Function::AllocateMemoryForImage:
+        create(c, n[11], n[0], resolve(n[10], n[6], n[7], n[8], n[9], static_cast<std::uint32_t>(n[2])), n[10]);
+        break;
+      case Function::AllocateMemoryPages: {
+        const int type = resolve(n[8], n[4], n[5], n[6], n[7], static_cast<std::uint32_t>(n[2]));
+        if (c.lists[0].empty()) ++s_.failed_creations;
+        for (std::uint64_t p : c.lists[0]) create(c, p, n[0], type, n[8]);
+        break;
+      }
+      case Function::CreateLostAllocation:
+        create(c, n[0], 0, -1, 0);
+        break;
+      case Function::DestroyBuffer:
+      case Function::DestroyImage:
+      case Function::FreeMemory:
+        if (n[0]) add(EventKind::destroy, c, n[0]);  // destroying null does nothing
+        break;
+      case Function::FreeMemoryPages:
+        for (std::uint64_t p : c.lists[0])
+          if (p) add(EventKind::destroy, c, p);
+        break;
+      default:
+        break;
+    }
+  }
+
+ private:
+  // Recordings interleave a few threads line by line: a small table indexed
+  // by the thread's id hashed (whose check is predictable, unlike "same
+  // thread as the line before?"), with a list for ids that collide.
+  void count_thread(std::uint32_t thread) {
+    Slot& t = threads_[(thread * 0x9E3779B1u) >> (32 - kThreadBits)];
+    if (t.calls && t.thread == thread) {
+      ++t.calls;
+    } else if (!t.calls) {
+      t = {thread, 1};
+    } else {
+      for (auto& [id, calls] : s_.threads) {
+        if (id == thread) {
+          ++calls;
+          return;
+        }
+      }
+      s_.threads.push_back({thread, 1});
+    }
+  }
+
+ public:
+  // Moves the table's counts to the chunk's list.
+  void finish() {
+    for (const Slot& t : threads_)
+      if (t.calls) s_.threads.push_back({t.thread, t.calls});
+  }
+
+ private:
+  // The memory type without a pool; a pool's is looked up when merging,
+  // since pools come and go.
+  int resolve(std::uint64_t pool, std::uint64_t usage, std::uint64_t required, std::uint64_t preferred,
+              std::uint64_t type_bits, std::uint32_t req_bits) {
+    return pool ? -1 : types_.get(config_, usage, required, preferred, type_bits, req_bits);
+  }
+
+  Event& add(EventKind kind, const Call& c, std::uint64_t ptr) {
+    return s_.events.emplace_back(Event{kind, c.function, -1, 0, 0, line_, c.time, ptr, 0, 0, 0, 0});
+  }
+
+  void add_text(Event& e, const std::string& text) {
+    e.text_at = static_cast<std::uint32_t>(s_.texts.size());
+    e.text_size = static_cast<std::uint32_t>(text.size());
+    s_.texts += text;
+  }
+
+  void create(const Call& c, std::uint64_t ptr, std::uint64_t bytes, int type, std::uint64_t pool) {
+    if (!ptr) {
+      ++s_.failed_creations;
+      return;
+    }
+    ++s_.allocations_created;
+    // [k]: sizes in [2^k, 2^(k+1)), the last bucket open-ended.
+    const std::size_t bucket =
+        bytes < 2 ? 0 : std::min<std::size_t>(63 - static_cast<std::size_t>(__builtin_clzll(bytes)), s_.size_histogram.size() - 1);
+    ++s_.size_histogram[bucket];
+    Event& e = add(EventKind::create, c, ptr);
+    e.type = type;
+    e.bytes = bytes;
+    e.pool = pool;
+    if (c.has_text) add_text(e, c.text);  // empty: none
+  }
+
+  const Config& config_;
+  TypeCache& types_;
+  ChunkStats& s_;
+  std::uint64_t line_ = 0;
+  static constexpr int kThreadBits = 5;
+  struct Slot {
+    std::uint32_t thread;
+    std::uint64_t calls;  // 0: free
+  };
+  std::array<Slot, 1 << kThreadBits> threads_{};
+};
+
+}  // namespace
+
+void count_chunk(const Chunk& chunk, const Header& header, bool keep_going, TypeCache& types, ChunkStats& out) {
+  out.lines = out.calls = 0;
+  out.calls_per_function = {};
+  out.threads.clear();
+  out.frames.clear();
+  out.first_time = out.last_time = out.max_time = 0;
+  out.time_steps_back = out.failed_creations = out.allocations_created = out.image_bytes_estimated = 0;
+  out.size_histogram = {};
+  out.events.clear();
+  out.texts.clear();
+  out.notes.clear();
+  out.error.reset();
+  ChunkCounter counter(header.config, types, out);
+  Call& call = out.call;
+  // Lines in [p, stop), which ends with a '\n'; false at an error.
+  auto run = [&](const char* p, const char* stop) {
+    while (p < stop) {
+      ++out.lines;
+      if (const char* after = parse_call_fast(p, stop, header.version, call)) {
+        counter.call(call, out.lines);
+        p = after;
+        continue;
+      }
+      const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(stop - p)));
+      std::string_view line(p, static_cast<std::size_t>(nl - p));
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      p = nl + 1;
+      if (trim_right(line).empty()) continue;
+      if (auto why = parse_call(line, header.version, call)) {
+        if (!keep_going) {
+          out.error = LineNote{out.lines, std::move(*why)};
+          return false;
+        }
+        out.notes.push_back({out.lines, *why + "; line skipped"});
+        continue;
+      }
+      counter.call(call, out.lines);
+    }
+    return true;
+  };
+  const char* block = reinterpret_cast<const char*>(chunk.block.data());
+  if (chunk.head.empty() || run(chunk.head.data(), chunk.head.data() + chunk.head.size()))
+    run(block + chunk.begin, block + chunk.end);
+  counter.finish();
+}
+
+}  // namespace libtrace::vma::detail

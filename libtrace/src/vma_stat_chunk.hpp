@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+// trak-stat's first pass over a chunk of lines (internal to libtrace): parses
+// the calls and counts what does not depend on the lines before the chunk.
+// What does (live allocations, pools) becomes events, which vma_stat.cpp
+// applies in file order. Chunks are counted on two threads at once.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "libtrace/vma.hpp"
+#include "libtrace/vma_stat.hpp"
+#include "vma_source.hpp"
+
+namespace libtrace::vma::detail {
+
+enum class EventKind : std::uint8_t { create, destroy, user_data, pool_create, pool_destroy, pool_name };
+
+struct Event {
+  EventKind kind;
+  Function function;       // create: the creating function
+  int type;                // create: the memory type without a pool, -1 unknown
+  std::uint32_t text_at;   // create (user data), user_data, pool_name:
+  std::uint32_t text_size; //   ChunkStats::texts[text_at, text_at + text_size)
+  std::uint64_t line;      // in the chunk, from 1
+  double time;
+  std::uint64_t ptr;       // the allocation or the pool
+  std::uint64_t bytes;     // create: its bytes; pool_create: block size
+  std::uint64_t pool;      // create: its pool (0: none); pool_create: memory type
+  std::uint64_t min_blocks, max_blocks;  // pool_create
+};
+
+struct LineNote {
+  std::uint64_t line = 0;  // in the chunk, from 1
+  std::string why;
+};
+
+struct ChunkStats {
+  std::uint64_t lines = 0;  // up to the error, if any, included
+  std::uint64_t calls = 0;
+  std::array<std::uint64_t, kFunctionCount> calls_per_function{};
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> threads;  // calls per thread
+  std::vector<std::uint32_t> frames;  // the frame index wherever it changes
+  double first_time = 0, last_time = 0;  // of the first and last calls
+  double max_time = 0;                   // max(0, every time), as Stats::last_time
+  std::uint64_t time_steps_back = 0;     // within the chunk
+  std::uint64_t failed_creations = 0, allocations_created = 0, image_bytes_estimated = 0;
+  decltype(Stats::size_histogram) size_histogram{};
+  std::vector<Event> events;
+  std::string texts;
+  std::vector<LineNote> notes;    // lines skipped with --keep-going
+  std::optional<LineNote> error;  // the counts cover the lines before it
+  Call call;                      // scratch, kept for its capacity
+};
+
+// resolve_memory_type() scans every memory type for each creation, while a
+// recording repeats a few argument combinations: remember the last results.
+class TypeCache {
+ public:
+  int get(const Config& config, std::uint64_t usage, std::uint64_t required, std::uint64_t preferred,
+          std::uint64_t type_bits, std::uint32_t req_bits);
+
+ private:
+  struct Entry {
+    std::uint64_t usage, required, preferred, type_bits;
+    std::uint32_t req_bits;
+    int type;
+    bool valid;
+  };
+  std::array<Entry, 64> entries_{};
+};
+
+// Counts the lines of `chunk` into `out` (cleared first).
+void count_chunk(const Chunk& chunk, const Header& header, bool keep_going, TypeCache& types, ChunkStats& out);
+
+}  // namespace libtrace::vma::detail

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+#include "../../libtrace/src/ptr_map.hpp"
+
+#include <doctest/doctest.h>
+
+#include <map>
+#include <random>
+#include <string>
+
+using libtrace::detail::PtrMap;
+
+TEST_CASE("ptr_map: agrees with std::map under random inserts and erases") {
+  for (const std::uint64_t stride : {std::uint64_t{0x48}, std::uint64_t{1}, std::uint64_t{1} << 32}) {
+    std::mt19937_64 rng(stride);
+    PtrMap<std::string> m;
+    std::map<std::uint64_t, std::string> want;
+    for (int i = 0; i < 60000; ++i) {
+      // Addresses from a small range, as an allocator hands them out, so that
+      // keys collide, come back after erasure and probe runs wrap around.
+      const std::uint64_t key = 0x1D85B8B0000ull + (rng() % 3000) * stride;
+      const std::size_t slot = m.find(key);
+      REQUIRE((slot == PtrMap<std::string>::npos) == !want.count(key));
+      if (slot == PtrMap<std::string>::npos) {
+        const std::size_t at = m.insert(key, std::to_string(i));
+        CHECK(m.value(at) == std::to_string(i));
+        want[key] = std::to_string(i);
+      } else {
+        CHECK(m.value(slot) == want[key]);
+        if (rng() % 3) {
+          m.erase(slot);
+          want.erase(key);
+        } else {
+          m.value(slot) += "+";
+          want[key] += "+";
+        }
+      }
+      REQUIRE(m.size() == want.size());
+    }
+    std::map<std::uint64_t, std::string> seen;
+    m.for_each([&](std::uint64_t k, const std::string& v) { seen[k] = v; });
+    CHECK(seen == want);
+    for (const auto& [k, v] : want) CHECK(m.value(m.find(k)) == v);
+  }
+}
+
+TEST_CASE("ptr_map: grows past its first slots and empties again") {
+  PtrMap<int> m;
+  for (int i = 1; i <= 10000; ++i) m.insert(static_cast<std::uint64_t>(i) * 64, i);
+  CHECK(m.size() == 10000);
+  for (int i = 1; i <= 10000; ++i) {
+    const std::size_t s = m.find(static_cast<std::uint64_t>(i) * 64);
+    REQUIRE(s != PtrMap<int>::npos);
+    CHECK(m.value(s) == i);
+    m.erase(s);
+  }
+  CHECK(m.size() == 0);
+  CHECK(m.find(64) == PtrMap<int>::npos);
+}
+
+TEST_CASE("ptr_map: one probe to look a key up and add it where it was missing") {
+  PtrMap<int> m;
+  for (int i = 1; i <= 3000; ++i) {
+    const std::uint64_t key = static_cast<std::uint64_t>(i % 1000 + 1) * 0x48;
+    m.reserve_one();
+    const std::size_t slot = m.find_or_free(key);
+    if (m.holds(slot)) {
+      CHECK(m.value(slot) == i - 1000);  // added 1000 steps ago
+      m.value(slot) = i;
+    } else {
+      CHECK(i <= 1000);
+      m.insert_at(slot, key, i);
+    }
+  }
+  CHECK(m.size() == 1000);
+  CHECK(m.value(m.find(0x48 * 1)) == 3000);
+}
