@@ -241,6 +241,15 @@ void ArchiveWriter::commit() {
   w.committed = true;
 }
 
+std::string ArchiveWriter::keep_partial() {
+  Impl& w = *impl_;
+  if (w.committed) return w.path;
+  w.committed = true;
+  if (w.out) return w.out->keep_partial();
+  w.fd_out->close();
+  return w.path;
+}
+
 const std::string& ArchiveWriter::path() const { return impl_->path; }
 std::uint64_t ArchiveWriter::entries_written() const { return impl_->entries_written; }
 std::uint64_t ArchiveWriter::bytes_written() const { return impl_->bytes_written; }

@@ -113,11 +113,15 @@ std::uint64_t compare_traces(const std::string& expected, const std::string& act
 }
 
 RepackResult repack_trace(const RepackOptions& opt) {
+  InputFile in(opt.input);
+  return repack_trace(opt, in);
+}
+
+RepackResult repack_trace(const RepackOptions& opt, InputFile& in) {
   if (opt.verify && (is_stdio(opt.input) || is_stdio(opt.output)))
     throw Error(Errc::usage, "", "--verify needs a file input and a file output, not '-'");
   check_level(opt.encoder.container, opt.encoder.level);
   RepackResult result;
-  InputFile in(opt.input);
   auto decoder = prefetch(open_decoder(in));
   OutputFile out(opt.output);
   auto encoder = make_encoder(opt.encoder, out);

@@ -1,35 +1,84 @@
 // SPDX-License-Identifier: MIT
-// trak-repack: recompress a trace between snappy, gzip and brotli.
+// trak-repack: recompress a trace between snappy, gzip and brotli, or the
+// payloads of a Fossilize .foz archive (told apart by content).
 #include <cstdio>
 
+#include "libtrace/foz_repack.hpp"
 #include "libtrace/repack.hpp"
 #include "tool_main.hpp"
 
 int main(int argc, char** argv) {
-  CLI::App app{"Recompress an apitrace trace (snappy, gzip, brotli) without changing a call.", "trak-repack"};
+  CLI::App app{"Recompress an apitrace trace (snappy, gzip, brotli) without changing a call, or the payloads of a\n"
+               "Fossilize .foz archive (none, zlib) without changing an entry.",
+               "trak-repack"};
   libtrace::RepackOptions opt;
-  std::string codec = "snappy";
+  libtrace::foz::FozRepackOptions fopt;
+  std::string codec = "snappy", crc = "add";
   bool quiet = false, no_progress = false;
-  app.add_option("input", opt.input, "Input trace; '-' reads stdin")->required();
-  app.add_option("output", opt.output, "Output trace; '-' writes stdout")->required();
-  app.add_option("--codec", codec, "Output container")->check(CLI::IsMember({"snappy", "gzip", "brotli"}))->capture_default_str();
-  app.add_option("--level", opt.encoder.level, "gzip 1-9 (default 9), brotli 0-11 (default 11); snappy has none");
-  app.add_option("-j,--threads", opt.encoder.threads, "Compression threads for snappy and gzip (default: all cores)");
-  app.add_flag("--verify", opt.verify, "Re-read the output and compare it call by call with the input");
+  app.add_option("input", opt.input, "Input trace or archive; '-' reads stdin")->required();
+  app.add_option("output", opt.output, "Output; '-' writes stdout")->required();
+  auto* codec_opt = app.add_option("--codec", codec, "Traces: snappy, gzip, brotli. Archives: zlib (default), none")
+                        ->check(CLI::IsMember({"snappy", "gzip", "brotli", "zlib", "none"}))
+                        ->capture_default_str();
+  app.add_option("--level", opt.encoder.level, "gzip 1-9 (default 9), brotli 0-11 (default 11), .foz zlib 1-9 (default 9); snappy has none");
+  app.add_option("-j,--threads", opt.encoder.threads, "Compression threads for snappy, gzip and .foz (default: all cores)");
+  app.add_option("--crc", crc, "Archives: CRC-32 on every entry (add), on none (strip), or where the input had one (keep)")
+      ->check(CLI::IsMember({"add", "strip", "keep"}))
+      ->capture_default_str();
+  app.add_flag("--verify", opt.verify, "Re-read the output and compare it with the input (calls, or decoded payloads)");
   app.add_flag("-q,--quiet", quiet, "No summary on stderr");
   app.add_flag("--no-progress", no_progress, "No progress bar on stderr");
   app.footer(R"(Examples:
   trak-repack gears.trace gears.gz.trace --codec gzip --verify
   trak-repack big.trace big.br.trace --codec brotli --level 5   much faster than 11, nearly as small
-  trak-repack gears.br.trace - --codec snappy | trak-stat -)");
+  trak-repack gears.br.trace - --codec snappy | trak-stat -
+  trak-repack cache.foz small.foz --verify                 zlib level 9 with CRCs, like fossilize-convert-db
+  trak-repack cache.foz fast.foz --codec none --crc strip   uncompressed, as fossilize-synth writes
+  trak-repack torn.foz fixed.foz                            drops the torn last entry)");
 
   return tools::run(app, argc, argv, [&] {
     tools::refuse_terminal_input(opt.input);
+    libtrace::InputFile in(opt.input);
+    const bool foz = libtrace::foz::looks_like_foz(in.peek(libtrace::foz::kMagicSize));
+    tools::refuse_binary_terminal(opt.output, false);
+    if (foz) {
+      namespace f = libtrace::foz;
+      if (codec_opt->count() == 0) codec = "zlib";
+      if (codec != "zlib" && codec != "none")
+        throw tools::UsageError("a .foz archive's payloads are zlib or none, not " + codec);
+      fopt.output = opt.output;
+      fopt.encode.format = codec == "zlib" ? f::PayloadFormat::zlib : f::PayloadFormat::none;
+      fopt.encode.level = opt.encoder.level < 0 ? 9 : opt.encoder.level;
+      if (codec == "zlib" && (fopt.encode.level < 1 || fopt.encode.level > 9))
+        throw tools::UsageError("zlib level " + std::to_string(fopt.encode.level) + " is outside 1-9");
+      fopt.crc = crc == "add" ? f::CrcPolicy::add : crc == "strip" ? f::CrcPolicy::strip : f::CrcPolicy::keep;
+      fopt.threads = opt.encoder.threads;
+      fopt.verify = opt.verify;
+      fopt.progress = tools::progress_bar("trak-repack", !no_progress);
+      fopt.warnings = [](const std::string& where, const std::string& why) {
+        tools::clear_progress_line();
+        std::fprintf(stderr, "trak-repack: warning: %s: %s\n", where.c_str(), why.c_str());
+      };
+      const f::FozRepackResult r = f::repack_foz(in, fopt);
+      if (!quiet) {
+        std::fprintf(stderr, "trak-repack: %s: %llu entries, %llu -> %llu bytes", opt.output.c_str(),
+                     static_cast<unsigned long long>(r.entries), static_cast<unsigned long long>(r.input_bytes),
+                     static_cast<unsigned long long>(r.output_bytes));
+        if (r.duplicates_dropped) std::fprintf(stderr, ", %llu duplicates dropped", static_cast<unsigned long long>(r.duplicates_dropped));
+        if (r.unknown_tags_dropped)
+          std::fprintf(stderr, ", %llu entries with unknown tags dropped", static_cast<unsigned long long>(r.unknown_tags_dropped));
+        if (r.torn_tail_dropped) std::fprintf(stderr, ", torn tail dropped");
+        if (opt.verify) std::fprintf(stderr, ", %llu verified", static_cast<unsigned long long>(r.verified));
+        std::fputc('\n', stderr);
+      }
+      return tools::kOk;
+    }
+    if (codec == "none") throw tools::UsageError("--codec none applies to .foz archives");
+    if (crc != "add") throw tools::UsageError("--crc applies to .foz archives");
     opt.encoder.container = *libtrace::parse_container(codec);
     libtrace::check_level(opt.encoder.container, opt.encoder.level);
-    tools::refuse_binary_terminal(opt.output, false);
     opt.progress = tools::progress_bar("trak-repack", !no_progress);
-    const libtrace::RepackResult r = libtrace::repack_trace(opt);
+    const libtrace::RepackResult r = libtrace::repack_trace(opt, in);
     if (!quiet && opt.verify)
       std::fprintf(stderr, "trak-repack: %s: %llu calls verified\n", opt.output.c_str(),
                    static_cast<unsigned long long>(r.calls_verified));

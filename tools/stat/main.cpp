@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: MIT
-// trak-stat: quick statistics on a trace or a VMA recording (told apart by
-// content).
+// trak-stat: quick statistics on a trace, a VMA recording or a Fossilize
+// archive (told apart by content).
 #include <iostream>
 
+#include "libtrace/foz_stat.hpp"
 #include "libtrace/trace_stat.hpp"
 #include "libtrace/vma_stat.hpp"
 #include "tool_main.hpp"
 
 int main(int argc, char** argv) {
-  CLI::App app{"Statistics of an apitrace trace or a VMA calls recording (detected from the content).", "trak-stat"};
+  CLI::App app{"Statistics of an apitrace trace, a VMA calls recording or a Fossilize .foz archive (detected from the content).", "trak-stat"};
   std::string input = "-";
   bool json = false, all = false, no_progress = false, keep_going = false;
   std::size_t top = 10;
@@ -27,11 +28,36 @@ int main(int argc, char** argv) {
   trak-stat app.vma.csv                    VMA recording: peaks, leaks, pools, histograms
   trak-stat app.vma.csv --json | jq '.peak_live_allocations, .leaks'
   trak-stat app.vma.csv --html report.html   plot of live bytes per heap, tables
-  trak-repack x.br.trace - --codec snappy | trak-stat -)");
+  trak-repack x.br.trace - --codec snappy | trak-stat -
+  trak-stat app.foz                        Fossilize archive: entries per tag, bytes, applications, damage
+  trak-stat app.foz --json | jq '.entries_per_tag.graphics_pipeline, .torn_tail')");
 
   return tools::run(app, argc, argv, [&] {
     tools::refuse_terminal_input(input);
     libtrace::InputFile in(input);
+    const auto progress_foz = tools::progress_bar("trak-stat", !no_progress);
+    if (libtrace::foz::looks_like_foz(in.peek(libtrace::foz::kMagicSize))) {
+      if (!html.empty()) throw tools::UsageError("--html applies to VMA recordings");
+      libtrace::foz::FozStatOptions opt;
+      opt.progress = progress_foz;
+      opt.warnings = [](const std::string& where, const std::string& why) {
+        tools::clear_progress_line();
+        std::cerr << "trak-stat: warning: " << where << ": " << why << '\n';
+      };
+      const libtrace::foz::FozStats s = libtrace::foz::foz_stats(in, opt);
+      std::cout << (json ? libtrace::foz::format_foz_stats_json(s) : libtrace::foz::format_foz_stats_table(s));
+      std::cout.flush();
+      if (s.error) throw *s.error;
+      if (!s.bad_entries.empty()) {
+        const auto& b = s.bad_entries.front();
+        throw libtrace::Error(libtrace::Errc::bad_record,
+                              libtrace::at_offset(s.file, b.offset) + ": " + libtrace::foz::describe_entry(b.tag, b.hash),
+                              b.why + (s.bad_entries.size() > 1 ? " (and " + std::to_string(s.bad_entries.size() - 1) +
+                                                                      " more bad entries)"
+                                                                : ""));
+      }
+      return tools::kOk;
+    }
     std::string head;
     auto decoder = libtrace::peek_stream(libtrace::open_decoder(in), 64, head);
     const auto progress = tools::progress_bar("trak-stat", !no_progress);

@@ -269,6 +269,10 @@ class ArchiveWriter {
   // Makes everything written durable in the file system's view: overwrite
   // renames the temporary over the destination; the others flush.
   void commit();
+  // After a failure, instead of committing: keeps what was written (a valid
+  // archive of the entries so far) as "<path>.partial" and returns that name;
+  // "" for stdout. Exclusive and append files already hold it: their path.
+  std::string keep_partial();
 
   const std::string& path() const;  // the destination
   std::uint64_t entries_written() const;

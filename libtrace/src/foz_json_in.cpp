@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: MIT
+// Typed, path-aware access to Fossilize JSON.
+#include "foz_json_in.hpp"
+
+#include <cmath>
+#include <limits>
+
+namespace libtrace::foz::detail {
+
+namespace {
+
+const char* type_name(const Json& v) {
+  switch (v.GetType()) {
+    case rapidjson::kNullType: return "null";
+    case rapidjson::kFalseType:
+    case rapidjson::kTrueType: return "a boolean";
+    case rapidjson::kObjectType: return "an object";
+    case rapidjson::kArrayType: return "an array";
+    case rapidjson::kStringType: return "a string";
+    case rapidjson::kNumberType: return v.IsInt64() || v.IsUint64() ? "an integer" : "a number";
+  }
+  return "a value";
+}
+
+}  // namespace
+
+std::string Node::path() const {
+  std::vector<const Node*> chain;
+  for (const Node* n = this; n; n = n->parent_) chain.push_back(n);
+  std::string p;
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    const Node* n = *it;
+    if (n->key_) {
+      if (!p.empty()) p += '.';
+      p += n->key_;
+    } else if (n->parent_) {
+      p += '[' + std::to_string(n->index_) + ']';
+    }
+  }
+  return p.empty() ? "document" : p;
+}
+
+void Node::fail(const std::string& why) const { detail::fail(c_.where, path() + ": " + why); }
+
+void Node::expect_object() const {
+  if (!v_.IsObject()) fail(std::string("expected an object, got ") + type_name(v_));
+}
+
+const Json* Node::find(const char* key) const {
+  expect_object();
+  const auto it = v_.FindMember(key);
+  return it == v_.MemberEnd() ? nullptr : &it->value;
+}
+
+Node Node::at(const char* key) const {
+  const Json* v = find(key);
+  if (!v) fail(std::string("missing member \"") + key + "\"");
+  return Node(c_, *v, this, key);
+}
+
+void Node::only(std::initializer_list<const char*> keys) const {
+  expect_object();
+  std::uint64_t seen = 0;
+  for (const auto& m : v_.GetObject()) {
+    const std::string_view name(m.name.GetString(), m.name.GetStringLength());
+    std::size_t i = 0;
+    for (const char* k : keys) {
+      if (name == k) break;
+      ++i;
+    }
+    if (i == keys.size()) fail("unknown member \"" + std::string(name) + "\"");
+    if (seen & (std::uint64_t{1} << i)) fail("member \"" + std::string(name) + "\" appears twice");
+    seen |= std::uint64_t{1} << i;
+  }
+}
+
+std::uint32_t Node::as_u32() const {
+  if (!v_.IsUint()) fail(std::string("expected an unsigned 32-bit integer, got ") + type_name(v_));
+  return v_.GetUint();
+}
+
+std::int32_t Node::as_s32() const {
+  if (!v_.IsInt()) fail(std::string("expected a signed 32-bit integer, got ") + type_name(v_));
+  return v_.GetInt();
+}
+
+float Node::as_f32() const {
+  if (!v_.IsNumber()) fail(std::string("expected a number, got ") + type_name(v_));
+  const double d = v_.GetDouble();
+  if (std::isfinite(d) && std::fabs(d) > static_cast<double>(std::numeric_limits<float>::max()))
+    fail("number out of the range of a 32-bit float");
+  return static_cast<float>(d);
+}
+
+bool parse_hex_hash(std::string_view s, Hash& out) {
+  if (s.empty() || s.size() > 16) return false;
+  Hash h = 0;
+  for (char ch : s) {
+    unsigned d;
+    if (ch >= '0' && ch <= '9') d = static_cast<unsigned>(ch - '0');
+    else if (ch >= 'a' && ch <= 'f') d = static_cast<unsigned>(ch - 'a' + 10);
+    else if (ch >= 'A' && ch <= 'F') d = static_cast<unsigned>(ch - 'A' + 10);
+    else return false;
+    h = (h << 4) | d;
+  }
+  out = h;
+  return true;
+}
+
+Hash Node::as_hash() const {
+  if (!v_.IsString()) fail(std::string("expected a hash (16 hex digits), got ") + type_name(v_));
+  const std::string_view s(v_.GetString(), v_.GetStringLength());
+  Hash h = 0;
+  if (!parse_hex_hash(s, h)) fail("expected a hash (16 hex digits), got \"" + std::string(s) + "\"");
+  return h;
+}
+
+std::uint32_t Node::u32(const char* key) const { return at(key).as_u32(); }
+std::int32_t Node::s32(const char* key) const { return at(key).as_s32(); }
+float Node::f32(const char* key) const { return at(key).as_f32(); }
+Hash Node::hash(const char* key) const { return at(key).as_hash(); }
+
+std::uint64_t Node::u64(const char* key) const {
+  const Node n = at(key);
+  if (!n.v_.IsUint64()) n.fail(std::string("expected an unsigned 64-bit integer, got ") + type_name(n.v_));
+  return n.v_.GetUint64();
+}
+
+std::string_view Node::str(const char* key) const {
+  const Node n = at(key);
+  if (!n.v_.IsString()) n.fail(std::string("expected a string, got ") + type_name(n.v_));
+  return {n.v_.GetString(), n.v_.GetStringLength()};
+}
+
+std::size_t Node::array_size() const {
+  if (!v_.IsArray()) fail(std::string("expected an array, got ") + type_name(v_));
+  return v_.Size();
+}
+
+const std::uint32_t* Node::u32_array_sized(const char* key, std::uint32_t expected) const {
+  std::uint32_t n = 0;
+  const std::uint32_t* p = u32_array(key, &n);
+  if (n != expected)
+    at(key).fail("has " + std::to_string(n) + " elements, expected " + std::to_string(expected));
+  return p;
+}
+
+}  // namespace libtrace::foz::detail
