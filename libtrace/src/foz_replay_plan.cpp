@@ -127,9 +127,12 @@ std::size_t Sources::count(Tag tag) const {
 }
 
 std::pair<std::uint64_t, std::uint64_t> shard_bounds(Shard s, std::uint64_t n) {
-  // 128-bit products: n * index must not wrap for huge counts.
+  // n * i / count without a 128-bit product: n = q * count + rem.
   const auto at = [&](std::uint64_t i) {
-    return static_cast<std::uint64_t>(static_cast<unsigned __int128>(n) * i / s.count);
+    const std::uint64_t q = n / s.count, rem = n % s.count;
+    if (s.count <= 0xffffffffu) return q * i + rem * i / s.count;  // rem * i < count^2 fits
+    return q * i + static_cast<std::uint64_t>(static_cast<long double>(rem) * static_cast<long double>(i) /
+                                              static_cast<long double>(s.count));
   };
   return {at(s.index), at(s.index + 1)};
 }

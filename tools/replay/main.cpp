@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: MIT
-// trak-replay: replays VMA recordings (today: --simulate, a model of the
-// recorded heaps; device replay is still to come).
+// trak-replay: replays Fossilize archives (.foz) on a Vulkan device
+// (foz_cli.hpp), and VMA recordings (today: --simulate, a model of the
+// recorded heaps; device replay is still to come). The format is told by
+// content.
 #include <iostream>
 
+#include "foz_cli.hpp"
+#include "libtrace/foz_archive.hpp"
 #include "libtrace/vma_sim.hpp"
 #include "tool_main.hpp"
 
@@ -26,21 +30,38 @@ void parse_lines(const std::string& spec, libtrace::vma::SimOptions& opt) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"Replay a VMA calls recording. --simulate models the recorded heaps and memory types (no device).",
+  CLI::App app{"Replay Fossilize archives (.foz) on a Vulkan device, or a VMA calls recording (--simulate models "
+               "the recorded heaps and memory types, no device).",
                "trak-replay"};
-  std::string input = "-", lines;
+  std::vector<std::string> inputs;
+  std::string lines;
   bool simulate = false, json = false, keep_going = false;
-  app.add_option("input", input, "VMA recording (.csv, also gzip/brotli); '-' reads stdin")->capture_default_str();
+  tools::FozCli foz;
+  app.add_option("input", inputs, "Fossilize archives (.foz), or one VMA recording (.csv, also gzip/brotli; '-' reads stdin)");
   app.add_flag("--simulate", simulate, "No device: replay against a model of the recorded heaps and types");
   app.add_flag("--json", json, "One JSON object instead of the summary");
   app.add_option("--lines", lines, "Replay only these file lines: A-B, A-, -B");
   app.add_flag("--keep-going", keep_going, "Skip malformed lines with a warning instead of stopping");
-  app.footer(R"(Examples:
+  tools::add_foz_options(app, foz);
+  app.footer(std::string(R"(VMA recordings:
   trak-replay app.vma.csv --simulate            peak committed memory, blocks, fragmentation per heap
   trak-replay app.vma.csv --simulate --json | jq '.heaps'
-  trak-replay app.vma.csv --simulate --lines 100-5000)");
+  trak-replay app.vma.csv --simulate --lines 100-5000)") + tools::kFozHelp);
 
-  return tools::run(app, argc, argv, [&] {
+  return tools::run(app, argc, argv, [&]() -> int {
+    if (foz.list_devices) {
+      std::cout << libtrace::foz::format_device_list(json);
+      return tools::kOk;
+    }
+    if (inputs.empty()) inputs.push_back("-");
+    // An archive is read by offset, so only files are told apart here; a
+    // pipe is a VMA recording.
+    if (!libtrace::is_stdio(inputs.front())) {
+      libtrace::InputFile probe(inputs.front());
+      if (libtrace::foz::looks_like_foz(probe.peek(libtrace::foz::kMagicSize))) return tools::run_foz(foz, inputs, json);
+    }
+    if (inputs.size() > 1) throw tools::UsageError("several inputs are only for .foz archives");
+    const std::string& input = inputs.front();
     tools::refuse_terminal_input(input);
     libtrace::vma::SimOptions opt;
     if (!lines.empty()) parse_lines(lines, opt);
@@ -51,9 +72,11 @@ int main(int argc, char** argv) {
     libtrace::InputFile in(input);
     std::string head;
     auto decoder = libtrace::peek_stream(libtrace::open_decoder(in), 64, head);
+    if (libtrace::foz::looks_like_foz(head))
+      throw libtrace::Error(libtrace::Errc::usage, in.name(), "a .foz archive is read by offset: give a file, not a pipe");
     if (!libtrace::vma::looks_like_recording(head))
       throw libtrace::Error(libtrace::Errc::unsupported, in.name(),
-                            "trak-replay replays VMA calls recordings; this is not one");
+                            "trak-replay replays Fossilize archives and VMA calls recordings; this is neither");
     if (!simulate)
       throw libtrace::Error(libtrace::Errc::unsupported, in.name(),
                             "replay on a Vulkan device is not implemented yet; use --simulate");
