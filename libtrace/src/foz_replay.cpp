@@ -47,7 +47,7 @@ class DeviceSession final : public Session {
         seed = s.load_cache;
         report_.load_cache_used = true;
       } else {
-        report_.warnings.push_back(s.load_cache_name + ": not loaded: " + why);
+        report_.warnings.emplace_back(s.load_cache_name, "not loaded: " + why);
       }
     }
     cache_ = dev_->create_cache(seed);
@@ -230,7 +230,7 @@ ReplayResult replay(const ReplayOptions& opt) {
   r.api_version = report.api_version;
   r.missing_features = report.missing_features;
   r.load_cache_used = report.load_cache_used;
-  for (const auto& w : report.warnings) warn("trak-replay", w);
+  for (const auto& [where, what] : report.warnings) warn(where, what);
 
   if (!opt.pipeline_cache.empty()) {
     std::vector<std::vector<std::uint8_t>> parts = std::move(pr.blob_data);

@@ -56,7 +56,7 @@ MsgOut hello_message(const DeviceReport& d) {
   m.u32(static_cast<std::uint32_t>(d.missing_features.size()));
   for (const auto& f : d.missing_features) m.str(f);
   m.u32(static_cast<std::uint32_t>(d.warnings.size()));
-  for (const auto& w : d.warnings) m.str(w);
+  for (const auto& [where, what] : d.warnings) m.str(where).str(what);
   return m;
 }
 
@@ -71,7 +71,10 @@ DeviceReport read_hello(MsgIn& in) {
   d.load_cache_used = in.u8();
   d.null_device = in.u8();
   for (std::uint32_t n = in.u32(); n > 0 && in.ok(); --n) d.missing_features.push_back(in.str());
-  for (std::uint32_t n = in.u32(); n > 0 && in.ok(); --n) d.warnings.push_back(in.str());
+  for (std::uint32_t n = in.u32(); n > 0 && in.ok(); --n) {
+    std::string where = in.str();
+    d.warnings.emplace_back(std::move(where), in.str());
+  }
   return d;
 }
 

@@ -222,8 +222,8 @@ void spirv_needs(std::span<const std::uint32_t> words, Needs& out) {
     if (op == kOpCapability && count >= 2) {
       for (const auto& c : kCapabilities)
         if (c.capability == words[i + 1]) out.add(c.need);
-    } else if (op != kOpExtension && op != kOpExtInstImport && op != kOpMemoryModel) {
-      return;  // past the preamble: no more capabilities
+    } else if (op == kOpMemoryModel || (op != kOpExtension && op != kOpExtInstImport)) {
+      return;  // capabilities all come before the memory model
     }
     i += count;
   }

@@ -21,7 +21,7 @@ struct DeviceReport {
   std::uint32_t vendor_id = 0, device_id = 0, api_version = 0;
   std::uint8_t uuid[16] = {};
   std::vector<std::string> missing_features;
-  std::vector<std::string> warnings;
+  std::vector<std::pair<std::string, std::string>> warnings;  // where, message
   bool load_cache_used = false;
   bool null_device = false;
 };
