@@ -99,6 +99,9 @@ struct ChildArgs {
   ::signal(SIGINT, SIG_IGN);
   ::signal(SIGTERM, SIG_DFL);
   ::signal(SIGPIPE, SIG_IGN);
+  // A crash must kill the worker, whatever handler the host process set up
+  // (a test framework's, say): the parent reads the signal from its status.
+  for (int sig : {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS}) ::signal(sig, SIG_DFL);
   // stdout carries the parent's data only; anything a driver prints goes to
   // stderr.
   ::dup2(STDERR_FILENO, STDOUT_FILENO);

@@ -45,8 +45,9 @@ std::string run_validator(const std::string& tool, const std::uint8_t* data, std
   posix_spawn_file_actions_adddup2(&fa, in[0], STDIN_FILENO);
   posix_spawn_file_actions_adddup2(&fa, out[1], STDOUT_FILENO);
   posix_spawn_file_actions_adddup2(&fa, out[1], STDERR_FILENO);
-  std::string target = "--target-env=vulkan1.3";
-  char* argv[] = {const_cast<char*>(tool.c_str()), target.data(), const_cast<char*>("-"), nullptr};
+  // vulkan1.3 accepts every SPIR-V version a Vulkan driver may take.
+  char* argv[] = {const_cast<char*>(tool.c_str()), const_cast<char*>("--target-env"), const_cast<char*>("vulkan1.3"),
+                  const_cast<char*>("-"), nullptr};
   pid_t pid = -1;
   const int rc = ::posix_spawnp(&pid, tool.c_str(), &fa, nullptr, argv, environ);
   posix_spawn_file_actions_destroy(&fa);
