@@ -12,6 +12,8 @@ mkdir "$tmp/work"
 (cd "$tmp/work" && CONVERT="$tools/convert/trak-convert" REPACK="$tools/convert/trak-repack" \
   STAT="$tools/stat/trak-stat" REPLAY="$tools/replay/trak-replay" DATA="$data" sh "$case.sh" >../stdout 2>../stderr); rc=$?
 want=0; [ -f "$case.exit" ] && want=$(cat "$case.exit")
+# 77: the case needs something this machine lacks (a Vulkan device): skipped.
+[ "$rc" = 77 ] && [ "$want" != 77 ] && { cat "$tmp/stderr"; exit 77; }
 fail=0
 [ "$rc" = "$want" ] || { echo "exit status $rc, expected $want"; cat "$tmp/stderr"; fail=1; }
 for s in stdout stderr; do

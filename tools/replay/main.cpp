@@ -70,13 +70,13 @@ int main(int argc, char** argv) {
       std::cerr << "trak-replay: warning: " << where << ": " << why << '\n';
     };
     libtrace::InputFile in(input);
+    if (libtrace::foz::looks_like_foz(in.peek(libtrace::foz::kMagicSize)))
+      throw libtrace::Error(libtrace::Errc::usage, in.name(), "a .foz archive is read by offset: give a file, not a pipe");
     std::string head;
     auto decoder = libtrace::peek_stream(libtrace::open_decoder(in), 64, head);
-    if (libtrace::foz::looks_like_foz(head))
-      throw libtrace::Error(libtrace::Errc::usage, in.name(), "a .foz archive is read by offset: give a file, not a pipe");
     if (!libtrace::vma::looks_like_recording(head))
       throw libtrace::Error(libtrace::Errc::unsupported, in.name(),
-                            "trak-replay replays Fossilize archives and VMA calls recordings; this is neither");
+                            "trak-replay replays VMA calls recordings; this is not one");
     if (!simulate)
       throw libtrace::Error(libtrace::Errc::unsupported, in.name(),
                             "replay on a Vulkan device is not implemented yet; use --simulate");
