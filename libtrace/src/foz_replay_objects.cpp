@@ -93,7 +93,13 @@ const Object& Replayer::parse(Tag tag, std::uint64_t hash) {
   if (!f) throw Failure{Outcome::failed, "missing " + describe_entry(tag, hash) + " (in no input archive)"};
   cfg_.sources->read(f, payload_);
   const std::string_view text(reinterpret_cast<const char*>(payload_.data()), payload_.size());
-  parsed_.push_back(parse_payload(text, arena_, f.reader->where(*f.entry)));
+  // The full position ("file: offset N: tag hash") costs a few allocations:
+  // it is made only for an error.
+  try {
+    parsed_.push_back(parse_payload(text, arena_, f.reader->name()));
+  } catch (const Error& e) {
+    throw Error(e.code(), f.reader->where(*f.entry), e.message());
+  }
   return parsed_.back();
 }
 
