@@ -19,7 +19,8 @@ runs=${2:-5}
 shared=../shared/data/foz
 [ -f build-release/build.ninja ] || meson setup build-release --buildtype=release -Dtests=false >/dev/null
 ninja -C build-release -j2 tools/replay/trak-replay bench/foz-gen bench/foz-direct >/dev/null
-export VK_DRIVER_FILES=/usr/share/vulkan/icd.d/lvp_icd.$(uname -m).json VK_ICD_FILENAMES=$VK_DRIVER_FILES
+icd=/usr/share/vulkan/icd.d/lvp_icd.$(uname -m).json
+export VK_DRIVER_FILES=$icd VK_ICD_FILENAMES=$icd
 export MESA_SHADER_CACHE_DISABLE=true
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

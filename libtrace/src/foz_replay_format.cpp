@@ -42,9 +42,10 @@ void list_unsupported(std::string& o, const std::vector<PipelineIssue>& v) {
   for (const auto& i : v) by_reason[i.reason].push_back(&i);
   o += "skipped, unsupported by the device (" + std::to_string(v.size()) + "):\n";
   for (const auto& [reason, list] : by_reason) {
-    o += "  " + std::to_string(list.size()) + " pipeline" + (list.size() == 1 ? "" : "s") + ": " + reason + "\n   ";
+    o.append("  ").append(std::to_string(list.size())).append(list.size() == 1 ? " pipeline: " : " pipelines: ");
+    o.append(reason).append("\n   ");
     for (std::size_t k = 0; k < list.size() && k < 8; ++k)
-      o += " " + std::string(pipeline_type_name(list[k]->type)) + ":" + hash_hex(list[k]->hash);
+      o.append(" ").append(pipeline_type_name(list[k]->type)).append(":").append(hash_hex(list[k]->hash));
     if (list.size() > 8) o += " ...";
     o += "\n";
   }

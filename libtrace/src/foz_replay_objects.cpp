@@ -91,8 +91,7 @@ void Replayer::set_phase(Phase p, Tag tag, std::uint64_t hash) {
 const Object& Replayer::parse(Tag tag, std::uint64_t hash) {
   const Sources::Found f = cfg_.sources->find(tag, hash);
   if (!f) throw Failure{Outcome::failed, "missing " + describe_entry(tag, hash) + " (in no input archive)"};
-  cfg_.sources->read(f, payload_);
-  const std::string_view text(reinterpret_cast<const char*>(payload_.data()), payload_.size());
+  const std::string_view text = cfg_.sources->payload(f, payload_);
   // The full position ("file: offset N: tag hash") costs a few allocations:
   // it is made only for an error.
   try {

@@ -3,6 +3,11 @@
 // shards, already-done pipelines).
 #include "foz_replay_plan.hpp"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <charconv>
 
@@ -101,7 +106,57 @@ Sources::Sources(const std::vector<std::string>& paths, const WarningSink& warni
   if (paths.empty()) throw Error(Errc::usage, "trak-replay", "no archive given");
   ReadOptions ro;
   ro.warnings = warnings;
-  for (const std::string& p : paths) readers_.push_back(std::make_unique<ArchiveReader>(p, ro));
+  for (const std::string& p : paths) {
+    readers_.push_back(std::make_unique<ArchiveReader>(p, ro));
+    Mapping m;
+    const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
+    struct stat st {};
+    if (fd >= 0 && ::fstat(fd, &st) == 0 && st.st_size > 0) {
+      void* at = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+      if (at != MAP_FAILED) {
+        m.data = static_cast<const std::uint8_t*>(at);
+        m.size = static_cast<std::size_t>(st.st_size);
+      }
+    }
+    if (fd >= 0) ::close(fd);
+    maps_.push_back(m);
+  }
+}
+
+Sources::~Sources() {
+  for (const Mapping& m : maps_)
+    if (m.data) ::munmap(const_cast<std::uint8_t*>(m.data), m.size);
+}
+
+void Sources::read(const Found& f, std::vector<std::uint8_t>& out) const {
+  const std::string_view p = payload(f, out);
+  if (p.data() != reinterpret_cast<const char*>(out.data())) out.assign(p.begin(), p.end());
+}
+
+std::string_view Sources::payload(const Found& f, std::vector<std::uint8_t>& scratch) const {
+  const auto i = static_cast<std::size_t>(
+      std::find_if(readers_.begin(), readers_.end(), [&](const auto& r) { return r.get() == f.reader; }) -
+      readers_.begin());
+  const Mapping& m = maps_[i];
+  const Entry& e = *f.entry;
+  const std::uint64_t at = e.offset + kEntryHeaderSize;
+  if (!m.data || at + e.header.stored_size > m.size) {  // not mapped, or the file shrank: the reader says why
+    f.reader->read_payload(e, scratch);
+    return {reinterpret_cast<const char*>(scratch.data()), scratch.size()};
+  }
+  const std::span<const std::uint8_t> stored(m.data + at, e.header.stored_size);
+  // The full position is made only for an error: it costs allocations.
+  try {
+    if (e.header.format == static_cast<std::uint32_t>(PayloadFormat::none) &&
+        e.header.uncompressed_size == e.header.stored_size) {
+      if (e.header.crc) check_crc(e.header, stored, f.reader->name());
+      return {reinterpret_cast<const char*>(stored.data()), stored.size()};
+    }
+    decode_payload(e.header, stored, scratch, f.reader->name());
+  } catch (const Error& err) {
+    throw Error(err.code(), f.reader->where(e), err.message());
+  }
+  return {reinterpret_cast<const char*>(scratch.data()), scratch.size()};
 }
 
 Sources::Found Sources::find(Tag tag, std::uint64_t hash) const {

@@ -20,6 +20,9 @@ namespace libtrace::foz::detail {
 class Sources {
  public:
   Sources(const std::vector<std::string>& paths, const WarningSink& warnings);
+  ~Sources();
+  Sources(const Sources&) = delete;
+  Sources& operator=(const Sources&) = delete;
 
   struct Found {
     const ArchiveReader* reader = nullptr;
@@ -28,7 +31,11 @@ class Sources {
   };
   Found find(Tag tag, std::uint64_t hash) const;
   // The decoded payload (Error naming the file and entry when it is bad).
-  void read(const Found& f, std::vector<std::uint8_t>& out) const { f.reader->read_payload(*f.entry, out); }
+  void read(const Found& f, std::vector<std::uint8_t>& out) const;
+  // The same without a copy where it can: a payload stored plain is viewed
+  // in the mapped file; a compressed one is inflated into `scratch`. Valid
+  // until the next call with the same scratch.
+  std::string_view payload(const Found& f, std::vector<std::uint8_t>& scratch) const;
   // Every hash of a tag over all archives, ascending, without repeats.
   std::vector<std::uint64_t> hashes(Tag tag) const;
   std::size_t count(Tag tag) const;  // unique over all archives
@@ -36,6 +43,14 @@ class Sources {
 
  private:
   std::vector<std::unique_ptr<ArchiveReader>> readers_;
+  // Each archive mapped read-only (null where mapping failed: then read by
+  // pread); the replay reads a few hundred bytes per pipeline, and a system
+  // call and a copy for each cost more than parsing them.
+  struct Mapping {
+    const std::uint8_t* data = nullptr;
+    std::size_t size = 0;
+  };
+  std::vector<Mapping> maps_;
 };
 
 struct WorkItem {
