@@ -185,7 +185,7 @@ ReplayResult replay(const ReplayOptions& opt) {
   PoolConfig cfg;
   cfg.jobs = r.jobs;
   cfg.timeout_seconds = opt.timeout_seconds;
-  cfg.limits.seconds = opt.worker_seconds;
+  cfg.limits.seconds = opt.worker_seconds >= 0 ? opt.worker_seconds : opt.pipeline_cache.empty() ? 0 : 300;
   cfg.limits.rss_bytes = opt.worker_memory_bytes;
   cfg.want_blobs = !opt.pipeline_cache.empty();
   if (cfg.want_blobs && !opt.in_process) {

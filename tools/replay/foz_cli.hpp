@@ -69,8 +69,9 @@ inline void add_foz_options(CLI::App& app, FozCli& c) {
   app.add_option("--worker-memory", c.worker_memory_mib,
                  "MiB of resident memory after which a worker hands over to a fresh one (0: never)")
       ->capture_default_str();
-  app.add_option("--worker-seconds", o.worker_seconds, "Seconds after which a worker hands over to a fresh one (0: never)")
-      ->capture_default_str();
+  app.add_option("--worker-seconds", o.worker_seconds,
+                 "Seconds after which a worker hands over to a fresh one (0: never; default: 300 with "
+                 "--pipeline-cache, else never)");
 }
 
 inline std::atomic<bool> g_foz_stop{false};

@@ -87,7 +87,10 @@ struct ReplayOptions {
   std::string spirv_val = "spirv-val";
   std::uint64_t module_cache_bytes = 256ull << 20;   // VkShaderModules kept per worker
   std::uint64_t worker_memory_bytes = 2048ull << 20; // a worker over this is replaced (0 = never)
-  double worker_seconds = 60;     // a worker is replaced after this long (0 = never)
+  // A worker is replaced after this long (0 = never; negative = 300 s with a
+  // pipeline-cache file, which a crash would cost all of, else never: a new
+  // worker pays the driver's start-up again, over a second on some drivers).
+  double worker_seconds = -1;
   std::function<void(const ReplayProgress&)> progress;
   WarningSink warnings;
   // Set (by a signal handler) to stop: in-flight pipelines finish, outputs
