@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The .foz replay benchmark (issue 5). Builds build-release/, generates an
-# archive of COUNT real compute-pipeline variants (foz-gen), checks that the
+# archive of COUNT real compute-pipeline variants (foz-replay-gen), checks that the
 # generator files synth_compute's own pipelines under their Fossilize hashes,
 # then, alternating runs, times on lavapipe:
 #   - the driver alone: foz-direct, a bare create/destroy loop over the parsed
@@ -18,7 +18,7 @@ count=${1:-6000}
 runs=${2:-5}
 shared=../shared/data/foz
 [ -f build-release/build.ninja ] || meson setup build-release --buildtype=release -Dtests=false >/dev/null
-ninja -C build-release -j2 tools/replay/trak-replay bench/foz-gen bench/foz-direct >/dev/null
+ninja -C build-release -j2 tools/replay/trak-replay bench/foz-replay-gen bench/foz-direct >/dev/null
 icd=/usr/share/vulkan/icd.d/lvp_icd.$(uname -m).json
 export VK_DRIVER_FILES=$icd VK_ICD_FILENAMES=$icd
 export MESA_SHADER_CACHE_DISABLE=true
@@ -26,8 +26,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 replay=build-release/tools/replay/trak-replay
 
-build-release/bench/foz-gen "$shared/synth_compute.foz" "$work/bench.foz" "$count"
-build-release/bench/foz-gen "$shared/synth_compute.foz" "$work/parse.foz" $((count * 10)) 2>/dev/null
+build-release/bench/foz-replay-gen "$shared/synth_compute.foz" "$work/bench.foz" "$count"
+build-release/bench/foz-replay-gen "$shared/synth_compute.foz" "$work/parse.foz" $((count * 10)) 2>/dev/null
 # Hash check: the variants with synth_compute's own constants (workgroup 64,
 # ITER 0..1499, SCALE 1.5) must come out under the hashes fossilize-synth gave them.
 "$replay" "$shared/synth_compute.foz" --null-device --skip-done "$work/orig.done" >/dev/null

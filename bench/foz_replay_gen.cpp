@@ -6,7 +6,7 @@
 // Fossilize hash (computed by the object model's recipes). The archive's
 // other objects (application info, layouts, the module) are copied as they
 // are. Not installed.
-// usage: foz-gen SYNTH_COMPUTE.foz OUT.foz COUNT
+// usage: foz-replay-gen SYNTH_COMPUTE.foz OUT.foz COUNT
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -19,7 +19,7 @@ namespace foz = libtrace::foz;
 
 int main(int argc, char** argv) {
   if (argc != 4) {
-    std::fprintf(stderr, "usage: foz-gen SYNTH_COMPUTE.foz OUT.foz COUNT\n");
+    std::fprintf(stderr, "usage: foz-replay-gen SYNTH_COMPUTE.foz OUT.foz COUNT\n");
     return 2;
   }
   const unsigned long count = std::strtoul(argv[3], nullptr, 10);
@@ -58,9 +58,9 @@ int main(int argc, char** argv) {
                            {foz::PayloadFormat::none, 0, false});
     }
     out.commit();
-    std::fprintf(stderr, "foz-gen: %lu compute pipelines in %s\n", written, argv[2]);
+    std::fprintf(stderr, "foz-replay-gen: %lu compute pipelines in %s\n", written, argv[2]);
   } catch (const libtrace::Error& e) {
-    std::fprintf(stderr, "foz-gen: %s\n", e.what());
+    std::fprintf(stderr, "foz-replay-gen: %s\n", e.what());
     return 1;
   }
   return 0;
