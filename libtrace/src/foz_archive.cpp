@@ -20,23 +20,36 @@ constexpr std::array<std::string_view, kTagCount> kTagNames = {
 
 constexpr char kHexDigits[] = "0123456789abcdef";
 
-int hex_value(std::uint8_t c) {
+constexpr int hex_value(std::uint8_t c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   return -1;
 }
 
+// Digit values, 0x10 for anything else: every name costs 32 lookups, so no
+// branches per character.
+constexpr std::array<std::uint8_t, 256> kHexTable = [] {
+  std::array<std::uint8_t, 256> t{};
+  for (auto& v : t) v = 0x10;
+  for (int c = 0; c < 256; ++c) {
+    const int d = hex_value(static_cast<std::uint8_t>(c));
+    if (d >= 0) t[static_cast<std::size_t>(c)] = static_cast<std::uint8_t>(d);
+  }
+  return t;
+}();
+
 // Up to 16 hex digits; false on any other character.
 bool parse_hex64(const std::uint8_t* p, std::size_t n, std::uint64_t& out) {
   std::uint64_t v = 0;
+  unsigned bad = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    const int d = hex_value(p[i]);
-    if (d < 0) return false;
-    v = v << 4 | static_cast<std::uint64_t>(d);
+    const unsigned d = kHexTable[p[i]];
+    bad |= d;
+    v = v << 4 | (d & 0xf);
   }
   out = v;
-  return true;
+  return (bad & 0x10) == 0;
 }
 
 void put_hex(char* out, std::uint64_t v, int digits) {
@@ -122,7 +135,12 @@ std::optional<Tag> parse_tag(std::string_view text) {
   return static_cast<Tag>(v);
 }
 
-bool looks_like_foz(std::string_view head) { return head.substr(0, kMagic.size()) == kMagic; }
+bool looks_like_foz(std::string_view head) {
+  // A file cut inside the magic still names itself: the reader then says
+  // "truncated header" instead of "not a trace".
+  if (head.size() < 2) return false;
+  return head.substr(0, kMagic.size()) == kMagic.substr(0, std::min(head.size(), kMagic.size()));
+}
 
 std::string entry_name(Tag tag, std::uint64_t hash) {
   std::string s(kNameSize, '0');
@@ -273,6 +291,32 @@ std::uint8_t check_file_header(const std::uint8_t* p, std::size_t got, const std
     throw Error(Errc::unsupported, at_offset(name, 15),
                 "archive version " + std::to_string(v) + " (trak reads versions 5 and 6)");
   return v;
+}
+
+namespace {
+[[noreturn]] void rethrow_at(const Error& e, const std::string& file, std::uint64_t offset, Tag tag, std::uint64_t hash) {
+  throw Error(e.code(), at_offset(file, offset) + ": " + describe_entry(tag, hash), e.message());
+}
+}  // namespace
+
+void decode_entry(const PayloadHeader& h, std::span<const std::uint8_t> stored, std::vector<std::uint8_t>& out,
+                  const std::string& file, std::uint64_t offset, Tag tag, std::uint64_t hash) {
+  static const std::string none;
+  try {
+    decode_payload(h, stored, out, none);
+  } catch (const Error& e) {
+    rethrow_at(e, file, offset, tag, hash);
+  }
+}
+
+void check_entry_crc(const PayloadHeader& h, std::span<const std::uint8_t> stored, const std::string& file,
+                     std::uint64_t offset, Tag tag, std::uint64_t hash) {
+  if (h.crc == 0 || crc32(stored) == h.crc) return;
+  try {
+    check_crc(h, stored, "");
+  } catch (const Error& e) {
+    rethrow_at(e, file, offset, tag, hash);
+  }
 }
 
 void parse_entry_header(const std::uint8_t* p, std::uint64_t offset, const std::string& name, ScannedEntry& e) {

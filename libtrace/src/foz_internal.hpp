@@ -36,6 +36,14 @@ void parse_entry_header(const std::uint8_t* p, std::uint64_t offset, const std::
 // Writes the 56-byte entry header for (tag, hash, header) at `p`.
 void format_entry_header(std::uint8_t* p, std::uint64_t tag, std::uint64_t hash, const PayloadHeader& header);
 
+// decode_payload / check_crc that build the "<file>: offset N: <tag> <hash>"
+// prefix only when something is wrong: per-entry strings cost more than
+// checking a small payload.
+void decode_entry(const PayloadHeader& h, std::span<const std::uint8_t> stored, std::vector<std::uint8_t>& out,
+                  const std::string& file, std::uint64_t offset, Tag tag, std::uint64_t hash);
+void check_entry_crc(const PayloadHeader& h, std::span<const std::uint8_t> stored, const std::string& file,
+                     std::uint64_t offset, Tag tag, std::uint64_t hash);
+
 // Marks `s` torn at `offset` and tells `warnings`.
 void note_torn(ScanSummary& s, std::uint64_t offset, std::uint64_t have, std::uint64_t need, bool in_header,
                const std::string& name, const WarningSink& warnings);

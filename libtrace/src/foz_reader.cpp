@@ -187,7 +187,7 @@ void ArchiveReader::read_stored(const Entry& e, std::vector<std::uint8_t>& out) 
   const std::size_t got = pread_full(impl_->fd, out.data(), out.size(), e.offset + kEntryHeaderSize, impl_->name);
   if (got != out.size())  // the file shrank since it was indexed
     throw Error(Errc::truncated, where(e), "payload cut short: the file changed while it was read");
-  check_crc(e.header, out, where(e));
+  detail::check_entry_crc(e.header, out, impl_->name, e.offset, e.tag, e.hash);
 }
 
 void ArchiveReader::read_payload(const Entry& e, std::vector<std::uint8_t>& out) const {
@@ -196,7 +196,7 @@ void ArchiveReader::read_payload(const Entry& e, std::vector<std::uint8_t>& out)
   const std::size_t got = pread_full(impl_->fd, stored.data(), stored.size(), e.offset + kEntryHeaderSize, impl_->name);
   if (got != stored.size())
     throw Error(Errc::truncated, where(e), "payload cut short: the file changed while it was read");
-  decode_payload(e.header, stored, out, where(e));
+  detail::decode_entry(e.header, stored, out, impl_->name, e.offset, e.tag, e.hash);
 }
 
 std::vector<std::uint8_t> ArchiveReader::read_payload(Tag tag, std::uint64_t hash) const {

@@ -4,10 +4,12 @@
 
 #include <unistd.h>
 
+#include "foz_internal.hpp"
+#include "foz_keys.hpp"
+
 #include <algorithm>
 #include <array>
 #include <thread>
-#include <unordered_set>
 
 namespace libtrace::foz {
 
@@ -64,13 +66,13 @@ FozRepackResult repack_foz(InputFile& in, const FozRepackOptions& opt) {
   };
   try {
     ScannedEntry e;
-    std::array<std::unordered_set<std::uint64_t>, kTagCount> seen;
+    detail::KeySet seen;
     while (scanner.next(e)) {
       if (!e.known_tag()) {
         ++res.unknown_tags_dropped;
         continue;
       }
-      if (!seen[static_cast<std::size_t>(e.tag())].insert(e.hash).second) {
+      if (!seen.try_emplace(e.tag(), e.hash).second) {
         ++res.duplicates_dropped;
         continue;
       }
@@ -79,8 +81,7 @@ FozRepackResult repack_foz(InputFile& in, const FozRepackOptions& opt) {
       j.tag = e.tag();
       j.hash = e.hash;
       j.had_crc = e.header.crc != 0;
-      decode_payload(e.header, e.stored, j.payload,
-                     at_offset(scanner.name(), e.offset) + ": " + describe_entry(j.tag, j.hash));
+      detail::decode_entry(e.header, e.stored, j.payload, scanner.name(), e.offset, j.tag, j.hash);
       batch_bytes += j.payload.size();
       if (used == kBatchEntries || batch_bytes >= kBatchBytes) flush();
     }

@@ -4,9 +4,9 @@
 
 #include <algorithm>
 #include <map>
-#include <unordered_map>
-#include <unordered_set>
 
+#include "foz_internal.hpp"
+#include "foz_keys.hpp"
 #include "foz_peek.hpp"
 
 namespace libtrace::foz {
@@ -35,11 +35,13 @@ std::uint64_t FozStats::uncompressed_bytes() const {
   return n;
 }
 
-FozStats foz_stats(InputFile& in, const FozStatOptions& opt) {
+namespace {
+
+FozStats scan_stats(ArchiveScanner& scanner, const FozStatOptions& opt) {
   FozStats s;
-  s.file = in.name();
-  std::array<std::unordered_set<std::uint64_t>, kTagCount> seen;
-  std::array<std::unordered_map<std::uint64_t, Target>, kTagCount> targets;
+  s.file = scanner.name();
+  detail::KeySet seen;
+  detail::KeyMap<Target> targets;
   std::map<std::uint64_t, AppStats> apps;
   struct Link {
     std::uint64_t tag, hash;
@@ -48,21 +50,18 @@ FozStats foz_stats(InputFile& in, const FozStatOptions& opt) {
   std::vector<std::uint8_t> payload;
   detail::Peeked peek;
   std::uint64_t next_progress = kProgressStep;
+  s.version = scanner.version();
   try {
-    ScanOptions so;
-    so.warnings = opt.warnings;
-    ArchiveScanner scanner(in, so);
-    s.version = scanner.version();
     ScannedEntry e;
     while (scanner.next(e)) {
-      if (opt.progress && in.offset() >= next_progress) {
-        opt.progress(in.offset(), in.size());
-        next_progress = in.offset() + kProgressStep;
+      if (opt.progress && scanner.offset() >= next_progress) {
+        opt.progress(scanner.offset(), scanner.size());
+        next_progress = scanner.offset() + kProgressStep;
       }
       if (!e.known_tag()) continue;
       const Tag tag = e.tag();
       const auto t = static_cast<std::size_t>(tag);
-      if (!seen[t].insert(e.hash).second) {
+      if (!seen.try_emplace(tag, e.hash).second) {
         ++s.duplicates;
         continue;
       }
@@ -73,21 +72,23 @@ FozStats foz_stats(InputFile& in, const FozStatOptions& opt) {
       if (e.header.format == static_cast<std::uint32_t>(PayloadFormat::zlib)) ++ts.zlib_entries;
       if (e.header.crc) ++ts.crc_entries;
       try {
-        const std::string where = at_offset(s.file, e.offset) + ": " + describe_entry(tag, e.hash);
-        try {
-          decode_payload(e.header, e.stored, payload, where);
-        } catch (const Error& err) {
-          if (err.message().starts_with("CRC mismatch")) ++s.crc_failures;
-          s.bad_entries.push_back(BadEntry{e.offset, tag, e.hash, err.message(), err.message().starts_with("CRC mismatch")});
-          continue;
-        }
-        detail::peek_payload(tag, payload, peek, where);
+        detail::decode_entry(e.header, e.stored, payload, s.file, e.offset, tag, e.hash);
       } catch (const Error& err) {
-        s.bad_entries.push_back(BadEntry{e.offset, tag, e.hash, err.message(), false});
+        const bool crc = err.message().starts_with("CRC mismatch");
+        if (crc) ++s.crc_failures;
+        s.bad_entries.push_back(BadEntry{e.offset, tag, e.hash, err.message(), crc});
+        continue;
+      }
+      // Samplers, render passes and bucket infos name nothing: no need to look.
+      if (tag == Tag::sampler || tag == Tag::render_pass || tag == Tag::bucket_info) continue;
+      try {
+        detail::peek_payload_in_place(tag, payload, peek, s.file);
+      } catch (const Error& err) {
+        s.json_errors.push_back(BadEntry{e.offset, tag, e.hash, err.message(), false});
         continue;
       }
       for (const detail::Ref& r : peek.refs) {
-        Target& tg = targets[static_cast<std::size_t>(r.tag)][r.hash];
+        Target& tg = *targets.try_emplace(r.tag, r.hash).first;
         if (tg.referrers++ == 0) {
           tg.from_tag = tag;
           tg.from_hash = e.hash;
@@ -126,23 +127,41 @@ FozStats foz_stats(InputFile& in, const FozStatOptions& opt) {
     s.torn_reason = sum.torn_reason;
   } catch (const Error& err) {
     s.error = err;
-    s.file_bytes = in.offset();
+    s.file_bytes = scanner.offset();
   }
   for (auto& [h, a] : apps) {
     a.hash = h;
     s.applications.push_back(std::move(a));
   }
-  for (std::size_t t = 0; t < kTagCount; ++t)
-    for (const auto& [h, tg] : targets[t])
-      if (!seen[t].count(h)) s.dangling.push_back(Dangling{static_cast<Tag>(t), h, tg.from_tag, tg.from_hash, tg.referrers});
+  targets.for_each([&](Tag t, std::uint64_t h, const Target& tg) {
+    if (!seen.contains(t, h)) s.dangling.push_back(Dangling{t, h, tg.from_tag, tg.from_hash, tg.referrers});
+  });
   std::sort(s.dangling.begin(), s.dangling.end(), [](const Dangling& a, const Dangling& b) {
     return a.tag != b.tag ? a.tag < b.tag : a.hash < b.hash;
   });
   for (const Link& l : links)
-    if (l.tag >= kTagCount || !seen[l.tag].count(l.hash)) ++s.dangling_links;
+    if (l.tag >= kTagCount || !seen.contains(static_cast<Tag>(l.tag), l.hash)) ++s.dangling_links;
   for (const auto& ts : s.per_tag) s.entries += ts.entries;
-  if (opt.progress && !s.error) opt.progress(in.offset(), in.offset());
+  if (opt.progress && !s.error) opt.progress(scanner.offset(), scanner.offset());
   return s;
+}
+
+ScanOptions scan_options(const FozStatOptions& opt) {
+  ScanOptions so;
+  so.warnings = opt.warnings;
+  return so;
+}
+
+}  // namespace
+
+FozStats foz_stats(InputFile& in, const FozStatOptions& opt) {
+  ArchiveScanner scanner(in, scan_options(opt));
+  return scan_stats(scanner, opt);
+}
+
+FozStats foz_stats(const std::string& path, const FozStatOptions& opt) {
+  ArchiveScanner scanner(path, scan_options(opt));
+  return scan_stats(scanner, opt);
 }
 
 }  // namespace libtrace::foz

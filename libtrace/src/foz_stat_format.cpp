@@ -4,6 +4,7 @@
 #include <rapidjson/writer.h>
 
 #include <cstdio>
+#include <vector>
 
 #include "libtrace/foz_stat.hpp"
 #include "text_util.hpp"
@@ -50,6 +51,7 @@ std::string format_foz_stats_table(const FozStats& s) {
                           : "no");
   row("CRC failures", std::to_string(s.crc_failures));
   if (s.bad_entries.size() != s.crc_failures) row("other bad entries", std::to_string(s.bad_entries.size() - s.crc_failures));
+  if (!s.json_errors.empty()) row("payloads not JSON", std::to_string(s.json_errors.size()) + " (a replayer would reject them)");
   row("dangling references", std::to_string(s.dangling.size()) +
                                  (s.dangling_links ? " (and " + std::to_string(s.dangling_links) + " links to missing objects)" : ""));
 
@@ -82,9 +84,13 @@ std::string format_foz_stats_table(const FozStats& s) {
       o += line;
     }
   }
-  if (!s.bad_entries.empty()) {
+  if (!s.bad_entries.empty() || !s.json_errors.empty()) {
     o += "\nbad entry                                offset  problem\n";
-    for (const BadEntry& b : s.bad_entries) {
+    std::vector<const BadEntry*> all;
+    for (const BadEntry& b : s.bad_entries) all.push_back(&b);
+    for (const BadEntry& b : s.json_errors) all.push_back(&b);
+    for (const BadEntry* pb : all) {
+      const BadEntry& b = *pb;
       std::snprintf(line, sizeof line, "%-40s %6llu  %s\n", describe_entry(b.tag, b.hash).c_str(),
                     static_cast<unsigned long long>(b.offset), b.why.c_str());
       o += line;
@@ -175,6 +181,17 @@ std::string format_foz_stats_json(const FozStats& s) {
   w.Key("bad_entries");
   w.StartArray();
   for (const BadEntry& b : s.bad_entries) {
+    w.StartObject();
+    key_u64("offset", b.offset);
+    key_str("tag", std::string(tag_name(b.tag)));
+    key_str("hash", hash_hex(b.hash));
+    key_str("error", b.why);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("json_errors");
+  w.StartArray();
+  for (const BadEntry& b : s.json_errors) {
     w.StartObject();
     key_u64("offset", b.offset);
     key_str("tag", std::string(tag_name(b.tag)));

@@ -33,18 +33,24 @@ int main(int argc, char** argv) {
   app.add_option("-o,--output", opt.output, "Output archive ('-' writes stdout)")->required();
   app.add_option("inputs", opt.inputs, "Input archives, in priority order (the first copy of an entry wins)")->required();
   app.add_flag("--append", opt.append, "Keep the output's entries and append to it, as fossilize-merge-db does (a torn tail is cut off first)");
-  app.add_flag("--drop-bad", opt.drop_bad, "Drop entries whose CRC fails (with a warning) instead of stopping");
+  app.add_flag("--check-crc", opt.check_crc,
+               "Check the CRC of every entry copied and stop at a bad one (copies keep their CRCs, so readers of the "
+               "output still catch damage; fossilize-merge-db does not check)");
+  app.add_flag("--drop-bad", opt.drop_bad, "Check CRCs and drop entries that fail them (with a warning) instead of stopping");
   app.add_flag("--json", json, "Report as one JSON object");
   app.add_flag("-q,--quiet", quiet, "No report");
   app.add_flag("--no-progress", no_progress, "No progress bar on stderr");
   auto* g = app.add_option_group("pruning", "Any of these prunes (see fossilize-prune)");
   g->add_flag("--prune", prune, "Prune without filters: drop objects no pipeline needs");
-  g->add_option("--filter-application", apps, "Keep what this application/feature hash links (repeatable)");
+  // One value per occurrence, so an option never swallows the input names.
+  g->add_option("--filter-application", apps, "Keep what this application/feature hash links (repeatable)")->allow_extra_args(false);
   for (const char* f : {"--filter-graphics", "--filter-compute", "--filter-raytracing", "--filter-module", "--skip-graphics",
                         "--skip-compute", "--skip-raytracing", "--skip-module"})
-    g->add_option(f, by_flag[f], std::string(f).starts_with("--filter") ? "Keep only these (repeatable)" : "Drop these (repeatable)");
-  g->add_option("--keep-list", keep_lists, "File of pipelines/modules to keep: 'TAG HASH' or 40-digit entry names per line");
-  g->add_option("--skip-list", skip_lists, "File of entries to drop, same form");
+    g->add_option(f, by_flag[f], std::string(f).starts_with("--filter") ? "Keep only these (repeatable)" : "Drop these (repeatable)")
+        ->allow_extra_args(false);
+  g->add_option("--keep-list", keep_lists, "File of pipelines/modules to keep: 'TAG HASH' or 40-digit entry names per line")
+      ->allow_extra_args(false);
+  g->add_option("--skip-list", skip_lists, "File of entries to drop, same form")->allow_extra_args(false);
   g->add_flag("--skip-application-info-links", opt.prune.skip_links, "Write no application blob links");
   app.footer(R"(Examples:
   trak-merge -o all.foz game.1.foz game.2.foz game.3.foz

@@ -39,7 +39,9 @@ struct Dangling {
   std::uint64_t referrers = 0;  // entries naming it
 };
 
-// An entry that failed its checks (CRC, inflate, sizes, JSON).
+// An entry that failed its checks: CRC, inflate, sizes (bad_entries), or,
+// decoded fine, has a payload that is not the JSON Fossilize writes
+// (json_errors: the archive is sound, a replayer would reject the entry).
 struct BadEntry {
   std::uint64_t offset = 0;
   Tag tag;
@@ -65,6 +67,7 @@ struct FozStats {
   std::string torn_reason;
   std::vector<BadEntry> bad_entries;   // in file order
   std::uint64_t crc_failures = 0;
+  std::vector<BadEntry> json_errors;   // in file order
   std::optional<Error> error;          // the figures cover the entries before it
 
   std::uint64_t stored_bytes() const;
@@ -77,9 +80,12 @@ struct FozStatOptions {
 };
 
 // One streaming pass: every payload is checked (CRC when non-zero, inflate,
-// sizes) and its JSON looked into for handles. Never throws for bad data:
-// that lands in bad_entries or error.
+// sizes) and its JSON looked into for handles. Throws Error for an input that
+// is not an archive (header); bad data after the header lands in
+// bad_entries, json_errors or error.
 FozStats foz_stats(InputFile& in, const FozStatOptions& opt = {});
+// The same on a path (a regular file is scanned in place, without copies).
+FozStats foz_stats(const std::string& path, const FozStatOptions& opt = {});
 
 std::string format_foz_stats_json(const FozStats& s);
 std::string format_foz_stats_table(const FozStats& s);

@@ -1,0 +1,1 @@
+"$MERGE" --help | grep -c "^Examples:"

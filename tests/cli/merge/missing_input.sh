@@ -1,0 +1,1 @@
+"$MERGE" -o out.foz nope.foz

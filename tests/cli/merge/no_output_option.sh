@@ -1,0 +1,1 @@
+"$MERGE" "$DATA/foz/vkcube.72991ed96a80f842.1.foz"

@@ -1,0 +1,2 @@
+echo hello >x.foz
+"$MERGE" -o out.foz x.foz

@@ -1,0 +1,1 @@
+"$REPACK" "$DATA/foz/vkcube.72991ed96a80f842.1.foz" x.foz --codec snappy

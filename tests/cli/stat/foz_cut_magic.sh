@@ -1,0 +1,2 @@
+head -c 10 "$DATA/foz/vkcube.72991ed96a80f842.1.foz" >x.foz
+"$STAT" x.foz
