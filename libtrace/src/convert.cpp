@@ -168,6 +168,10 @@ void convert_recording(const ConvertOptions& opt, InputFile& in, std::unique_ptr
 
 void convert_trace(const ConvertOptions& opt) {
   InputFile in(opt.input);
+  convert_trace(opt, in);
+}
+
+void convert_trace(const ConvertOptions& opt, InputFile& in) {
   ParserOptions popt;
   popt.keep_blob_data = opt.format == OutputFormat::trace;
   OutputFile out(opt.output);

@@ -147,6 +147,7 @@ void DocumentWriter::finish() {
   impl_->finished = true;
   impl_->close_section();
   impl_->w.EndObject();
+  impl_->buf.Put('\n');
   impl_->drain(true);
 }
 

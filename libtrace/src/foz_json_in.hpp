@@ -109,6 +109,12 @@ const VkPipelineLibraryCreateInfoKHR* read_library_info(const Node& n, Tag tag, 
 // A VkAttachmentReference2 object (render pass 2 and two pNext structs).
 void read_attachment_ref2(const Node& n, VkAttachmentReference2& r);
 
+// The create info under one hash key of `section` ("samplers", ...,
+// "renderPasses2"); `varint` is the binary part after the JSON.
+void read_entry_object(const Node& n, std::string_view section, Object& o, std::string_view varint);
+// Fails when JSON nests deeper than Fossilize's ever does (bounds recursion).
+void check_json_depth(std::string_view json, const std::string& where);
+
 // Object readers (the value under "<key>": {"<hash>": value}).
 void read_sampler(const Node& n, Object& o);
 void read_set_layout(const Node& n, Object& o);

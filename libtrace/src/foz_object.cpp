@@ -3,14 +3,17 @@
 // create info (one entry's payload, or a whole-state document).
 #include "libtrace/foz_object.hpp"
 
+// document.h (through foz_json_in.hpp) before error/en.h: rapidjson's
+// internal headers then carry the path the UBSan suppressions name.
+#include "foz_json_in.hpp"
+#include "foz_json_out.hpp"
+#include "libtrace/foz_varint.hpp"
+
 #include <rapidjson/error/en.h>
 
 #include <algorithm>
 #include <cstdio>
-
-#include "foz_json_in.hpp"
-#include "foz_json_out.hpp"
-#include "libtrace/foz_varint.hpp"
+#include <utility>
 
 namespace libtrace::foz {
 
@@ -66,6 +69,8 @@ std::size_t Arena::bytes_reserved() const {
 
 // --- names ---
 
+std::uint64_t normalized_pipeline_flags(std::uint64_t flags) { return detail::normalize_pipeline_flags(flags); }
+
 std::string json_entry_name(Tag tag, Hash hash) {
   char s[32];
   std::snprintf(s, sizeof s, "%02x.%016llx", static_cast<unsigned>(tag), static_cast<unsigned long long>(hash));
@@ -108,8 +113,7 @@ constexpr Section kSections[] = {
 };
 
 // Reads the create info under one hash key of a section.
-void read_object(const Node& n, const char* key, Object& o, std::string_view varint) {
-  const std::string_view k(key);
+void read_object(const Node& n, std::string_view k, Object& o, std::string_view varint) {
   if (k == "samplers") read_sampler(n, o);
   else if (k == "setLayouts") read_set_layout(n, o);
   else if (k == "pipelineLayouts") read_pipeline_layout(n, o);
@@ -127,7 +131,33 @@ struct Parsed {
   bool has_binary = false;
 };
 
-// Splits JSON + NUL + binary and parses the JSON strictly.
+// Fossilize JSON nests a dozen levels; a bound keeps every recursive walk
+// (the parser's, rapidjson's Accept) far from the stack's end.
+constexpr int kMaxDepth = 64;
+
+void check_depth_impl(std::string_view json, const std::string& where) {
+  int depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < json.size(); ++i) {
+    const char c = json[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[') {
+      if (++depth > kMaxDepth) fail(where, "JSON nested deeper than " + std::to_string(kMaxDepth) + " levels at byte " + std::to_string(i));
+    } else if (c == '}' || c == ']') {
+      --depth;
+    }
+  }
+}
+
+// Splits JSON + NUL + binary and parses the JSON strictly. rapidjson's
+// default number parsing (as Fossilize's) is exact enough: Fossilize writes
+// each float as the shortest decimal of its double, and a double within an
+// ULP of a float converts back to that float. (Its full-precision mode has
+// undefined behaviour on some inputs in rapidjson 1.1.)
 void parse_json(std::string_view payload, const std::string& where, Parsed& out) {
   const std::size_t nul = payload.find('\0');
   std::string_view json = payload;
@@ -136,13 +166,14 @@ void parse_json(std::string_view payload, const std::string& where, Parsed& out)
     out.varint = payload.substr(nul + 1);
     out.has_binary = true;
   }
-  out.doc.Parse<rapidjson::kParseFullPrecisionFlag>(json.data(), json.size());
+  check_depth_impl(json, where);
+  out.doc.Parse(json.data(), json.size());
   if (out.doc.HasParseError())
     fail(where, "malformed JSON at byte " + std::to_string(out.doc.GetErrorOffset()) + ": " +
                     rapidjson::GetParseError_En(out.doc.GetParseError()));
   if (!out.doc.IsObject()) fail(where, "expected a JSON object at the top level");
-  const auto v = out.doc.FindMember("version");
-  if (v == out.doc.MemberEnd()) fail(where, "missing member \"version\"");
+  const auto v = std::as_const(out.doc).FindMember("version");
+  if (v == std::as_const(out.doc).MemberEnd()) fail(where, "missing member \"version\"");
   if (!v->value.IsInt()) fail(where, "version: expected an integer");
   const int version = v->value.GetInt();
   if (version < kMinFormatVersion || version > kFormatVersion)
@@ -157,6 +188,13 @@ Hash key_hash(const Node& section, const rapidjson::Value& name) {
 }
 
 }  // namespace
+
+void check_json_depth(std::string_view json, const std::string& where) { check_depth_impl(json, where); }
+
+void read_entry_object(const Node& n, std::string_view section, Object& o, std::string_view varint) {
+  read_object(n, section, o, varint);
+}
+
 }  // namespace detail
 
 Object parse_payload(std::string_view payload, Arena& arena, const std::string& where) {
@@ -202,85 +240,20 @@ Object parse_payload(std::string_view payload, Arena& arena, const std::string& 
   return o;
 }
 
-std::vector<Object> parse_document(std::string_view json, Arena& arena, const std::string& where) {
+Object parse_bucket_info(std::string_view payload, Hash hash, Arena& arena, const std::string& where) {
   using namespace detail;
   Parsed p;
-  parse_json(json, where, p);
-  std::vector<Object> out;
-  std::vector<Reference> scratch;
-  ReadContext top{arena, where, &scratch};
-  const Node root(top, p.doc, nullptr, nullptr);
-  root.only({"version", "applicationInfo", "physicalDeviceFeatures", "applicationInfos", "link", "links", "shaderModules", "samplers",
-             "setLayouts", "pipelineLayouts", "renderPasses", "renderPasses2", "computePipelines", "graphicsPipelines",
-             "raytracingPipelines", "bucketInfos"});
-  const auto push = [&](auto read) {
-    out.emplace_back();
-    Object& o = out.back();
-    ReadContext c{arena, where, &o.references};
-    read(c, o);
-  };
-  if (root.has("applicationInfos")) {
-    const Node apps = root.at("applicationInfos");
-    apps.expect_object();
-    for (const auto& m : apps.value().GetObject())
-      push([&](ReadContext& c, Object& o) {
-        const Node a(c, m.value, &apps, m.name.GetString());
-        a.only({"applicationInfo", "physicalDeviceFeatures"});
-        read_application_info(a.at("applicationInfo"), a.at("physicalDeviceFeatures"), o);
-        o.hash = key_hash(apps, m.name);
-      });
-  } else if (root.has("applicationInfo") || root.has("physicalDeviceFeatures")) {
-    push([&](ReadContext& c, Object& o) {
-      const Node r(c, p.doc, nullptr, nullptr);
-      read_application_info(r.at("applicationInfo"), r.at("physicalDeviceFeatures"), o);
-    });
-  }
-  for (Tag tag : {Tag::sampler, Tag::descriptor_set_layout, Tag::pipeline_layout, Tag::shader_module, Tag::render_pass,
-                  Tag::graphics_pipeline, Tag::compute_pipeline}) {
-    for (const Section& s : kSections) {
-      if (s.tag != tag || !root.has(s.key)) continue;
-      const Node section = root.at(s.key);
-      section.expect_object();
-      for (const auto& m : section.value().GetObject())
-        push([&](ReadContext& c, Object& o) {
-          o.tag = s.tag;
-          o.hash = key_hash(section, m.name);
-          const Node n(c, m.value, &section, m.name.GetString());
-          read_object(n, s.key, o, p.varint);
-        });
-    }
-  }
-  if (root.has("link")) push([&](ReadContext& c, Object& o) { read_link(Node(c, p.doc, nullptr, nullptr).at("link"), o); });
-  if (root.has("links")) {
-    const Node links = root.at("links");
-    const std::size_t n = links.array_size();
-    for (std::size_t i = 0; i < n; ++i)
-      push([&](ReadContext& c, Object& o) { read_link(Node(c, links.value()[static_cast<rapidjson::SizeType>(i)], &links, nullptr, i), o); });
-  }
-  if (root.has("raytracingPipelines")) {
-    const Node section = root.at("raytracingPipelines");
-    section.expect_object();
-    for (const auto& m : section.value().GetObject())
-      push([&](ReadContext& c, Object& o) {
-        o.tag = Tag::raytracing_pipeline;
-        o.hash = key_hash(section, m.name);
-        read_raytracing_pipeline(Node(c, m.value, &section, m.name.GetString()), o);
-      });
-  }
-  if (root.has("bucketInfos")) {
-    const Node buckets = root.at("bucketInfos");
-    buckets.expect_object();
-    for (const auto& m : buckets.value().GetObject())
-      push([&](ReadContext&, Object& o) {
-        o.tag = Tag::bucket_info;
-        o.hash = key_hash(buckets, m.name);
-        rapidjson::StringBuffer b;
-        rapidjson::Writer<rapidjson::StringBuffer> w(b);
-        m.value.Accept(w);
-        o.raw_json = arena.copy_string({b.GetString(), b.GetSize()});
-      });
-  }
-  return out;
+  detail::check_json_depth(payload, where);
+  p.doc.Parse(payload.data(), payload.size());
+  if (p.doc.HasParseError())
+    fail(where, "malformed JSON at byte " + std::to_string(p.doc.GetErrorOffset()) + ": " +
+                    rapidjson::GetParseError_En(p.doc.GetParseError()));
+  if (!p.doc.IsObject()) fail(where, "expected a JSON object at the top level");
+  Object o;
+  o.tag = Tag::bucket_info;
+  o.hash = hash;
+  o.raw_json = arena.copy_string(payload);
+  return o;
 }
 
 std::string serialize_payload(const Object& o, const std::string& where) {

@@ -98,6 +98,9 @@ TEST_CASE("foz hash: flags that do not change the pipeline are normalized away")
   CHECK(foz::compute_hash(p, a.lookup(), "x") == 0xe3b925b0c1c00de1ull);
   ci->flags = VK_PIPELINE_CREATE_DISABLE_OPTIMIZATION_BIT;
   CHECK(foz::compute_hash(p, a.lookup(), "x") != 0xe3b925b0c1c00de1ull);
+  CHECK(foz::normalized_pipeline_flags(VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR | VK_PIPELINE_CREATE_DERIVATIVE_BIT |
+                                       VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT | 0x80000000ull) ==
+        VK_PIPELINE_CREATE_DERIVATIVE_BIT);
 }
 
 TEST_CASE("foz hash: a sampler's capture-replay flag does not count, its LOD does") {

@@ -191,3 +191,43 @@ TEST_CASE("foz object: shader module payloads are checked: varint range, SPIR-V 
         R"({"version":6,"shaderModules":{"0000000000000001":{"varintOffset":0,"varintSize":4,"codeSize":4,"flags":0}}})" +
             std::string("\0\x83\x84\x8c\x39", 5));
 }
+
+TEST_CASE("foz object: whole-state documents are checked member by member and read one object at a time") {
+  const auto doc_error = [](const std::string& doc) -> std::string {
+    foz::Arena arena;
+    try {
+      foz::parse_document(doc, arena, "d");
+    } catch (const libtrace::Error& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  CHECK(doc_error(R"({"samplers":{}})") == "d: missing member \"version\"");
+  CHECK(doc_error(R"({"version":6,"pipelines":{}})") == "d: document: unknown member \"pipelines\" at byte 13");
+  CHECK(doc_error(R"({"version":6,"samplers":{},"samplers":{}})") == "d: document: member \"samplers\" appears twice");
+  CHECK(doc_error(R"({"version":6,"samplers":{"x1":{}}})") == "d: samplers: object key \"x1\" is not a hash");
+  CHECK(doc_error(R"({"version":6,"samplers":{"01":{"flags":})") == "d: malformed JSON at byte 40: the document ends early");
+  CHECK(doc_error(R"({"version":6,"samplers":{"01":{"flags":0}}} {})") ==
+        "d: malformed JSON at byte 44: the document root must not be followed by other values");
+  CHECK(doc_error(R"({"version":6,"applicationInfo":{}})") == "d: document: applicationInfo and physicalDeviceFeatures come as a pair");
+  CHECK(doc_error(R"({"version":6,"samplers":{"01":{"flags":0,}}})") ==
+        "d: malformed JSON at byte 41: Missing a name for object member.");
+  CHECK(doc_error(R"({"version":6,"samplers":{"01":{"flags":0}}})") == "d: samplers.01: missing member \"minFilter\"");
+
+  // Fossilize's own monolithic layout: one application, a module as base64.
+  const std::string doc = R"({"version":6,"applicationInfo":{"applicationName":"a","applicationVersion":0,"engineVersion":0,"apiVersion":0},)"
+                          R"("physicalDeviceFeatures":{"robustBufferAccess":0},"samplers":{},"shaderModules":{"0000000000000009":)"
+                          R"({"flags":0,"codeSize":4,"code":"AwIjBw=="}},"link":{"application":"01","tag":4,"hash":"09"}})";
+  foz::Arena arena;
+  const foz::DocumentIndex index(doc, "d");
+  REQUIRE(index.entries().size() == 3);
+  CHECK(index.entries()[0].tag == Tag::application_info);
+  CHECK(index.entries()[1].tag == Tag::shader_module);
+  CHECK(index.entries()[1].key == "0000000000000009");
+  CHECK(index.entries()[2].tag == Tag::application_blob_link);
+  const foz::Object app = index.parse(index.entries()[0], arena);
+  CHECK(std::string(app.application->pApplicationName) == "a");
+  CHECK(app.hash == index.entries()[0].hash);
+  CHECK(index.parse(index.entries()[1], arena).as<VkShaderModuleCreateInfo>()->pCode[0] == 0x07230203u);
+  CHECK(index.parse(index.entries()[2], arena).link.hash == 9);
+}

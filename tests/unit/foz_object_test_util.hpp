@@ -55,8 +55,8 @@ inline std::vector<std::string> real_archives() {
 
 inline bool same_json(const std::string& a, const std::string& b) {
   rapidjson::Document x, y;
-  x.Parse<rapidjson::kParseFullPrecisionFlag>(a.c_str(), a.find('\0') == std::string::npos ? a.size() : a.find('\0'));
-  y.Parse<rapidjson::kParseFullPrecisionFlag>(b.c_str(), b.find('\0') == std::string::npos ? b.size() : b.find('\0'));
+  x.Parse(a.c_str(), a.find('\0') == std::string::npos ? a.size() : a.find('\0'));
+  y.Parse(b.c_str(), b.find('\0') == std::string::npos ? b.size() : b.find('\0'));
   return !x.HasParseError() && !y.HasParseError() && x == y;
 }
 

@@ -1,15 +1,81 @@
 // SPDX-License-Identifier: MIT
 // trak-convert: a trace as text (like `apitrace dump`), JSON Lines, or a new
 // trace stream; a VMA recording as CSV of another version, JSON Lines, or a
-// trace stream.
+// trace stream; a Fossilize .foz archive as JSON and back.
+#include <filesystem>
 #include <iostream>
 
 #include "libtrace/convert.hpp"
+#include "libtrace/foz_convert.hpp"
 #include "tool_main.hpp"
+
+namespace {
+
+namespace foz = libtrace::foz;
+
+struct FozFlags {
+  std::string to;
+  bool to_given = false;
+  bool check_hashes = false;
+  std::string codec;
+  int level = -1;
+  bool no_progress = false;
+};
+
+libtrace::WarningSink warn_sink() {
+  return [](const std::string& where, const std::string& why) {
+    tools::clear_progress_line();
+    std::cerr << "trak-convert: warning: " << where << ": " << why << '\n';
+  };
+}
+
+// .foz -> JSON (one document or a directory of entry files).
+tools::Exit archive_to_json(const std::string& input, const std::string& output, const FozFlags& f, libtrace::InputFile& in) {
+  const std::string to = f.to_given ? f.to : "json";
+  if (to != "json" && to != "json-dir")
+    throw tools::UsageError("a .foz archive converts --to json or --to json-dir, not --to " + to);
+  if (!f.codec.empty() || f.level >= 0) throw tools::UsageError("--codec and --level apply to --to foz and --to trace");
+  foz::FozToJsonOptions o;
+  o.input = input;
+  o.output = output;
+  o.layout = to == "json" ? foz::JsonLayout::document : foz::JsonLayout::directory;
+  if (o.layout == foz::JsonLayout::directory && libtrace::is_stdio(output))
+    throw tools::UsageError("--to json-dir needs -o DIRECTORY");
+  o.check_hashes = f.check_hashes;
+  o.warnings = warn_sink();
+  o.progress = tools::progress_bar("trak-convert", !f.no_progress);
+  foz::foz_to_json(o, in);
+  return tools::kOk;
+}
+
+// JSON (a document, or a directory of entry files) -> .foz.
+tools::Exit json_to_archive(const std::string& input, const std::string& output, bool explicit_output, const FozFlags& f,
+                    libtrace::InputFile* in) {
+  if (f.to_given && f.to != "foz") throw tools::UsageError("JSON converts --to foz, not --to " + f.to);
+  foz::JsonToFozOptions o;
+  o.input = input;
+  o.output = output;
+  const std::string codec = f.codec.empty() ? "zlib" : f.codec;
+  if (codec != "zlib" && codec != "none") throw tools::UsageError("a .foz archive's payloads are zlib or none, not " + codec);
+  o.encode.format = codec == "zlib" ? foz::PayloadFormat::zlib : foz::PayloadFormat::none;
+  if (f.level >= 0) {
+    if (codec != "zlib" || f.level < 1 || f.level > 9) throw tools::UsageError("--level for a .foz archive is zlib 1-9");
+    o.encode.level = f.level;
+  }
+  o.check_hashes = f.check_hashes;
+  o.warnings = warn_sink();
+  o.progress = tools::progress_bar("trak-convert", !f.no_progress);
+  tools::refuse_binary_terminal(output, explicit_output);
+  foz::json_to_foz(o, in);
+  return tools::kOk;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"Convert an apitrace trace to text (byte-identical to `apitrace dump`), JSON Lines or a new trace;\n"
-               "or a VMA calls recording to another format version, JSON Lines or a trace.",
+               "a VMA calls recording to another format version, JSON Lines or a trace; or a Fossilize .foz\n"
+               "archive to JSON (one document, or a directory of entry files like fossilize-convert-db) and back.",
                "trak-convert"};
   libtrace::ConvertOptions opt;
   std::string to = "text", color = "auto", codec = "snappy";
@@ -17,9 +83,12 @@ int main(int argc, char** argv) {
   bool no_progress = false;
   app.add_option("input", opt.input, "Input trace; '-' reads stdin")->capture_default_str();
   auto* out_opt = app.add_option("-o,--output", opt.output, "Output file; '-' writes stdout")->capture_default_str();
-  app.add_option("--to", to, "Output format (csv: VMA recordings only)")
-      ->check(CLI::IsMember({"text", "jsonl", "trace", "csv"}))
+  auto* to_opt = app.add_option("--to", to, "Output format (csv: VMA recordings; json, json-dir: .foz archives; foz: JSON input)")
+      ->check(CLI::IsMember({"text", "jsonl", "trace", "csv", "json", "json-dir", "foz"}))
       ->capture_default_str();
+  FozFlags foz_flags;
+  app.add_flag("--check-hashes", foz_flags.check_hashes,
+               ".foz and JSON input: recompute every entry's hash with Fossilize's recipe and fail on a mismatch");
   std::string rec_version;
   auto* version_opt =
       app.add_option("--version", rec_version, "With a VMA recording and --to csv: format version to write (1.0 to 1.8); alone: print trak's version")
@@ -36,8 +105,10 @@ int main(int argc, char** argv) {
   app.add_option("--color,--colour", color, "Colour the text: auto (when stdout is a terminal), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
-  app.add_option("--codec", codec, "Container for --to trace")->check(CLI::IsMember({"snappy", "gzip", "brotli"}))->capture_default_str();
-  app.add_option("--level", opt.encoder.level, "Compression level for --to trace (gzip 1-9, brotli 0-11)");
+  auto* codec_opt = app.add_option("--codec", codec, "Container for --to trace (snappy, gzip, brotli); payloads for --to foz (zlib, none)")
+                        ->check(CLI::IsMember({"snappy", "gzip", "brotli", "zlib", "none"}))
+                        ->capture_default_str();
+  app.add_option("--level", opt.encoder.level, "Compression level for --to trace (gzip 1-9, brotli 0-11) and --to foz (zlib 1-9, default 9)");
   app.add_flag("--no-progress", no_progress, "No progress bar on stderr");
   app.footer(R"(Examples:
   trak-convert gears.trace                       text dump, same bytes as `apitrace dump`
@@ -47,7 +118,10 @@ int main(int argc, char** argv) {
   trak-convert gears.trace --calls 0-1000 --to trace -o first1000.trace
   trak-convert app.vma.csv --to csv --version 1.5 -o app-1.5.csv   VMA recording, older format
   trak-convert app.vma.csv --to jsonl | jq -c 'select(.function == "vmaCreateBuffer")'
-  trak-convert app.vma.csv --to trace -o app.trace && apitrace dump app.trace)");
+  trak-convert app.vma.csv --to trace -o app.trace && apitrace dump app.trace
+  trak-convert cache.foz | jq '.graphicsPipelines | length'   one JSON document
+  trak-convert cache.foz --to json-dir -o cache.d         TT.HASH.json files, as fossilize-convert-db writes
+  trak-convert cache.d --to foz -o cache2.foz --check-hashes   and back, every hash recomputed)");
 
   return tools::run(app, argc, argv, [&] {
     if (version_opt->count() && rec_version.empty()) {
@@ -55,6 +129,21 @@ int main(int argc, char** argv) {
       return tools::kOk;
     }
     tools::refuse_terminal_input(opt.input);
+    foz_flags.to = to;
+    foz_flags.to_given = to_opt->count() > 0;
+    foz_flags.codec = codec_opt->count() ? codec : "";
+    foz_flags.level = opt.encoder.level;
+    foz_flags.no_progress = no_progress;
+    if (!libtrace::is_stdio(opt.input) && std::filesystem::is_directory(opt.input))
+      return json_to_archive(opt.input, opt.output, out_opt->count() > 0, foz_flags, nullptr);
+    libtrace::InputFile in(opt.input);
+    const std::string_view head = in.peek(64);
+    if (libtrace::foz::looks_like_foz(head)) return archive_to_json(opt.input, opt.output, foz_flags, in);
+    if (libtrace::foz::looks_like_json(head)) return json_to_archive(opt.input, opt.output, out_opt->count() > 0, foz_flags, &in);
+    if (to == "json" || to == "json-dir") throw tools::UsageError("--to " + to + " applies to .foz archives");
+    if (to == "foz") throw tools::UsageError("--to foz applies to JSON (a document or a directory of entry files)");
+    if (foz_flags.check_hashes) throw tools::UsageError("--check-hashes applies to .foz archives and their JSON");
+    if (codec == "zlib" || codec == "none") throw tools::UsageError("--codec " + codec + " applies to --to foz");
     opt.recording_version = rec_version;
     opt.warnings = [](const std::string& where, const std::string& why) {
       tools::clear_progress_line();
@@ -78,7 +167,7 @@ int main(int argc, char** argv) {
       throw tools::UsageError("--codec and --level apply only to --to trace");
     }
     opt.progress = tools::progress_bar("trak-convert", !no_progress);
-    libtrace::convert_trace(opt);
+    libtrace::convert_trace(opt, in);
     return tools::kOk;
   });
 }

@@ -7,6 +7,7 @@
 #include "libtrace/codec.hpp"
 #include "libtrace/dump.hpp"
 #include "libtrace/error.hpp"
+#include "libtrace/io.hpp"
 #include "libtrace/progress.hpp"
 
 namespace libtrace {
@@ -34,5 +35,7 @@ struct ConvertOptions {
 // and offset. Truncated input yields every recoverable call first, exactly as
 // `apitrace dump` prints them.
 void convert_trace(const ConvertOptions& opt);
+// The same on an input already opened (and maybe peeked at).
+void convert_trace(const ConvertOptions& opt, InputFile& in);
 
 }  // namespace libtrace

@@ -8,6 +8,11 @@
 // Fossilize hash of the object it refers to (0 = VK_NULL_HANDLE). A replayer
 // walks Object::references, creates (or looks up) the referenced objects and
 // overwrites each handle in place with the real one before calling Vulkan.
+//
+// Parsed structs are what the JSON says, nothing normalized: pipeline flags
+// keep bits Fossilize strips before replay (normalized_pipeline_flags()), and
+// a state block is there when the JSON has it. Functions are reentrant; an
+// Arena belongs to one thread at a time.
 #pragma once
 
 #include <vulkan/vulkan_core.h>
@@ -32,6 +37,11 @@ using Hash = std::uint64_t;
 // "06.e3b925b0c1c00de1": how fossilize-convert-db names an entry's file in a
 // JSON directory (without ".json").
 std::string json_entry_name(Tag tag, Hash hash);
+
+// Pipeline create flags without the bits that do not change the pipeline
+// (capture statistics / internal representations / data, early return on
+// failure, fail on compile required): what Fossilize hashes and replays with.
+std::uint64_t normalized_pipeline_flags(std::uint64_t flags);
 
 // Handles in parsed structs carry hashes. Non-dispatchable handles are 64
 // bits wide on every platform, so the conversion is lossless.
@@ -141,8 +151,41 @@ struct Object {
 // counts and bad varint/base64 data are errors naming the JSON path.
 Object parse_payload(std::string_view payload, Arena& arena, const std::string& where);
 
-// Parses a whole-state document (Fossilize's StateRecorder::serialize layout,
-// or trak-convert --to json): every object in it, in tag order.
+// A bucket info entry (tag 10): any JSON object, kept verbatim; its key is
+// the entry's hash.
+Object parse_bucket_info(std::string_view payload, Hash hash, Arena& arena, const std::string& where);
+
+// A whole-state document (Fossilize's StateRecorder::serialize layout, or
+// trak-convert --to json) indexed in one pass over its text, which checks the
+// document's outer structure; each object is parsed only when asked for, so
+// memory is the text plus one object, never a DOM of everything. The text
+// must outlive the index.
+struct DocumentEntry {
+  Tag tag;
+  Hash hash;                 // the key, or (links, a lone application info) the content's hash
+  std::size_t offset;        // of `text` in the document
+  std::string_view text;     // the object's JSON
+  std::string_view extra;    // a top-level application info's physicalDeviceFeatures
+  std::string_view section;  // the member it is under ("graphicsPipelines", ...)
+  std::string_view key;      // its hash key as written ("" for links)
+  std::size_t order;         // position in the document
+};
+
+class DocumentIndex {
+ public:
+  DocumentIndex(std::string_view json, const std::string& where);
+  // Tag order, then document order.
+  const std::vector<DocumentEntry>& entries() const { return entries_; }
+  Object parse(const DocumentEntry& e, Arena& arena) const;
+
+ private:
+  std::string_view json_, varint_;
+  std::string where_;
+  std::vector<DocumentEntry> entries_;
+  bool version_ = false;
+};
+
+// Every object of a document, in tag order (DocumentIndex + parse).
 std::vector<Object> parse_document(std::string_view json, Arena& arena, const std::string& where);
 
 // What compute_hash needs beyond the object: a graphics pipeline's hash
@@ -180,7 +223,7 @@ class DocumentWriter {
   // Objects must come grouped by tag in ascending tag order (one archive tag
   // list after the other); within a tag any order is kept as given.
   void add(const Object& object, const std::string& where);
-  // Closes the document and hands the last bytes to the sink.
+  // Closes the document (and its line) and hands the last bytes to the sink.
   void finish();
 
  private:

@@ -1,0 +1,8 @@
+"$CONVERT" "$DATA/gears.trace" --to json-dir -o d 2>&1; echo "exit $?"
+"$CONVERT" "$DATA/gears.trace" --to foz -o x.foz 2>&1; echo "exit $?"
+"$CONVERT" "$DATA/gears.trace" --check-hashes 2>&1 >/dev/null; echo "exit $?"
+"$CONVERT" "$DATA/foz/vkcube.72991ed96a80f842.1.foz" --to json-dir 2>&1; echo "exit $?"
+"$CONVERT" "$DATA/foz/vkcube.72991ed96a80f842.1.foz" --to text 2>&1; echo "exit $?"
+"$CONVERT" "$DATA/foz/vkcube.72991ed96a80f842.1.foz" --level 3 2>&1; echo "exit $?"
+"$CONVERT" "$DATA/foz/vkcube_json" --to foz --codec gzip -o x.foz 2>&1; echo "exit $?"
+"$CONVERT" "$DATA/foz/vkcube_json" --to foz --level 10 -o x.foz 2>&1; echo "exit $?"
