@@ -2,13 +2,9 @@
 // Replay devices: real ones, and the null device.
 #include "foz_replay_device.hpp"
 
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
-
 #include <atomic>
 
 #include "foz_replay_cache.hpp"
-#include "libtrace/foz_replay.hpp"
 
 namespace libtrace::foz::detail {
 
@@ -162,44 +158,3 @@ std::vector<std::uint8_t> ReplayDevice::merge_caches(std::span<const std::uint8_
 
 }  // namespace libtrace::foz::detail
 
-namespace libtrace::foz {
-
-std::string format_device_list(bool json) {
-  vk::Instance instance;
-  std::string o = json ? "[" : "";
-  for (const auto& d : instance.physical_devices()) {
-    const std::string api = vk::version_string(d.properties.apiVersion);
-    const std::string type(vk::device_type_name(d.properties.deviceType));
-    if (json) {
-      if (d.index) o += ",";
-      rapidjson::StringBuffer sb;
-      rapidjson::Writer<rapidjson::StringBuffer> w(sb);
-      w.StartObject();
-      w.Key("index");
-      w.Uint(d.index);
-      w.Key("name");
-      w.String(d.name().c_str());
-      w.Key("type");
-      w.String(type.c_str());
-      w.Key("api_version");
-      w.String(api.c_str());
-      w.Key("driver");
-      w.String(d.driver_name.c_str());
-      w.Key("vendor_id");
-      w.Uint(d.properties.vendorID);
-      w.Key("device_id");
-      w.Uint(d.properties.deviceID);
-      w.Key("pipeline_cache_uuid");
-      w.String(detail::uuid_string(d.properties.pipelineCacheUUID).c_str());
-      w.EndObject();
-      o.append(sb.GetString(), sb.GetSize());
-    } else {
-      o += std::to_string(d.index) + ": " + d.name() + " (" + type + ", Vulkan " + api +
-           (d.driver_name.empty() ? "" : ", driver " + d.driver_name) + ")\n";
-    }
-  }
-  if (json) o += "]\n";
-  return o;
-}
-
-}  // namespace libtrace::foz

@@ -64,6 +64,15 @@ PhysicalDeviceInfo describe(VkPhysicalDevice pd, std::uint32_t index, std::uint3
     d.driver_name = drv.driverName;
     d.driver_info = drv.driverInfo;
   }
+  if (vkGetPhysicalDeviceProperties2 && api >= VK_API_VERSION_1_1) {
+    VkPhysicalDeviceMaintenance3Properties m3{};
+    m3.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES;
+    VkPhysicalDeviceProperties2 p2{};
+    p2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
+    p2.pNext = &m3;
+    vkGetPhysicalDeviceProperties2(pd, &p2);
+    d.max_memory_allocation_size = m3.maxMemoryAllocationSize;
+  }
   return d;
 }
 

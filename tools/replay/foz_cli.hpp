@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// trak-replay's options for Fossilize archives (.foz): filled by CLI11, handed
+// trak-replay's options for Fossilize archives (.foz) (--device and
+// --list-devices are shared with VMA replay, in main.cpp): filled by CLI11, handed
 // to libtrace::foz::replay(), whose result is printed and mapped to the exit
 // status documented in --help.
 #pragma once
@@ -21,7 +22,7 @@ struct FozCli {
   std::vector<std::string> ranges;
   std::string shard;
   double module_cache_mib = 256, worker_memory_mib = 2048;
-  bool list_devices = false, progress = false;
+  bool progress = false;
 };
 
 inline constexpr const char* kFozHelp = R"(
@@ -29,13 +30,13 @@ Fossilize archives (.foz) replay every pipeline on a Vulkan device to warm its
 caches. Workers are processes: a pipeline that crashes or hangs the driver is
 recorded, its worker replaced, and the run goes on.
 
-Exit status: 0 done (pipelines the device cannot make are skipped, not failed);
+Exit status for .foz: 0 done (pipelines the device cannot make are skipped, not failed);
   1 the run could not be done (unreadable archive, no device); 2 bad usage;
   3 some pipelines crashed or hung the driver (listed, with a repro command);
   4 some pipelines failed (bad input or a driver error; listed);
   130 interrupted (the outputs hold what was done; resume with --skip-done).
 
-Examples:
+Examples (.foz):
   trak-replay game.foz                          every pipeline, one worker per core
   trak-replay game.foz --pipeline-cache game.vkcache --json | jq .compute
   trak-replay game.foz --device NVIDIA --jobs 8 --timeout 30
@@ -43,12 +44,10 @@ Examples:
   trak-replay game.foz --skip-done done.foz --progress          (run again to resume)
   trak-replay game.foz --range compute:1200 --jobs 1            (one pipeline, to debug)
   trak-replay game.foz --null-device --jobs 1                   (parse only: trak's own cost)
-  trak-replay --list-devices)";
+  trak-replay game.foz --validate --json | jq '.failed'         (spirv-val first))";
 
 inline void add_foz_options(CLI::App& app, FozCli& c) {
   auto& o = c.opt;
-  app.add_flag("--list-devices", c.list_devices, "List the Vulkan devices (with --json: as JSON) and exit");
-  app.add_option("--device", o.device, "Vulkan device: its index, or part of its name (default: the first)");
   app.add_option("--jobs,-j", o.jobs, "Worker processes (.foz; 0 = one per core)")->capture_default_str();
   app.add_flag("--in-process", o.in_process, "Workers are threads of this process: no crash isolation (debugging)");
   app.add_flag("--null-device", o.null_device, "Parse and dispatch everything, create nothing (trak's own cost)");

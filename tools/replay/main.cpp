@@ -1,56 +1,81 @@
 // SPDX-License-Identifier: MIT
-// trak-replay: replays Fossilize archives (.foz) on a Vulkan device
-// (foz_cli.hpp), and VMA recordings (today: --simulate, a model of the
-// recorded heaps; device replay is still to come). The format is told by
+// trak-replay: replays VMA recordings on a Vulkan device (real buffers,
+// images and device memory through trak's allocator), or with --simulate
+// against a model of the recorded heaps; and Fossilize archives (.foz), whose
+// pipelines it creates on the device (foz_cli.hpp). The format is told by
 // content.
 #include <iostream>
 
 #include "foz_cli.hpp"
 #include "libtrace/foz_archive.hpp"
+#include "libtrace/vk_device.hpp"
+#include "libtrace/vma_replay.hpp"
 #include "libtrace/vma_sim.hpp"
 #include "tool_main.hpp"
 
 namespace {
 
-void parse_lines(const std::string& spec, libtrace::vma::SimOptions& opt) {
+struct Lines {
+  std::uint64_t first = 0, last = UINT64_MAX;
+};
+
+Lines parse_lines(const std::string& spec) {
+  Lines l;
   const auto dash = spec.find('-');
   try {
     if (dash == std::string::npos) {
-      opt.first_line = opt.last_line = std::stoull(spec);
+      l.first = l.last = std::stoull(spec);
     } else {
-      if (dash > 0) opt.first_line = std::stoull(spec.substr(0, dash));
-      if (dash + 1 < spec.size()) opt.last_line = std::stoull(spec.substr(dash + 1));
+      if (dash > 0) l.first = std::stoull(spec.substr(0, dash));
+      if (dash + 1 < spec.size()) l.last = std::stoull(spec.substr(dash + 1));
     }
   } catch (const std::exception&) {
     throw tools::UsageError("--lines wants A-B, A-, -B or N (file line numbers), not '" + spec + "'");
   }
-  if (opt.first_line > opt.last_line) throw tools::UsageError("--lines: the range is empty");
+  if (l.first > l.last) throw tools::UsageError("--lines: the range is empty");
+  return l;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"Replay Fossilize archives (.foz) on a Vulkan device, or a VMA calls recording (--simulate models "
-               "the recorded heaps and memory types, no device).",
+  CLI::App app{"Replay a VMA calls recording on a Vulkan device: real buffers, images and device memory, "
+               "suballocated by trak's own VMA-like allocator. --simulate models the recorded heaps instead. "
+               "Or create every pipeline of Fossilize archives (.foz) on the device, to warm its caches.",
                "trak-replay"};
   std::vector<std::string> inputs;
-  std::string lines;
-  bool simulate = false, json = false, keep_going = false;
+  std::string lines, device;
+  bool simulate = false, json = false, keep_going = false, list_devices = false, no_budget = false;
   tools::FozCli foz;
-  app.add_option("input", inputs, "Fossilize archives (.foz), or one VMA recording (.csv, also gzip/brotli; '-' reads stdin)");
+  app.add_option("input", inputs,
+                 "VMA recording (.csv, also gzip/brotli; '-' reads stdin), or Fossilize archives (.foz)");
   app.add_flag("--simulate", simulate, "No device: replay against a model of the recorded heaps and types");
+  app.add_option("--device", device, "Vulkan device: an index from --list-devices, or part of its name (default 0)");
+  app.add_flag("--list-devices", list_devices, "List the Vulkan devices (with --json: as JSON) and exit");
   app.add_flag("--json", json, "One JSON object instead of the summary");
   app.add_option("--lines", lines, "Replay only these file lines: A-B, A-, -B");
   app.add_flag("--keep-going", keep_going, "Skip malformed lines with a warning instead of stopping");
+  app.add_flag("--no-heap-budget", no_budget,
+               "Let device memory exceed each heap's size (by default an allocation that would is a failure)");
   tools::add_foz_options(app, foz);
-  app.footer(std::string(R"(VMA recordings:
-  trak-replay app.vma.csv --simulate            peak committed memory, blocks, fragmentation per heap
-  trak-replay app.vma.csv --simulate --json | jq '.heaps'
-  trak-replay app.vma.csv --simulate --lines 100-5000)") + tools::kFozHelp);
+  app.footer(std::string(R"(Examples:
+  trak-replay app.vma.csv                       VmaReplay's summary on device 0, memory type mapping, compromises
+  trak-replay app.vma.csv --device llvmpipe     pick a device by name (or --device 1 by index)
+  trak-replay --list-devices                    devices, drivers, heaps and memory types
+  trak-replay app.vma.csv --json | jq '.heaps, .memory_type_mapping'
+  trak-replay app.vma.csv --lines 100-5000      replay a range of file lines
+  trak-replay app.vma.csv --simulate            no device: peak committed memory per recorded heap
+Exit status: 0 replayed (allocations that fail on this device are counted, not errors),
+1 bad input or no Vulkan device, 2 usage.)") + tools::kFozHelp);
 
   return tools::run(app, argc, argv, [&]() -> int {
-    if (foz.list_devices) {
-      std::cout << libtrace::foz::format_device_list(json);
+    namespace vma = libtrace::vma;
+    namespace vk = libtrace::vk;
+    if (list_devices) {
+      vk::Instance instance;
+      if (instance.physical_devices().empty()) instance.select("");  // throws "no Vulkan device"
+      std::cout << (json ? vk::format_devices_json(instance.physical_devices())
+                         : vk::format_devices(instance.physical_devices()));
       return tools::kOk;
     }
     if (inputs.empty()) inputs.push_back("-");
@@ -58,15 +83,17 @@ int main(int argc, char** argv) {
     // pipe is a VMA recording.
     if (!libtrace::is_stdio(inputs.front())) {
       libtrace::InputFile probe(inputs.front());
-      if (libtrace::foz::looks_like_foz(probe.peek(libtrace::foz::kMagicSize))) return tools::run_foz(foz, inputs, json);
+      if (libtrace::foz::looks_like_foz(probe.peek(libtrace::foz::kMagicSize))) {
+        foz.opt.device = device;
+        return tools::run_foz(foz, inputs, json);
+      }
     }
     if (inputs.size() > 1) throw tools::UsageError("several inputs are only for .foz archives");
     const std::string& input = inputs.front();
+    if (simulate && !device.empty()) throw tools::UsageError("--device replays on a device; --simulate uses none");
     tools::refuse_terminal_input(input);
-    libtrace::vma::SimOptions opt;
-    if (!lines.empty()) parse_lines(lines, opt);
-    opt.keep_going = keep_going;
-    opt.warnings = [](const std::string& where, const std::string& why) {
+    const Lines range = lines.empty() ? Lines{} : parse_lines(lines);
+    libtrace::WarningSink warnings = [](const std::string& where, const std::string& why) {
       std::cerr << "trak-replay: warning: " << where << ": " << why << '\n';
     };
     libtrace::InputFile in(input);
@@ -74,16 +101,34 @@ int main(int argc, char** argv) {
       throw libtrace::Error(libtrace::Errc::usage, in.name(), "a .foz archive is read by offset: give a file, not a pipe");
     std::string head;
     auto decoder = libtrace::peek_stream(libtrace::open_decoder(in), 64, head);
-    if (!libtrace::vma::looks_like_recording(head))
+    if (!vma::looks_like_recording(head))
       throw libtrace::Error(libtrace::Errc::unsupported, in.name(),
                             "trak-replay replays VMA calls recordings; this is not one");
-    if (!simulate)
-      throw libtrace::Error(libtrace::Errc::unsupported, in.name(),
-                            "replay on a Vulkan device is not implemented yet; use --simulate");
-    const auto r = libtrace::vma::simulate(std::move(decoder), in.name(), opt);
-    std::cout << (json ? libtrace::vma::format_sim_json(r) : libtrace::vma::format_sim_table(r));
+    std::optional<libtrace::Error> error;
+    if (simulate) {
+      vma::SimOptions opt;
+      opt.first_line = range.first;
+      opt.last_line = range.last;
+      opt.keep_going = keep_going;
+      opt.warnings = warnings;
+      const auto r = vma::simulate(std::move(decoder), in.name(), opt);
+      std::cout << (json ? vma::format_sim_json(r) : vma::format_sim_table(r));
+      error = r.error;
+    } else {
+      vk::Instance instance;
+      vk::Device dev(instance, instance.select(device), vma::replay_device_options());
+      vma::ReplayOptions opt;
+      opt.first_line = range.first;
+      opt.last_line = range.last;
+      opt.keep_going = keep_going;
+      opt.warnings = warnings;
+      opt.enforce_heap_budget = !no_budget;
+      const auto r = vma::replay(std::move(decoder), in.name(), dev, opt);
+      std::cout << (json ? vma::format_replay_json(r) : vma::format_replay_table(r));
+      error = r.error;
+    }
     std::cout.flush();
-    if (r.error) throw *r.error;
+    if (error) throw *error;
     return tools::kOk;
   });
 }

@@ -161,11 +161,6 @@ struct ReplayResult {
 // output. Per-pipeline problems are in the result.
 ReplayResult replay(const ReplayOptions& opt);
 
-// What --list-devices prints: one line per physical device ("0: llvmpipe
-// (LLVM 15.0.6, 256 bits) (CPU, Vulkan 1.3.230, driver llvmpipe)"), or a
-// JSON array.
-std::string format_device_list(bool json);
-
 // A human summary table (stdout), and the --json object.
 std::string format_replay_table(const ReplayResult& r);
 std::string format_replay_json(const ReplayResult& r);

@@ -51,12 +51,18 @@ struct PhysicalDeviceInfo {
   VkPhysicalDeviceMemoryProperties memory{};
   std::string driver_name, driver_info;     // empty without VK_KHR_driver_properties
   VkDriverId driver_id{};
+  VkDeviceSize max_memory_allocation_size = 0;  // 0: unknown (a 1.0 device)
   std::vector<VkExtensionProperties> extensions;
   std::vector<VkQueueFamilyProperties> queue_families;
 
   std::string name() const { return properties.deviceName; }
   bool has_extension(std::string_view name) const;
 };
+
+// Every device with its ids, driver, API version, heaps and memory types: a
+// table for people, or a JSON object {"devices": [...]}.
+std::string format_devices(const std::vector<PhysicalDeviceInfo>& devices);
+std::string format_devices_json(const std::vector<PhysicalDeviceInfo>& devices);
 
 // ---- Instance ----------------------------------------------------------------
 

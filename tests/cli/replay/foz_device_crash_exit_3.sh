@@ -1,6 +1,6 @@
+# needs: vulkan device
 # A worker that crashes (injected through the test hook) costs one pipeline:
 # the run finishes, lists it, and exits 3. Needs a Vulkan device (lavapipe).
-"$REPLAY" --list-devices 2>/dev/null | grep -q . || { [ -n "$CI" ] && exit 1; exit 77; }
 foz="$DATA/../../../shared/data/foz/synth_compute.foz"
 "$REPLAY" "$foz" --null-device --range compute:7 --skip-done one.foz >/dev/null
 hash=$(tail -c 56 one.foz | head -c 40 | cut -c 25-40)

@@ -1,1 +1,0 @@
-"$REPLAY" "$DATA/vma/inexor_vma_replays_rst_1.8.csv"

@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: MIT
+// trak's allocator on the real device the tests run with (lavapipe).
+#include "libtrace/vma_device_alloc.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cstring>
+
+using namespace libtrace;
+using namespace libtrace::vma;
+
+namespace {
+
+constexpr std::uint64_t MiB = 1ull << 20;
+
+struct Fixture {
+  vk::Instance instance;
+  vk::Device device{instance, instance.select("")};
+  std::uint32_t host_type = UINT32_MAX;  // a HOST_VISIBLE type
+
+  Fixture() {
+    const auto& mem = device.memory();
+    for (std::uint32_t t = 0; t < mem.memoryTypeCount && host_type == UINT32_MAX; ++t)
+      if (mem.memoryTypes[t].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) host_type = t;
+    REQUIRE(host_type != UINT32_MAX);
+  }
+  std::uint64_t heap_size(std::uint32_t type) const {
+    const auto& mem = device.memory();
+    return mem.memoryHeaps[mem.memoryTypes[type].heapIndex].size;
+  }
+  // VMA 2.3's CalcPreferredBlockSize with the default macros.
+  std::uint64_t vma_block_size(std::uint32_t type) const {
+    const std::uint64_t h = heap_size(type);
+    return h <= (1ull << 30) ? h / 8 : 256 * MiB;
+  }
+};
+
+AllocRequest req(std::uint32_t type, std::uint64_t size, std::uint64_t align = 256) {
+  AllocRequest r;
+  r.type = type;
+  r.size = size;
+  r.alignment = align;
+  r.kind = Kind::buffer;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("vma_device_alloc: small allocations share a first block an eighth of VMA's block size") {
+  Fixture f;
+  DeviceAllocator a(f.device, {});
+  const std::uint32_t t = f.host_type;
+  CHECK(a.preferred_block_size(t) == f.vma_block_size(t));
+  Failure why;
+  Allocation* x = a.allocate(req(t, 1000), why);
+  Allocation* y = a.allocate(req(t, 1000), why);
+  REQUIRE(x);
+  REQUIRE(y);
+  CHECK(x->memory == y->memory);
+  CHECK(y->offset == 1024);  // 1000 rounded up to the 256-byte alignment
+  CHECK(a.device_allocations()[t].first == 1);
+  CHECK(a.device_allocations()[t].second == f.vma_block_size(t) / 8);
+  const auto& heap = a.heaps()[f.device.memory().memoryTypes[t].heapIndex];
+  CHECK(heap.used == 2000);
+  CHECK(heap.allocations == 2);
+  CHECK(heap.blocks == 1);
+  CHECK(a.validate() == "");
+  a.free(x);
+  a.free(y);
+  // The emptied block stays, as VMA keeps one.
+  CHECK(heap.blocks == 1);
+  CHECK(heap.used == 0);
+  CHECK(heap.peak_used == 2000);
+  CHECK(a.validate() == "");
+}
+
+TEST_CASE("vma_device_alloc: dedicated when asked, when required or preferred, or over half a block") {
+  Fixture f;
+  DeviceAllocator a(f.device, {});
+  const std::uint32_t t = f.host_type;
+  Failure why;
+  AllocRequest r = req(t, 4096);
+  r.dedicated = true;
+  Allocation* d1 = a.allocate(r, why);
+  r = req(t, 4096);
+  r.requires_dedicated = true;
+  Allocation* d2 = a.allocate(r, why);
+  r = req(t, 4096);
+  r.prefers_dedicated = true;
+  Allocation* d3 = a.allocate(r, why);
+  Allocation* big = a.allocate(req(t, a.preferred_block_size(t) / 2 + 1), why);
+  Allocation* small = a.allocate(req(t, 4096), why);
+  REQUIRE((d1 && d2 && d3 && big && small));
+  CHECK(d1->dedicated);
+  CHECK(d2->dedicated);
+  CHECK(d3->dedicated);
+  CHECK(big->dedicated);
+  CHECK_FALSE(small->dedicated);
+  CHECK(a.dedicated_allocations() == 4);
+  CHECK(a.device_allocations()[t].first == 5);  // four dedicated + one block
+  CHECK(a.validate() == "");
+  for (Allocation* x : {d1, d2, d3, big}) a.free(x);
+  CHECK(a.dedicated_allocations() == 0);
+  CHECK(a.validate() == "");
+}
+
+TEST_CASE("vma_device_alloc: custom pools honour block size and block counts") {
+  Fixture f;
+  DeviceAllocator a(f.device, {});
+  const std::uint32_t t = f.host_type;
+  Failure why;
+  Pool* pool = a.create_pool(t, 0, 1 * MiB, 2, 3, 0, why);
+  REQUIRE(pool);
+  CHECK(a.device_allocations()[t].first == 2);  // minBlockCount, allocated up front
+  CHECK(a.total().committed == 2 * MiB);
+  std::vector<Allocation*> live;
+  for (int i = 0; i < 3; ++i) {
+    AllocRequest r = req(t, MiB);
+    r.pool = pool;
+    live.push_back(a.allocate(r, why));
+    REQUIRE(live.back());
+    CHECK(live.back()->pool == pool);
+  }
+  CHECK(a.total().committed == 3 * MiB);
+  AllocRequest r = req(t, MiB);
+  r.pool = pool;
+  CHECK_FALSE(a.allocate(r, why));
+  CHECK(why == Failure::pool_full);
+  r.size = 2 * MiB;
+  CHECK_FALSE(a.allocate(r, why));
+  CHECK(why == Failure::too_large);
+  r.size = 16;
+  r.dedicated = true;
+  CHECK_FALSE(a.allocate(r, why));
+  CHECK(why == Failure::dedicated_in_pool);
+  // Freeing keeps minBlockCount blocks.
+  for (Allocation* x : live) a.free(x);
+  CHECK(a.total().committed == 2 * MiB);
+  CHECK(a.validate() == "");
+  // Destroying the pool frees what is still in it, then its blocks.
+  r = req(t, 100);
+  r.pool = pool;
+  REQUIRE(a.allocate(r, why));
+  a.destroy_pool(pool);
+  CHECK(a.total().committed == 0);
+  CHECK(a.live_allocations() == 0);
+  CHECK(a.validate() == "");
+}
+
+TEST_CASE("vma_device_alloc: the heap's size is a budget; exhaustion is a result, not an error") {
+  Fixture f;
+  DeviceAllocator a(f.device, {});
+  const std::uint32_t t = f.host_type;
+  const std::uint64_t heap = f.heap_size(t);
+  const std::uint64_t max = f.device.info().max_memory_allocation_size;
+  const std::uint64_t half = heap / 2 + MiB;
+  if (max && half > max) return;  // one allocation cannot be that large here
+  Failure why;
+  Allocation* x = a.allocate(req(t, half), why);
+  REQUIRE(x);
+  CHECK(x->dedicated);
+  CHECK_FALSE(a.allocate(req(t, half), why));
+  CHECK(why == Failure::heap_budget);
+  CHECK(a.total().committed == half);
+  a.free(x);
+  Allocation* again = a.allocate(req(t, half), why);
+  CHECK(again);
+  a.free(again);
+  CHECK_FALSE(a.allocate(req(t, 0), why));
+  CHECK(why == Failure::invalid);
+  CHECK(a.validate() == "");
+}
+
+TEST_CASE("vma_device_alloc: mapping is real and counted; flush and invalidate need a mapping") {
+  Fixture f;
+  DeviceAllocator a(f.device, {});
+  const std::uint32_t t = f.host_type;
+  Failure why;
+  Allocation* x = a.allocate(req(t, 4096), why);
+  Allocation* y = a.allocate(req(t, 4096), why);
+  REQUIRE((x && y));
+  CHECK(a.sync(x, 0, VK_WHOLE_SIZE, false) == SyncResult::not_mapped);
+  void* p = nullptr;
+  REQUIRE(a.map(x, &p) == MapResult::ok);
+  std::memcpy(p, "trak", 4);
+  void* q = nullptr;
+  REQUIRE(a.map(y, &q) == MapResult::ok);  // same block, mapped once
+  CHECK(static_cast<char*>(q) - static_cast<char*>(p) == static_cast<std::ptrdiff_t>(y->offset - x->offset));
+  CHECK(a.sync(x, 0, VK_WHOLE_SIZE, false) == SyncResult::done);
+  CHECK(a.sync(x, 100, 10, true) == SyncResult::done);
+  CHECK(a.sync(x, 5000, 10, false) == SyncResult::nothing);
+  CHECK(a.unmap(y));
+  CHECK(a.unmap(x));
+  CHECK_FALSE(a.unmap(x));
+  void* again = nullptr;
+  REQUIRE(a.map(x, &again) == MapResult::ok);
+  CHECK(std::memcmp(again, "trak", 4) == 0);
+  a.free(x);  // freeing unmaps
+  a.free(y);
+  AllocRequest r = req(t, 8192);
+  r.mapped = true;
+  r.dedicated = true;
+  Allocation* m = a.allocate(r, why);
+  REQUIRE(m);
+  CHECK(m->persistent_map);
+  CHECK(m->map_count == 1);
+  CHECK_FALSE(a.unmap(m));  // the persistent mapping is VMA's, not the application's
+  REQUIRE(a.map(m) == MapResult::ok);
+  CHECK(a.unmap(m));
+  CHECK(a.sync(m, 0, 100, false) == SyncResult::done);
+  a.free(m);
+  CHECK(a.validate() == "");
+}
+
+TEST_CASE("vma_device_alloc: lost allocations follow frameInUseCount; touch sees them; others can be made lost") {
+  Fixture f;
+  DeviceAllocator a(f.device, {});
+  const std::uint32_t t = f.host_type;
+  Failure why;
+  Pool* pool = a.create_pool(t, 0, MiB, 0, 1, 1, why);
+  REQUIRE(pool);
+  AllocRequest r = req(t, MiB / 2);
+  r.pool = pool;
+  r.can_become_lost = true;
+  r.frame = 0;
+  Allocation* x = a.allocate(r, why);
+  Allocation* y = a.allocate(r, why);
+  REQUIRE((x && y));
+  CHECK(a.touch(y, 2));  // y was used in frame 2
+  CHECK(a.make_lost(pool, 1) == 0);  // 0 + 1 < 1 is false
+  CHECK(a.make_lost(pool, 2) == 1);  // x: 0 + 1 < 2
+  CHECK(x->lost);
+  CHECK_FALSE(a.touch(x, 3));
+  CHECK(a.map(x) == MapResult::lost);
+  CHECK(a.total().used == MiB / 2);
+  // The pool is full; a new allocation may make y lost once y is old enough.
+  AllocRequest big = r;
+  big.size = MiB;
+  big.frame = 3;
+  big.can_make_other_lost = true;
+  CHECK_FALSE(a.allocate(big, why));  // y was used in frame 2: 2 + 1 < 3 is false
+  big.frame = 4;
+  Allocation* z = a.allocate(big, why);
+  REQUIRE(z);
+  CHECK(y->lost);
+  CHECK(a.total().used == MiB);
+  Allocation* lost = a.create_lost();
+  CHECK(lost->lost);
+  for (Allocation* v : {x, y, z, lost}) a.free(v);
+  CHECK(a.live_allocations() == 0);
+  CHECK(a.validate() == "");
+}
+
+TEST_CASE("vma_device_alloc: defragmentation moves toward fuller blocks, rebinds and frees empty blocks") {
+  Fixture f;
+  DeviceAllocator a(f.device, {});
+  const std::uint32_t t = f.host_type;
+  Failure why;
+  Pool* pool = a.create_pool(t, 0, MiB, 0, 4, 0, why);
+  REQUIRE(pool);
+  std::vector<Allocation*> v;
+  for (int i = 0; i < 8; ++i) {  // two blocks of four quarters
+    AllocRequest r = req(t, MiB / 4);
+    r.pool = pool;
+    v.push_back(a.allocate(r, why));
+    REQUIRE(v.back());
+  }
+  CHECK(a.total().blocks == 2);
+  // Keep one quarter in each block.
+  for (int i : {1, 2, 3, 5, 6, 7}) a.free(v[static_cast<std::size_t>(i)]);
+  CHECK(a.total().blocks == 2);
+  std::vector<Allocation*> moved;
+  DefragLimits limits;
+  const DefragStats st = a.defragment({}, {pool}, limits, [&](Allocation& m) { moved.push_back(&m); });
+  CHECK(st.allocations_moved == 1);
+  CHECK(st.bytes_moved == MiB / 4);
+  CHECK(st.blocks_freed == 1);
+  CHECK(st.bytes_freed == MiB);
+  REQUIRE(moved.size() == 1);
+  CHECK(v[0]->memory == v[4]->memory);
+  CHECK(a.total().blocks == 1);
+  CHECK(a.validate() == "");
+  // Limits: nothing may move.
+  limits.max_allocations = 0;
+  limits.max_gpu_allocations = 0;
+  CHECK(a.defragment({v[0], v[4]}, {}, limits, nullptr).allocations_moved == 0);
+  a.destroy_pool(pool);
+  CHECK(a.validate() == "");
+}
+
+TEST_CASE("vma_device_alloc: resize grows into free space and shrinks") {
+  Fixture f;
+  DeviceAllocator a(f.device, {});
+  Failure why;
+  Allocation* x = a.allocate(req(f.host_type, 4096), why);
+  REQUIRE(x);
+  CHECK(a.resize(x, 8192));
+  CHECK(x->size == 8192);
+  CHECK(a.total().used == 8192);
+  CHECK(a.resize(x, 100));
+  CHECK(a.total().used == 100);
+  CHECK(a.validate() == "");
+  a.free(x);
+}
