@@ -11,11 +11,6 @@ namespace {
 constexpr int kMaxDepth = 16;           // deeper chains of parents are cycles in practice
 constexpr std::size_t kMaxKept = 4096;  // parent pipelines alive at once
 
-// Flags that only make sense to the application that recorded them: with
-// them a driver may return VK_PIPELINE_COMPILE_REQUIRED and compile nothing.
-constexpr VkPipelineCreateFlags kStripped =
-    VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT | VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT |
-    VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR | VK_PIPELINE_CREATE_CAPTURE_INTERNAL_REPRESENTATIONS_BIT_KHR;
 
 bool is_pipeline(Tag t) {
   return t == Tag::graphics_pipeline || t == Tag::compute_pipeline || t == Tag::raytracing_pipeline;
@@ -44,7 +39,10 @@ T* mut(const T* p) {
 
 template <typename CreateInfo>
 void fix_flags(CreateInfo* ci) {
-  ci->flags &= ~kStripped;
+  // Replay with the flags Fossilize replays with: with "fail on compile
+  // required" a driver may return VK_PIPELINE_COMPILE_REQUIRED and compile
+  // nothing, and statistics capture is the application's business.
+  ci->flags = static_cast<VkPipelineCreateFlags>(normalized_pipeline_flags(ci->flags));
   // One pipeline per call: a base can only be a handle, never an index.
   ci->basePipelineIndex = -1;
   if (ci->basePipelineHandle == VK_NULL_HANDLE) ci->flags &= ~VK_PIPELINE_CREATE_DERIVATIVE_BIT;
