@@ -349,3 +349,72 @@ TEST_CASE("foz_replay: in-process threads share one device (no isolation, same r
                           "\"pipelines_per_second\":", "\"peak_rss_bytes\":", "\"seconds\":"})
     CHECK(json.find(key) != std::string::npos);
 }
+
+TEST_CASE("foz_replay: a derived pipeline gets its base created first, and the base is not made twice") {
+  test::ScratchDir dir;
+  auto v = items_of(kCube);
+  Item& pipe = find(v, Tag::graphics_pipeline);
+  const std::string key = "\"e3b925b0c1c00de1\":{\"flags\":0,\"basePipelineHandle\":\"0000000000000000\"";
+  REQUIRE(pipe.payload.find(key) != std::string::npos);
+  Item base = pipe, derived = pipe;
+  // ALLOW_DERIVATIVES (2) on the base, DERIVATIVE (4) naming it on the other.
+  base.hash = 0xbbbb;
+  base.payload.replace(base.payload.find(key), key.size(),
+                       "\"000000000000bbbb\":{\"flags\":2,\"basePipelineHandle\":\"0000000000000000\"");
+  derived.hash = 0x1111;  // sorts first: the base is made as its dependency
+  derived.payload.replace(derived.payload.find(key), key.size(),
+                          "\"0000000000001111\":{\"flags\":4,\"basePipelineHandle\":\"000000000000bbbb\"");
+  v.push_back(base);
+  v.push_back(derived);
+  write_archive(dir / "d.foz", v);
+  auto r = foz::replay(options({dir / "d.foz"}, 1));
+  CHECK(graphics(r).total == 3);
+  CHECK(graphics(r).ok == 3);
+  CHECK(r.failed.empty());
+
+  // Without its base in any archive, the derived pipeline alone fails.
+  v.erase(std::remove_if(v.begin(), v.end(), [](const Item& i) { return i.hash == 0xbbbb; }), v.end());
+  write_archive(dir / "e.foz", v);
+  r = foz::replay(options({dir / "e.foz"}, 1));
+  CHECK(graphics(r).ok == 1);
+  REQUIRE(r.failed.size() == 1);
+  CHECK(r.failed[0].hash == 0x1111);
+  CHECK(r.failed[0].reason == "missing graphics_pipeline 000000000000bbbb (in no input archive)");
+}
+
+TEST_CASE("foz_replay: ray-tracing pipelines are counted, and skipped on a device without ray tracing") {
+  test::ScratchDir dir;
+  auto v = items_of(kCube);
+  v.push_back({Tag::raytracing_pipeline, 0x7777,
+               "{\"version\":6,\"raytracingPipelines\":{\"0000000000007777\":{\"flags\":0,"
+               "\"maxPipelineRayRecursionDepth\":1,\"layout\":\"2ab80332838222bd\",\"basePipelineHandle\":"
+               "\"0000000000000000\",\"basePipelineIndex\":-1,\"stages\":[{\"flags\":0,\"name\":\"main\","
+               "\"module\":\"8360ba81b60d3962\",\"stage\":256}],\"groups\":[{\"type\":0,\"generalShader\":0,"
+               "\"closestHitShader\":4294967295,\"anyHitShader\":4294967295,\"intersectionShader\":4294967295}]}}}"});
+  write_archive(dir / "rt.foz", v);
+  const auto r = foz::replay(options({dir / "rt.foz"}, 1));
+  CHECK(r.counts[2].total == 1);
+  CHECK(graphics(r).ok == 1);
+  if (is_lavapipe(r)) {  // Mesa 22.3's lavapipe has no ray tracing
+    CHECK(r.counts[2].unsupported == 1);
+    REQUIRE(r.unsupported.size() == 1);
+    CHECK(r.unsupported[0].reason == "the device lacks VK_KHR_ray_tracing_pipeline.rayTracingPipeline");
+  }
+}
+
+TEST_CASE("foz_replay: workers hand over to fresh ones past their memory limit; every cache is merged") {
+  test::ScratchDir dir;
+  auto o = options({kCompute});
+  o.ranges = {foz::parse_range("0-99")};
+  o.worker_memory_bytes = 1;  // every worker is over it: it leaves after 16 pipelines
+  o.module_cache_bytes = 1;   // and keeps no shader module beyond the pipeline using it
+  o.pipeline_cache = dir / "c.bin";
+  o.skip_done = dir / "done.foz";
+  const auto r = foz::replay(o);
+  CHECK(compute(r).ok == 100);
+  CHECK(r.workers_started >= 100 / 16);
+  CHECK(r.lost_from_cache == 0);
+  CHECK(foz::ArchiveReader(o.skip_done).size() == 100);
+  CHECK(r.pipeline_cache_bytes == foz::detail::read_file_bytes(o.pipeline_cache).size());
+  CHECK(no_children());
+}
