@@ -27,11 +27,30 @@ struct SessionSetup {
   std::string device_spec;
   bool null_device = false;
   const VkPhysicalDeviceFeatures2* archive_features = nullptr;
-  std::vector<std::uint8_t> load_cache;  // empty: none (or unusable)
-  std::string load_cache_name;
+  // --load-cache files with a version-one header: name, bytes.
+  std::vector<std::pair<std::string, std::vector<std::uint8_t>>> load_caches;
   std::uint64_t module_budget = 0;
   const std::unordered_map<std::uint64_t, std::string>* invalid_modules = nullptr;
 };
+
+// The --load-cache files that fit `dev`, merged into one blob; the others are
+// reported as warnings.
+std::vector<std::uint8_t> seed_cache(const ReplayDevice& dev,
+                                     const std::vector<std::pair<std::string, std::vector<std::uint8_t>>>& files,
+                                     DeviceReport& report) {
+  std::vector<std::vector<std::uint8_t>> fit;
+  for (const auto& [name, blob] : files) {
+    if (std::string why = dev.cache_mismatch(blob); !why.empty()) {
+      report.warnings.emplace_back(name, "not loaded: " + why);
+      continue;
+    }
+    fit.push_back(blob);
+  }
+  report.caches_loaded = static_cast<std::uint32_t>(fit.size());
+  if (fit.size() <= 1) return fit.empty() ? std::vector<std::uint8_t>{} : fit.front();
+  std::vector<std::string> ignored;  // all fit: nothing is left out
+  return dev.merge_caches({}, fit, ignored);
+}
 
 class DeviceSession final : public Session {
  public:
@@ -41,15 +60,8 @@ class DeviceSession final : public Session {
                 SharedState& shared, unsigned slot)
       : own_(std::move(own)), dev_(own_ ? own_.get() : shared_device) {
     report_ = dev_->report();
-    std::span<const std::uint8_t> seed;
-    if (!s.load_cache.empty() && !dev_->is_null()) {
-      if (std::string why = dev_->cache_mismatch(s.load_cache); why.empty()) {
-        seed = s.load_cache;
-        report_.load_cache_used = true;
-      } else {
-        report_.warnings.emplace_back(s.load_cache_name, "not loaded: " + why);
-      }
-    }
+    std::vector<std::uint8_t> seed;
+    if (!dev_->is_null()) seed = seed_cache(*dev_, s.load_caches, report_);
     cache_ = dev_->create_cache(seed);
     ReplayerConfig rc;
     rc.sources = s.sources;
@@ -125,7 +137,7 @@ const VkPhysicalDeviceFeatures2* application_features(const Sources& sources, Ar
 void check_options(const ReplayOptions& opt) {
   if (opt.null_device && !opt.pipeline_cache.empty())
     throw Error(Errc::usage, "--pipeline-cache", "a null device makes no pipeline cache");
-  if (opt.null_device && !opt.load_cache.empty())
+  if (opt.null_device && !opt.load_caches.empty())
     throw Error(Errc::usage, "--load-cache", "a null device loads no pipeline cache");
   if (opt.timeout_seconds < 0) throw Error(Errc::usage, "--timeout", "must be 0 (none) or more seconds");
   for (const auto& out : {opt.pipeline_cache, opt.skip_done})
@@ -169,14 +181,13 @@ ReplayResult replay(const ReplayOptions& opt) {
     invalid = validate_modules(sources, opt.spirv_val, r.jobs);
     setup.invalid_modules = &invalid;
   }
-  if (!opt.load_cache.empty()) {
-    setup.load_cache = read_file_bytes(opt.load_cache);
-    setup.load_cache_name = opt.load_cache;
+  for (const auto& name : opt.load_caches) {
+    auto blob = read_file_bytes(name);
     std::string why;
-    if (!parse_cache_header(setup.load_cache, why)) {
-      warn(opt.load_cache, "not loaded: " + why);
-      setup.load_cache.clear();
-    }
+    if (!parse_cache_header(blob, why))
+      warn(name, "not loaded: " + why);
+    else
+      setup.load_caches.emplace_back(name, std::move(blob));
   }
 
   SharedState shared(plan.items.size(), r.jobs, !opt.in_process);
@@ -229,14 +240,14 @@ ReplayResult replay(const ReplayOptions& opt) {
   r.device_id = report.device_id;
   r.api_version = report.api_version;
   r.missing_features = report.missing_features;
-  r.load_cache_used = report.load_cache_used;
+  r.caches_loaded = report.caches_loaded;
   for (const auto& [where, what] : report.warnings) warn(where, what);
 
   if (!opt.pipeline_cache.empty()) {
     std::vector<std::vector<std::uint8_t>> parts = std::move(pr.blob_data);
     for (const auto& f : pr.blob_files) parts.push_back(read_file_bytes(f));
-    std::span<const std::uint8_t> seed;
-    if (!setup.load_cache.empty() && device->cache_mismatch(setup.load_cache).empty()) seed = setup.load_cache;
+    DeviceReport quiet;  // the workers have warned about unfit seeds already
+    const std::vector<std::uint8_t> seed = seed_cache(*device, setup.load_caches, quiet);
     std::vector<std::string> skipped;
     const auto merged = device->merge_caches(seed, parts, skipped);
     for (const auto& s : skipped) warn(opt.pipeline_cache, "a worker's cache was left out: " + s);

@@ -222,8 +222,8 @@ std::string format_replay_json(const ReplayResult& r) {
     w.Uint64(r.pipeline_cache_bytes);
     w.EndObject();
   }
-  w.Key("load_cache_used");
-  w.Bool(r.load_cache_used);
+  w.Key("caches_loaded");
+  w.Uint(r.caches_loaded);
   put_strings(w, "missing_features", r.missing_features);
   put_issues(w, "faulty", r.faulty);
   put_issues(w, "failed", r.failed);

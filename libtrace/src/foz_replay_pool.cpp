@@ -52,7 +52,7 @@ void send(int fd, const std::string& frame) {
 MsgOut hello_message(const DeviceReport& d) {
   MsgOut m(MsgKind::hello);
   m.str(d.name).str(d.driver).u32(d.vendor_id).u32(d.device_id).u32(d.api_version).raw(d.uuid, 16);
-  m.u8(d.load_cache_used).u8(d.null_device);
+  m.u32(d.caches_loaded).u8(d.null_device);
   m.u32(static_cast<std::uint32_t>(d.missing_features.size()));
   for (const auto& f : d.missing_features) m.str(f);
   m.u32(static_cast<std::uint32_t>(d.warnings.size()));
@@ -68,7 +68,7 @@ DeviceReport read_hello(MsgIn& in) {
   d.device_id = in.u32();
   d.api_version = in.u32();
   in.take(d.uuid, 16);
-  d.load_cache_used = in.u8();
+  d.caches_loaded = in.u32();
   d.null_device = in.u8();
   for (std::uint32_t n = in.u32(); n > 0 && in.ok(); --n) d.missing_features.push_back(in.str());
   for (std::uint32_t n = in.u32(); n > 0 && in.ok(); --n) {

@@ -22,7 +22,7 @@ struct DeviceReport {
   std::uint8_t uuid[16] = {};
   std::vector<std::string> missing_features;
   std::vector<std::pair<std::string, std::string>> warnings;  // where, message
-  bool load_cache_used = false;
+  std::uint32_t caches_loaded = 0;
   bool null_device = false;
 };
 

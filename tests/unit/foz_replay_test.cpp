@@ -220,11 +220,11 @@ TEST_CASE("foz_replay: a cache file loads back on its device and is refused on a
   auto o = options({kCube}, 1);
   o.pipeline_cache = dir / "a.bin";
   auto r = foz::replay(o);
-  CHECK_FALSE(r.load_cache_used);
-  o.load_cache = dir / "a.bin";
+  CHECK(r.caches_loaded == 0);
+  o.load_caches = {dir / "a.bin"};
   o.pipeline_cache = dir / "b.bin";
   r = foz::replay(o);
-  CHECK(r.load_cache_used);
+  CHECK(r.caches_loaded == 1);
   CHECK(r.warnings.empty());
   CHECK(graphics(r).ok == 1);
   const auto a = foz::detail::read_file_bytes(dir / "a.bin");
@@ -234,17 +234,33 @@ TEST_CASE("foz_replay: a cache file loads back on its device and is refused on a
   auto other = a;
   other[8] ^= 0x5a;
   test::write_file(dir / "other.bin", std::string(other.begin(), other.end()));
-  o.load_cache = dir / "other.bin";
+  o.load_caches = {dir / "other.bin"};
   r = foz::replay(o);
-  CHECK_FALSE(r.load_cache_used);
+  CHECK(r.caches_loaded == 0);
   REQUIRE(r.warnings.size() == 1);
   CHECK(r.warnings[0].find("other.bin: not loaded: made for vendor") != std::string::npos);
   CHECK(graphics(r).ok == 1);
   test::write_file(dir / "junk.bin", "junk");
-  o.load_cache = dir / "junk.bin";
+  o.load_caches = {dir / "junk.bin"};
   r = foz::replay(o);
   CHECK(r.warnings.size() == 1);
   CHECK(graphics(r).ok == 1);
+
+  // Several seeds: those that fit are merged, the others named.
+  o.load_caches = {dir / "a.bin", dir / "other.bin", dir / "b.bin"};
+  r = foz::replay(o);
+  CHECK(r.caches_loaded == 2);
+  CHECK(r.warnings.size() == 1);
+
+  // No archive: the caches of shards merge into one file.
+  const auto m = foz::merge_cache_files("", {dir / "a.bin", dir / "b.bin", dir / "other.bin"}, dir / "all.bin");
+  CHECK(m.merged.size() == 2);
+  REQUIRE(m.skipped.size() == 1);
+  CHECK(m.skipped[0].first == dir / "other.bin");
+  CHECK(m.bytes == foz::detail::read_file_bytes(dir / "all.bin").size());
+  CHECK(m.bytes >= a.size());
+  CHECK_THROWS_AS(foz::merge_cache_files("", {dir / "other.bin"}, dir / "none.bin"), libtrace::Error);
+  CHECK_THROWS_AS(foz::merge_cache_files("", {dir / "a.bin"}, ""), libtrace::Error);
 }
 
 TEST_CASE("foz_replay: bad input fails its pipeline only") {

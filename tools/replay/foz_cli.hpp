@@ -42,6 +42,7 @@ Examples (.foz):
   trak-replay game.foz --device NVIDIA --jobs 8 --timeout 30
   trak-replay game.foz --shard 3/16 --pipeline-cache part3.bin   (one of 16 machines)
   trak-replay game.foz --skip-done done.foz --progress          (run again to resume)
+  trak-replay --load-cache part*.bin --pipeline-cache all.bin  (no archive: merge the shards' caches)
   trak-replay game.foz --range compute:1200 --jobs 1            (one pipeline, to debug)
   trak-replay game.foz --null-device --jobs 1                   (parse only: trak's own cost)
   trak-replay game.foz --validate --json | jq '.failed'         (spirv-val first))";
@@ -52,7 +53,9 @@ inline void add_foz_options(CLI::App& app, FozCli& c) {
   app.add_flag("--in-process", o.in_process, "Workers are threads of this process: no crash isolation (debugging)");
   app.add_flag("--null-device", o.null_device, "Parse and dispatch everything, create nothing (trak's own cost)");
   app.add_option("--pipeline-cache", o.pipeline_cache, "Write the workers' merged VkPipelineCache to this file");
-  app.add_option("--load-cache", o.load_cache, "Seed every worker's pipeline cache from this file (same device only)");
+  app.add_option("--load-cache", o.load_caches,
+                 "Seed every worker's pipeline cache from these files (same device only; repeatable). With no "
+                 "archive, --load-cache files merge into --pipeline-cache");
   app.add_option("--skip-done", o.skip_done,
                  "Resume database (.foz): pipelines listed there are skipped, finished ones are appended");
   app.add_option("--range", c.ranges,

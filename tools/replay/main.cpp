@@ -78,6 +78,12 @@ Exit status: 0 replayed (allocations that fail on this device are counted, not e
                          : vk::format_devices(instance.physical_devices()));
       return tools::kOk;
     }
+    if (inputs.empty() && !foz.opt.load_caches.empty()) {  // no archive: merge the caches
+      const auto r = libtrace::foz::merge_cache_files(device, foz.opt.load_caches, foz.opt.pipeline_cache);
+      for (const auto& [name, why] : r.skipped) std::cerr << "trak-replay: warning: " << name << ": left out: " << why << '\n';
+      std::cout << libtrace::foz::format_cache_merge(r, json);
+      return tools::kOk;
+    }
     if (inputs.empty()) inputs.push_back("-");
     // An archive is read by offset, so only files are told apart here; a
     // pipe is a VMA recording.

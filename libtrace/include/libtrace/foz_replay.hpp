@@ -78,7 +78,9 @@ struct ReplayOptions {
   bool null_device = false;
   std::string device;          // "" = the first; an index or a name substring
   std::string pipeline_cache;  // write the merged VkPipelineCache here ("" = no)
-  std::string load_cache;      // seed every worker's cache from this file
+  // Seed every worker's cache from these files (those of another device are
+  // left out with a warning); they are merged into the output too.
+  std::vector<std::string> load_caches;
   std::string skip_done;       // resume database (.foz of 0-byte entries)
   double timeout_seconds = 60; // a pipeline taking longer hangs its worker; 0 = no limit
   std::vector<RangeSpec> ranges;
@@ -148,7 +150,7 @@ struct ReplayResult {
   std::uint64_t peak_rss_parent = 0, peak_rss_worker = 0;  // bytes
   std::string pipeline_cache;
   std::uint64_t pipeline_cache_bytes = 0;
-  bool load_cache_used = false;
+  std::uint32_t caches_loaded = 0;  // of load_caches, those that fit the device
   bool interrupted = false;
 
   std::uint64_t total() const;
@@ -160,6 +162,21 @@ struct ReplayResult {
 // archive, no (or no such) device, a worker that cannot start, an unwritable
 // output. Per-pipeline problems are in the result.
 ReplayResult replay(const ReplayOptions& opt);
+
+// Merges pipeline-cache files of one device into `output` (through the
+// temporary-and-rename): how the caches of shards run on several machines
+// become one. Files of another device, or not caches at all, are left out
+// and named in `skipped`; Error when none is usable or the output cannot be
+// written.
+struct CacheMergeResult {
+  std::string device;
+  std::vector<std::string> merged;                            // the inputs used
+  std::vector<std::pair<std::string, std::string>> skipped;   // input, why
+  std::uint64_t bytes = 0;
+};
+CacheMergeResult merge_cache_files(const std::string& device, const std::vector<std::string>& inputs,
+                                   const std::string& output);
+std::string format_cache_merge(const CacheMergeResult& r, bool json);
 
 // A human summary table (stdout), and the --json object.
 std::string format_replay_table(const ReplayResult& r);
