@@ -26,6 +26,7 @@ struct FozCli {
 };
 
 inline constexpr const char* kFozHelp = R"(
+
 Fossilize archives (.foz) replay every pipeline on a Vulkan device to warm its
 caches. Workers are processes: a pipeline that crashes or hangs the driver is
 recorded, its worker replaced, and the run goes on.
@@ -42,7 +43,7 @@ Examples (.foz):
   trak-replay game.foz --device NVIDIA --jobs 8 --timeout 30
   trak-replay game.foz --shard 3/16 --pipeline-cache part3.bin   (one of 16 machines)
   trak-replay game.foz --skip-done done.foz --progress          (run again to resume)
-  trak-replay --load-cache part*.bin --pipeline-cache all.bin  (no archive: merge the shards' caches)
+  trak-replay --load-cache p0.bin --load-cache p1.bin --pipeline-cache all.bin   (no archive: merge caches)
   trak-replay game.foz --range compute:1200 --jobs 1            (one pipeline, to debug)
   trak-replay game.foz --null-device --jobs 1                   (parse only: trak's own cost)
   trak-replay game.foz --validate --json | jq '.failed'         (spirv-val first))";
@@ -55,12 +56,14 @@ inline void add_foz_options(CLI::App& app, FozCli& c) {
   app.add_option("--pipeline-cache", o.pipeline_cache, "Write the workers' merged VkPipelineCache to this file");
   app.add_option("--load-cache", o.load_caches,
                  "Seed every worker's pipeline cache from these files (same device only; repeatable). With no "
-                 "archive, --load-cache files merge into --pipeline-cache");
+                 "archive, --load-cache files merge into --pipeline-cache")
+      ->allow_extra_args(false);  // one file per --load-cache: what follows is an input
   app.add_option("--skip-done", o.skip_done,
                  "Resume database (.foz): pipelines listed there are skipped, finished ones are appended");
   app.add_option("--range", c.ranges,
                  "[TYPE:]A-B, A-, -B or N: positions in each type's ascending hash order (TYPE: graphics, compute, "
-                 "raytracing); repeatable");
+                 "raytracing); repeatable")
+      ->allow_extra_args(false);
   app.add_option("--shard", c.shard, "I/N: replay part I (0..N-1) of N equal parts of the selection");
   app.add_option("--timeout", o.timeout_seconds, "Seconds a pipeline may take before its worker is killed (0: no limit)")
       ->capture_default_str();
