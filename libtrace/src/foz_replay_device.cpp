@@ -98,7 +98,18 @@ ReplayDevice::ReplayDevice(const std::string& spec, const VkPhysicalDeviceFeatur
   const vk::Features supported = vk::Features::supported(phys, instance_->api_version(), feature_query(api, opt.extensions));
   vk::Features requested;
   opt.features = replay_features(supported, archive_features, api, requested);
-  device_ = std::make_unique<vk::Device>(*instance_, phys, opt);
+  try {
+    device_ = std::make_unique<vk::Device>(*instance_, phys, opt);
+  } catch (const Error& first) {
+    // A driver may refuse some combination of everything it lists. Then only
+    // what the archive asked for (as the device has it), and a warning:
+    // pipelines needing more are skipped as unsupported, by name.
+    std::vector<std::string> lacking;
+    opt.features = requested.intersect(supported, lacking);
+    device_ = std::make_unique<vk::Device>(*instance_, phys, opt);
+    report_.warnings.emplace_back(phys.name(), "refused every feature it lists together (" + first.message() +
+                                                   "); replaying with the archive's features only");
+  }
   handle_ = device_->handle();
   caps_ = Capabilities(device_->api_version(), device_->enabled_extensions(), device_->enabled_features());
 

@@ -187,7 +187,7 @@ class Pool {
   int start_failures_ = 0;
   bool stopping_ = false;
   std::optional<Error> fatal_;
-  std::int64_t last_progress_ = 0;
+  std::int64_t last_progress_ = 0, last_settle_ = 0;
 };
 
 void Pool::spawn(unsigned slot, std::vector<std::uint64_t> first) {
@@ -375,11 +375,18 @@ PoolResult Pool::run() {
     if (r < 0 && errno != EINTR) throw_errno("trak-replay", "poll");
     for (std::size_t i = 0; i < fds.size(); ++i)
       if (fds[i].revents) read_from(workers_[i]);
+    bool reaped = false;
     for (std::size_t i = workers_.size(); i-- > 0;)
-      if (workers_[i].eof) reap(i);
+      if (workers_[i].eof) reap(i), reaped = true;
     check_timeouts();
-    ledger_.settle(shared_.control().next.load());
-    if (cfg_.done) cfg_.done->flush();
+    // Settling scans the outcomes since the oldest unsettled pipeline: ten
+    // times a second is often enough for progress and the resume database.
+    const std::int64_t now = monotonic_ns();
+    if (reaped || now - last_settle_ > 100'000'000) {
+      last_settle_ = now;
+      ledger_.settle(shared_.control().next.load());
+      if (cfg_.done) cfg_.done->flush();
+    }
     report_progress(false);
   }
   if (fatal_) throw *fatal_;
