@@ -59,7 +59,7 @@ TEST_CASE("foz_replay_require: alternatives, core versions and extensions") {
 }
 
 TEST_CASE("foz_replay_require: the real modules and pipelines of vkcube need nothing unusual") {
-  foz::ArchiveReader r(test::shared("foz/vkcube.72991ed96a80f842.1.foz"));
+  foz::ArchiveReader r(test::data("foz/vkcube.72991ed96a80f842.1.foz"));
   foz::Arena arena;
   for (Tag t : {Tag::shader_module, Tag::graphics_pipeline}) {
     for (const auto h : r.hashes(t)) {

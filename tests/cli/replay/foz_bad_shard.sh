@@ -1,1 +1,3 @@
-"$REPLAY" "$DATA/../../../shared/data/foz/synth_compute.foz" --null-device --shard 4/4
+shared="$DATA/../../../shared/data/foz"
+[ -d "$shared" ] || exit 77
+"$REPLAY" "$shared/synth_compute.foz" --null-device --shard 4/4

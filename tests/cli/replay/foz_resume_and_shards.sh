@@ -1,6 +1,8 @@
+shared="$DATA/../../../shared/data/foz"
+[ -d "$shared" ] || exit 77
 # Three shards, each with its resume database: together they hold the range,
 # and a resumed run of the whole range has nothing left to do.
-foz="$DATA/../../../shared/data/foz/synth_compute.foz"
+foz="$shared/synth_compute.foz"
 for i in 0 1 2; do
   "$REPLAY" "$foz" --null-device --range 0-59 --shard $i/3 --skip-done shard$i.foz --json | jq -c .compute.ok
 done
