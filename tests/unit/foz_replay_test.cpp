@@ -450,3 +450,32 @@ TEST_CASE("foz_replay: workers hand over to fresh ones past their memory limit; 
   CHECK(r.pipeline_cache_bytes == foz::detail::read_file_bytes(o.pipeline_cache).size());
   CHECK(no_children());
 }
+
+TEST_CASE("foz_replay: a pipeline linked from a graphics pipeline library gets the library created first") {
+  test::ScratchDir dir;
+  auto v = items_of(kCube);
+  Item& pipe = find(v, Tag::graphics_pipeline);
+  const std::string key = "\"e3b925b0c1c00de1\":{\"flags\":0,";
+  REQUIRE(pipe.payload.find(key) != std::string::npos);
+  // vkcube's pipeline as a complete library (all four parts), and a pipeline
+  // made of nothing but that library.
+  Item lib = pipe;
+  lib.hash = 0xa1a1;
+  lib.payload.replace(lib.payload.find(key), key.size(),
+                      "\"000000000000a1a1\":{\"flags\":2048,\"pNext\":[{\"sType\":1000320002,\"flags\":15}],");
+  const Item linked{Tag::graphics_pipeline, 0x0a2a,
+                    "{\"version\":6,\"graphicsPipelines\":{\"0000000000000a2a\":{\"flags\":0,\"basePipelineHandle\":"
+                    "\"0000000000000000\",\"basePipelineIndex\":-1,\"layout\":\"2ab80332838222bd\",\"renderPass\":"
+                    "\"0000000000000000\",\"subpass\":0,\"pNext\":[{\"sType\":1000290000,\"libraries\":[\"000000000000a1a1\"]}]}}}"};
+  v.push_back(lib);
+  v.push_back(linked);
+  write_archive(dir / "gpl.foz", v);
+  const auto r = foz::replay(options({dir / "gpl.foz"}, 1));
+  CHECK(graphics(r).total == 3);
+  CHECK(r.failed.empty());
+  if (is_lavapipe(r)) {  // Mesa 22.3's lavapipe has VK_EXT_graphics_pipeline_library
+    CHECK(graphics(r).ok == 3);
+  } else {
+    CHECK(graphics(r).ok + graphics(r).unsupported == 3);
+  }
+}
