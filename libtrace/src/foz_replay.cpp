@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // replay(): the archives, the plan, the workers, the merged cache, the result.
 #include <dirent.h>
+#include <dlfcn.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -219,6 +220,11 @@ ReplayResult replay(const ReplayOptions& opt) {
       return std::make_unique<DeviceSession>(nullptr, device.get(), setup, s, slot);
     }, cfg);
   } else {
+    if (void* loader = ::dlopen("libvulkan.so.1", RTLD_NOW | RTLD_NOLOAD)) {
+      ::dlclose(loader);
+      warn("trak-replay", "Vulkan was loaded in this process before its workers were forked; some drivers "
+                          "(NVIDIA's) cannot start in such workers: replay before using Vulkan, or in-process");
+    }
     pr = run_processes(plan, shared, ledger, [&](SharedState& s, unsigned slot) -> std::unique_ptr<Session> {
       auto own = setup.null_device ? std::make_unique<ReplayDevice>()
                                    : std::make_unique<ReplayDevice>(setup.device_spec, setup.archive_features);

@@ -161,6 +161,13 @@ struct ReplayResult {
 // Runs the replay. Throws Error for what stops the whole run: an unreadable
 // archive, no (or no such) device, a worker that cannot start, an unwritable
 // output. Per-pipeline problems are in the result.
+//
+// Worker processes are forked from the caller, so the caller must not have
+// used Vulkan before (this process touches it only after its workers are
+// gone): NVIDIA's driver, for one, fails vkCreateDevice with
+// VK_ERROR_INITIALIZATION_FAILED in a child forked after it was initialized
+// (lavapipe does not mind). A warning says so when the loader is already
+// loaded; with in_process nothing is forked.
 ReplayResult replay(const ReplayOptions& opt);
 
 // Merges pipeline-cache files of one device into `output` (through the
