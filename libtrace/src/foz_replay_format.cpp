@@ -157,7 +157,7 @@ std::string format_replay_table(const ReplayResult& r) {
   list_issues(o, "crashed or hung the driver", r.faulty, true, first);
   list_issues(o, "failed", r.failed, false, first);
   list_unsupported(o, r.unsupported);
-  if (r.issues_dropped) o += "(" + std::to_string(r.issues_dropped) + " more issues not listed)\n";
+  if (r.issues_dropped) o.append("(").append(std::to_string(r.issues_dropped)).append(" more issues not listed)\n");
   return o;
 }
 
