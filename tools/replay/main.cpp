@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
 // trak-replay: replays VMA recordings on a Vulkan device (real buffers,
 // images and device memory through trak's allocator), or with --simulate
-// against a model of the recorded heaps.
+// against a model of the recorded heaps; and Fossilize archives (.foz), whose
+// pipelines it creates on the device (foz_cli.hpp). The format is told by
+// content.
 #include <iostream>
 
+#include "foz_cli.hpp"
+#include "libtrace/foz_archive.hpp"
 #include "libtrace/vk_device.hpp"
 #include "libtrace/vma_replay.hpp"
 #include "libtrace/vma_sim.hpp"
@@ -36,11 +40,15 @@ Lines parse_lines(const std::string& spec) {
 
 int main(int argc, char** argv) {
   CLI::App app{"Replay a VMA calls recording on a Vulkan device: real buffers, images and device memory, "
-               "suballocated by trak's own VMA-like allocator. --simulate models the recorded heaps instead.",
+               "suballocated by trak's own VMA-like allocator. --simulate models the recorded heaps instead. "
+               "Or create every pipeline of Fossilize archives (.foz) on the device, to warm its caches.",
                "trak-replay"};
-  std::string input = "-", lines, device;
+  std::vector<std::string> inputs;
+  std::string lines, device;
   bool simulate = false, json = false, keep_going = false, list_devices = false, no_budget = false;
-  app.add_option("input", input, "VMA recording (.csv, also gzip/brotli); '-' reads stdin")->capture_default_str();
+  tools::FozCli foz;
+  app.add_option("input", inputs,
+                 "VMA recording (.csv, also gzip/brotli; '-' reads stdin), or Fossilize archives (.foz)");
   app.add_flag("--simulate", simulate, "No device: replay against a model of the recorded heaps and types");
   app.add_option("--device", device, "Vulkan device: an index from --list-devices, or part of its name (default 0)");
   app.add_flag("--list-devices", list_devices, "List the Vulkan devices (with --json: as JSON) and exit");
@@ -49,7 +57,8 @@ int main(int argc, char** argv) {
   app.add_flag("--keep-going", keep_going, "Skip malformed lines with a warning instead of stopping");
   app.add_flag("--no-heap-budget", no_budget,
                "Let device memory exceed each heap's size (by default an allocation that would is a failure)");
-  app.footer(R"(Examples:
+  tools::add_foz_options(app, foz);
+  app.footer(std::string(R"(Examples:
   trak-replay app.vma.csv                       VmaReplay's summary on device 0, memory type mapping, compromises
   trak-replay app.vma.csv --device llvmpipe     pick a device by name (or --device 1 by index)
   trak-replay --list-devices                    devices, drivers, heaps and memory types
@@ -57,9 +66,9 @@ int main(int argc, char** argv) {
   trak-replay app.vma.csv --lines 100-5000      replay a range of file lines
   trak-replay app.vma.csv --simulate            no device: peak committed memory per recorded heap
 Exit status: 0 replayed (allocations that fail on this device are counted, not errors),
-1 bad input or no Vulkan device, 2 usage.)");
+1 bad input or no Vulkan device, 2 usage.)") + tools::kFozHelp);
 
-  return tools::run(app, argc, argv, [&] {
+  return tools::run(app, argc, argv, [&]() -> int {
     namespace vma = libtrace::vma;
     namespace vk = libtrace::vk;
     if (list_devices) {
@@ -69,6 +78,24 @@ Exit status: 0 replayed (allocations that fail on this device are counted, not e
                          : vk::format_devices(instance.physical_devices()));
       return tools::kOk;
     }
+    if (inputs.empty() && !foz.opt.load_caches.empty()) {  // no archive: merge the caches
+      const auto r = libtrace::foz::merge_cache_files(device, foz.opt.load_caches, foz.opt.pipeline_cache);
+      for (const auto& [name, why] : r.skipped) std::cerr << "trak-replay: warning: " << name << ": left out: " << why << '\n';
+      std::cout << libtrace::foz::format_cache_merge(r, json);
+      return tools::kOk;
+    }
+    if (inputs.empty()) inputs.push_back("-");
+    // An archive is read by offset, so only files are told apart here; a
+    // pipe is a VMA recording.
+    if (!libtrace::is_stdio(inputs.front())) {
+      libtrace::InputFile probe(inputs.front());
+      if (libtrace::foz::looks_like_foz(probe.peek(libtrace::foz::kMagicSize))) {
+        foz.opt.device = device;
+        return tools::run_foz(foz, inputs, json);
+      }
+    }
+    if (inputs.size() > 1) throw tools::UsageError("several inputs are only for .foz archives");
+    const std::string& input = inputs.front();
     if (simulate && !device.empty()) throw tools::UsageError("--device replays on a device; --simulate uses none");
     tools::refuse_terminal_input(input);
     const Lines range = lines.empty() ? Lines{} : parse_lines(lines);
@@ -76,6 +103,8 @@ Exit status: 0 replayed (allocations that fail on this device are counted, not e
       std::cerr << "trak-replay: warning: " << where << ": " << why << '\n';
     };
     libtrace::InputFile in(input);
+    if (libtrace::foz::looks_like_foz(in.peek(libtrace::foz::kMagicSize)))
+      throw libtrace::Error(libtrace::Errc::usage, in.name(), "a .foz archive is read by offset: give a file, not a pipe");
     std::string head;
     auto decoder = libtrace::peek_stream(libtrace::open_decoder(in), 64, head);
     if (!vma::looks_like_recording(head))

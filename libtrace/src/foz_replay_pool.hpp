@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+// Running the workers: forked processes that each own a device (crash
+// isolation, timeouts, replacement), or threads in this process
+// (--in-process). The parent watches, settles outcomes and reports progress.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "foz_replay_ledger.hpp"
+#include "foz_replay_worker.hpp"
+
+namespace libtrace::foz::detail {
+
+struct PoolConfig {
+  unsigned jobs = 1;
+  double timeout_seconds = 0;  // per pipeline; 0 = none
+  LoopLimits limits;           // when a worker process hands over to a fresh one
+  // Non-empty: each worker saves its pipeline cache blob in this directory
+  // before it exits (processes), or hands it back (threads).
+  std::string blob_dir;
+  bool want_blobs = false;
+  const std::atomic<bool>* stop = nullptr;
+  std::function<void(const ReplayProgress&)> progress;
+  WarningSink warnings;
+  DoneLog* done = nullptr;  // flushed as outcomes settle; workers close it
+};
+
+struct PoolResult {
+  std::optional<DeviceReport> device;  // from the first worker that started
+  std::vector<std::string> blob_files;
+  std::vector<std::vector<std::uint8_t>> blob_data;
+  std::uint64_t workers_started = 0;
+  std::uint64_t peak_rss_worker = 0;
+  std::uint64_t lost_from_cache = 0;
+  bool stopped = false;
+};
+
+PoolResult run_processes(const Plan& plan, SharedState& shared, Ledger& ledger, const SessionFactory& factory,
+                         const PoolConfig& cfg);
+PoolResult run_threads(const Plan& plan, SharedState& shared, Ledger& ledger, const SessionFactory& factory,
+                       const PoolConfig& cfg);
+
+// "SIGSEGV" and friends.
+std::string signal_name(int sig);
+
+}  // namespace libtrace::foz::detail

@@ -1,0 +1,3 @@
+shared="$DATA/../../../shared/data/foz"
+[ -d "$shared" ] || exit 77
+"$REPLAY" "$shared/synth_compute.foz" --null-device --shard 4/4

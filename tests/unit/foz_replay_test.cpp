@@ -1,0 +1,491 @@
+// SPDX-License-Identifier: MIT
+// Replaying .foz archives on the real device the tests run with (lavapipe
+// under meson test): the real archives replay with every pipeline created; a
+// worker that crashes or hangs costs one pipeline, not the run; shards add up
+// to the whole; a resumed run skips what was done; cache files round-trip;
+// bad input fails per pipeline.
+#include <doctest/doctest.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <filesystem>
+#include <cstdlib>
+#include <set>
+
+#include "../../libtrace/src/foz_replay_cache.hpp"
+#include "libtrace/foz_replay.hpp"
+#include "test_util.hpp"
+
+namespace foz = libtrace::foz;
+using foz::Tag;
+
+namespace {
+
+std::string shared(const std::string& name) { return std::string(TRAK_SHARED_DATA) + "/foz/" + name; }
+const std::string kCube = std::string(TRAK_TEST_DATA) + "/foz/vkcube.72991ed96a80f842.1.foz";
+const std::string kCompute = shared("synth_compute.foz");
+// The larger archives live beside the repository (../shared/data); without
+// them the cases that need them pass without running, as elsewhere.
+bool have_shared() { return std::filesystem::exists(kCompute); }
+
+foz::ReplayOptions options(std::vector<std::string> inputs, unsigned jobs = 2) {
+  foz::ReplayOptions o;
+  o.inputs = std::move(inputs);
+  o.jobs = jobs;
+  return o;
+}
+
+const foz::TypeCounts& compute(const foz::ReplayResult& r) { return r.counts[1]; }
+const foz::TypeCounts& graphics(const foz::ReplayResult& r) { return r.counts[0]; }
+
+// Every worker was reaped: this process has no child left, zombie or not.
+bool no_children() { return ::waitpid(-1, nullptr, WNOHANG) == -1 && errno == ECHILD; }
+
+struct EnvVar {
+  const char* name;
+  EnvVar(const char* n, const std::string& v) : name(n) { ::setenv(n, v.c_str(), 1); }
+  ~EnvVar() { ::unsetenv(name); }
+};
+
+// Entries of an archive with their decoded payloads, to build variants of it.
+struct Item {
+  Tag tag;
+  std::uint64_t hash;
+  std::string payload;
+};
+std::vector<Item> items_of(const std::string& path) {
+  foz::ArchiveReader r(path);
+  std::vector<Item> out;
+  for (const auto& e : r.entries()) {
+    const auto p = r.read_payload(e.tag, e.hash);
+    out.push_back({e.tag, e.hash, std::string(p.begin(), p.end())});
+  }
+  return out;
+}
+void write_archive(const std::string& path, const std::vector<Item>& items) {
+  foz::ArchiveWriter w(path);
+  for (const auto& i : items)
+    w.write(i.tag, i.hash,
+            std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(i.payload.data()), i.payload.size()),
+            {foz::PayloadFormat::none, 0, false});
+  w.commit();
+}
+Item& find(std::vector<Item>& v, Tag t) {
+  return *std::find_if(v.begin(), v.end(), [&](const Item& i) { return i.tag == t; });
+}
+
+bool is_lavapipe(const foz::ReplayResult& r) { return r.device.find("llvmpipe") != std::string::npos; }
+
+// The result's warnings, less the one about forking after Vulkan was loaded,
+// which this test process (it checks for a device first) always gets.
+std::vector<std::string> warnings(const foz::ReplayResult& r) {
+  std::vector<std::string> out;
+  for (const auto& w : r.warnings)
+    if (w.find("before its workers were forked") == std::string::npos) out.push_back(w);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("foz_replay: the real captures replay with every pipeline created") {
+  if (!have_shared()) return;
+  for (const std::string& name : {std::string("vkcube.72991ed96a80f842.1.foz"), std::string("edge/truncated_header.foz"),
+                                  std::string("edge/truncated_payload.foz")}) {
+    CAPTURE(name);
+    const auto r = foz::replay(options({shared(name)}));
+    const bool cube = name[0] == 'v';
+    CHECK(graphics(r).total == (cube ? 1u : 143u));
+    CHECK(graphics(r).ok == graphics(r).total);
+    CHECK(compute(r).total == (cube ? 0u : 64u));
+    CHECK(compute(r).ok == compute(r).total);
+    CHECK(r.faulty.empty());
+    CHECK(r.failed.empty());
+    CHECK(r.unsupported.empty());
+    CHECK(warnings(r).size() == (cube ? 0u : 1u));  // the torn last entry
+    CHECK(foz::replay_exit_status(r) == 0);
+    CHECK_FALSE(r.device.empty());
+    CHECK(r.peak_rss_worker > 0);
+  }
+  CHECK(no_children());
+}
+
+TEST_CASE("foz_replay: synth_compute's 1500 pipelines, with the merged cache written and checked") {
+  if (!have_shared()) return;
+  test::ScratchDir dir;
+  auto o = options({kCompute});
+  o.pipeline_cache = dir / "cache.bin";
+  const auto r = foz::replay(o);
+  CHECK(compute(r).total == 1500);
+  CHECK(compute(r).ok == 1500);
+  CHECK(r.workers_started >= 2);
+  CHECK(foz::replay_exit_status(r) == 0);
+  const auto blob = foz::detail::read_file_bytes(o.pipeline_cache);
+  CHECK(r.pipeline_cache_bytes == blob.size());
+  std::string why;
+  const auto h = foz::detail::parse_cache_header(blob, why);
+  REQUIRE(h);
+  CHECK(h->vendor_id == r.vendor_id);
+  CHECK(h->device_id == r.device_id);
+  if (is_lavapipe(r)) {
+    // fossilize-synth recorded mesh shading, which Mesa 22.3's lavapipe lacks:
+    // reported once for the device, and no pipeline here needs it.
+    CHECK(r.missing_features ==
+          std::vector<std::string>{"VK_EXT_mesh_shader.taskShader", "VK_EXT_mesh_shader.meshShader"});
+  }
+  CHECK(no_children());
+}
+
+TEST_CASE("foz_replay: a worker that crashes costs its pipeline, is replaced, and the run goes on") {
+  if (!have_shared()) return;
+  const auto hashes = foz::ArchiveReader(kCompute).hashes(Tag::compute_pipeline);
+  test::ScratchDir dir;
+  EnvVar crash("TRAK_REPLAY_TEST_CRASH", foz::hash_hex(hashes[10]));
+  auto o = options({kCompute});
+  o.ranges = {foz::parse_range("compute:0-39")};
+  o.pipeline_cache = dir / "cache.bin";  // the crashed worker's work is redone for the cache
+  o.skip_done = dir / "done.foz";
+  const auto r = foz::replay(o);
+  CHECK(compute(r).total == 40);
+  CHECK(compute(r).ok == 39);
+  CHECK(compute(r).failed == 1);
+  CHECK(compute(r).crashed == 1);
+  REQUIRE(r.faulty.size() == 1);
+  CHECK(r.faulty[0].hash == hashes[10]);
+  CHECK(r.faulty[0].index == 10);
+  CHECK(r.faulty[0].outcome == foz::Outcome::crashed);
+  CHECK(r.faulty[0].signal == SIGABRT);
+  CHECK(r.faulty[0].reason == "the worker died of SIGABRT");
+  CHECK(r.workers_started >= 3);
+  CHECK(foz::replay_exit_status(r) == foz::kExitCrashed);
+  CHECK(r.warnings.size() == warnings(r).size() + 1);  // this process loaded Vulkan before forking
+  CHECK(foz::format_replay_table(r).find("repro: trak-replay " + kCompute + " --range compute:10 --jobs 1") !=
+        std::string::npos);
+  // The crash is not "done": a resumed run tries it again.
+  foz::ArchiveReader db(o.skip_done);
+  CHECK(db.size() == 39);
+  CHECK_FALSE(db.contains(Tag::compute_pipeline, hashes[10]));
+  CHECK(no_children());
+}
+
+TEST_CASE("foz_replay: a pipeline that hangs is killed after --timeout and recorded") {
+  if (!have_shared()) return;
+  const auto hashes = foz::ArchiveReader(kCompute).hashes(Tag::compute_pipeline);
+  EnvVar hang("TRAK_REPLAY_TEST_HANG", foz::hash_hex(hashes[3]));
+  auto o = options({kCompute});
+  o.ranges = {foz::parse_range("compute:0-19")};
+  o.timeout_seconds = 1;
+  const auto r = foz::replay(o);
+  CHECK(compute(r).ok == 19);
+  CHECK(compute(r).timed_out == 1);
+  REQUIRE(r.faulty.size() == 1);
+  CHECK(r.faulty[0].index == 3);
+  CHECK(r.faulty[0].outcome == foz::Outcome::timed_out);
+  CHECK(r.faulty[0].signal == SIGKILL);
+  CHECK(foz::replay_exit_status(r) == foz::kExitCrashed);
+  CHECK(no_children());
+}
+
+TEST_CASE("foz_replay: shards add up to the whole, each pipeline in exactly one") {
+  if (!have_shared()) return;
+  const auto hashes = foz::ArchiveReader(kCompute).hashes(Tag::compute_pipeline);
+  test::ScratchDir dir;
+  std::multiset<std::uint64_t> replayed;
+  for (unsigned i = 0; i < 3; ++i) {
+    auto o = options({kCompute}, 1);
+    o.ranges = {foz::parse_range("100-159")};
+    o.shard = {i, 3};
+    o.skip_done = dir / ("shard" + std::to_string(i) + ".foz");
+    const auto r = foz::replay(o);
+    CHECK(compute(r).total == 20);
+    CHECK(compute(r).ok == 20);
+    for (auto h : foz::ArchiveReader(o.skip_done).hashes(Tag::compute_pipeline)) replayed.insert(h);
+  }
+  const std::multiset<std::uint64_t> whole(hashes.begin() + 100, hashes.begin() + 160);
+  CHECK(replayed == whole);
+}
+
+TEST_CASE("foz_replay: a resumed run skips what the resume database holds") {
+  if (!have_shared()) return;
+  test::ScratchDir dir;
+  auto o = options({kCompute});
+  o.skip_done = dir / "done.foz";
+  o.ranges = {foz::parse_range("0-29")};
+  CHECK(compute(foz::replay(o)).ok == 30);
+  o.ranges = {foz::parse_range("0-59")};
+  const auto r = foz::replay(o);
+  CHECK(compute(r).total == 60);
+  CHECK(compute(r).already_done == 30);
+  CHECK(compute(r).ok == 30);
+  CHECK(compute(r).skipped == 30);
+  CHECK(foz::ArchiveReader(o.skip_done).size() == 60);
+  const auto again = foz::replay(o);  // nothing left: no worker is started
+  CHECK(compute(again).already_done == 60);
+  CHECK(again.workers_started == 0);
+  CHECK_FALSE(again.device.empty());
+
+  // Stopped before it began (as by Ctrl-C): nothing run, all counted.
+  std::atomic<bool> stop{true};
+  o.ranges = {foz::parse_range("60-69")};
+  o.stop = &stop;
+  const auto stopped = foz::replay(o);
+  CHECK(stopped.interrupted);
+  CHECK(compute(stopped).not_run == 10);
+  CHECK(foz::replay_exit_status(stopped) == foz::kExitInterrupted);
+  CHECK(no_children());
+}
+
+TEST_CASE("foz_replay: a cache file loads back on its device and is refused on another") {
+  test::ScratchDir dir;
+  auto o = options({kCube}, 1);
+  o.pipeline_cache = dir / "a.bin";
+  auto r = foz::replay(o);
+  CHECK(r.caches_loaded == 0);
+  o.load_caches = {dir / "a.bin"};
+  o.pipeline_cache = dir / "b.bin";
+  r = foz::replay(o);
+  CHECK(r.caches_loaded == 1);
+  CHECK(warnings(r).empty());
+  CHECK(graphics(r).ok == 1);
+  const auto a = foz::detail::read_file_bytes(dir / "a.bin");
+  const auto b = foz::detail::read_file_bytes(dir / "b.bin");
+  CHECK(b.size() >= a.size());  // the seed is merged into the output
+  // Another vendor's cache: warned about, not loaded, the run goes on.
+  auto other = a;
+  other[8] ^= 0x5a;
+  test::write_file(dir / "other.bin", std::string(other.begin(), other.end()));
+  o.load_caches = {dir / "other.bin"};
+  r = foz::replay(o);
+  CHECK(r.caches_loaded == 0);
+  REQUIRE(warnings(r).size() == 1);
+  CHECK(warnings(r)[0].find("other.bin: not loaded: made for vendor") != std::string::npos);
+  CHECK(graphics(r).ok == 1);
+  test::write_file(dir / "junk.bin", "junk");
+  o.load_caches = {dir / "junk.bin"};
+  r = foz::replay(o);
+  CHECK(warnings(r).size() == 1);
+  CHECK(graphics(r).ok == 1);
+
+  // Several seeds: those that fit are merged, the others named.
+  o.load_caches = {dir / "a.bin", dir / "other.bin", dir / "b.bin"};
+  r = foz::replay(o);
+  CHECK(r.caches_loaded == 2);
+  CHECK(warnings(r).size() == 1);
+
+  // No archive: the caches of shards merge into one file.
+  const auto m = foz::merge_cache_files("", {dir / "a.bin", dir / "b.bin", dir / "other.bin"}, dir / "all.bin");
+  CHECK(m.merged.size() == 2);
+  REQUIRE(m.skipped.size() == 1);
+  CHECK(m.skipped[0].first == dir / "other.bin");
+  CHECK(m.bytes == foz::detail::read_file_bytes(dir / "all.bin").size());
+  CHECK(m.bytes >= a.size());
+  CHECK_THROWS_AS(foz::merge_cache_files("", {dir / "other.bin"}, dir / "none.bin"), libtrace::Error);
+  CHECK_THROWS_AS(foz::merge_cache_files("", {dir / "a.bin"}, ""), libtrace::Error);
+}
+
+TEST_CASE("foz_replay: bad input fails its pipeline only") {
+  if (!have_shared()) return;
+  test::ScratchDir dir;
+  const auto cube = items_of(kCube);
+
+  SUBCASE("a missing dependency") {
+    auto v = cube;
+    v.erase(std::remove_if(v.begin(), v.end(), [](const Item& i) { return i.tag == Tag::pipeline_layout; }), v.end());
+    write_archive(dir / "a.foz", v);
+    auto o = options({dir / "a.foz", kCompute});
+    o.ranges = {foz::parse_range("compute:0-4")};
+    const auto r = foz::replay(o);
+    CHECK(graphics(r).failed == 1);
+    CHECK(compute(r).ok == 5);
+    REQUIRE(r.failed.size() == 1);
+    CHECK(r.failed[0].reason == "missing pipeline_layout 2ab80332838222bd (in no input archive)");
+    CHECK(foz::replay_exit_status(r) == foz::kExitFailed);
+  }
+  SUBCASE("an unknown pNext sType") {
+    auto v = cube;
+    auto& p = find(v, Tag::graphics_pipeline).payload;
+    const std::string at = "{\"flags\":0,\"basePipelineHandle\"";
+    REQUIRE(p.find(at) != std::string::npos);
+    p.replace(p.find(at), at.size(), "{\"flags\":0,\"pNext\":[{\"sType\":123456789}],\"basePipelineHandle\"");
+    write_archive(dir / "b.foz", v);
+    const auto r = foz::replay(options({dir / "b.foz"}));
+    CHECK(graphics(r).failed == 1);
+    REQUIRE(r.failed.size() == 1);
+    CHECK(r.failed[0].reason.find("123456789") != std::string::npos);
+  }
+  SUBCASE("a pNext struct of an extension the device lacks") {
+    auto v = cube;
+    auto& p = find(v, Tag::graphics_pipeline).payload;
+    const std::string at = "{\"flags\":0,\"basePipelineHandle\"";
+    p.replace(p.find(at), at.size(),
+              "{\"flags\":0,\"pNext\":[{\"sType\":1000099001,\"flags\":0,\"discardRectangleMode\":0,"
+              "\"discardRectangleCount\":0}],\"basePipelineHandle\"");
+    write_archive(dir / "c.foz", v);
+    const auto r = foz::replay(options({dir / "c.foz"}));
+    if (is_lavapipe(r)) {  // Mesa 22.3's lavapipe has no VK_EXT_discard_rectangles
+      CHECK(graphics(r).skipped == 1);
+      CHECK(graphics(r).unsupported == 1);
+      REQUIRE(r.unsupported.size() == 1);
+      CHECK(r.unsupported[0].reason == "the device lacks VK_EXT_discard_rectangles");
+      CHECK(foz::replay_exit_status(r) == 0);
+    }
+  }
+  SUBCASE("invalid SPIR-V, caught by --validate") {
+    // spirv-val comes with spirv-tools, which CI installs; elsewhere it may be absent.
+    if (std::system("command -v spirv-val >/dev/null 2>&1") != 0 && !std::getenv("CI")) return;
+    auto v = cube;
+    for (auto& i : v)
+      if (i.tag == Tag::shader_module && i.hash == 0x1778d8b90d391b54ull)
+        i.payload = "{\"version\":6,\"shaderModules\":{\"1778d8b90d391b54\":{\"flags\":0,\"codeSize\":8,\"code\":\"AwIjBwAAAQA=\"}}}";
+    write_archive(dir / "d.foz", v);
+    auto o = options({dir / "d.foz"});
+    o.validate = true;
+    const auto r = foz::replay(o);
+    CHECK(graphics(r).failed == 1);
+    REQUIRE(r.failed.size() == 1);
+    CAPTURE(r.failed[0].reason);
+    CHECK(r.failed[0].reason.find("shader_module 1778d8b90d391b54: invalid SPIR-V: ") == 0);
+  }
+  CHECK(no_children());
+}
+
+TEST_CASE("foz_replay: objects are found across archives") {
+  test::ScratchDir dir;
+  auto v = items_of(kCube);
+  std::vector<Item> pipeline, rest;
+  for (auto& i : v) (i.tag == Tag::graphics_pipeline ? pipeline : rest).push_back(i);
+  write_archive(dir / "p.foz", pipeline);
+  write_archive(dir / "rest.foz", rest);
+  const auto r = foz::replay(options({dir / "p.foz", dir / "rest.foz"}));
+  CHECK(graphics(r).ok == 1);
+  CHECK(r.failed.empty());
+}
+
+TEST_CASE("foz_replay: the null device parses everything and creates nothing") {
+  if (!have_shared()) return;
+  auto o = options({kCompute, kCube}, 1);
+  o.null_device = true;
+  const auto r = foz::replay(o);
+  CHECK(r.device == "null device");
+  CHECK(r.null_device);
+  CHECK(compute(r).ok == 1500);
+  CHECK(graphics(r).ok == 1);
+  o.pipeline_cache = "x.bin";
+  CHECK_THROWS_AS(foz::replay(o), libtrace::Error);
+  CHECK(no_children());
+}
+
+TEST_CASE("foz_replay: in-process threads share one device (no isolation, same results)") {
+  if (!have_shared()) return;
+  auto o = options({kCube, kCompute});
+  o.in_process = true;
+  o.ranges = {foz::parse_range("compute:0-99")};
+  const auto r = foz::replay(o);
+  CHECK(r.in_process);
+  CHECK(graphics(r).ok == 1);
+  CHECK(compute(r).ok == 100);
+  const std::string json = foz::format_replay_json(r);
+  for (const char* key : {"\"device\":", "\"graphics\":{\"total\":1,\"ok\":1,\"failed\":0,\"skipped\":0",
+                          "\"compute\":{\"total\":100,\"ok\":100,\"failed\":0,\"skipped\":0", "\"raytracing\":{\"total\":0",
+                          "\"pipelines_per_second\":", "\"peak_rss_bytes\":", "\"seconds\":"})
+    CHECK(json.find(key) != std::string::npos);
+}
+
+TEST_CASE("foz_replay: a derived pipeline gets its base created first, and the base is not made twice") {
+  test::ScratchDir dir;
+  auto v = items_of(kCube);
+  Item& pipe = find(v, Tag::graphics_pipeline);
+  const std::string key = "\"e3b925b0c1c00de1\":{\"flags\":0,\"basePipelineHandle\":\"0000000000000000\"";
+  REQUIRE(pipe.payload.find(key) != std::string::npos);
+  Item base = pipe, derived = pipe;
+  // ALLOW_DERIVATIVES (2) on the base, DERIVATIVE (4) naming it on the other.
+  base.hash = 0xbbbb;
+  base.payload.replace(base.payload.find(key), key.size(),
+                       "\"000000000000bbbb\":{\"flags\":2,\"basePipelineHandle\":\"0000000000000000\"");
+  derived.hash = 0x1111;  // sorts first: the base is made as its dependency
+  derived.payload.replace(derived.payload.find(key), key.size(),
+                          "\"0000000000001111\":{\"flags\":4,\"basePipelineHandle\":\"000000000000bbbb\"");
+  v.push_back(base);
+  v.push_back(derived);
+  write_archive(dir / "d.foz", v);
+  auto r = foz::replay(options({dir / "d.foz"}, 1));
+  CHECK(graphics(r).total == 3);
+  CHECK(graphics(r).ok == 3);
+  CHECK(r.failed.empty());
+
+  // Without its base in any archive, the derived pipeline alone fails.
+  v.erase(std::remove_if(v.begin(), v.end(), [](const Item& i) { return i.hash == 0xbbbb; }), v.end());
+  write_archive(dir / "e.foz", v);
+  r = foz::replay(options({dir / "e.foz"}, 1));
+  CHECK(graphics(r).ok == 1);
+  REQUIRE(r.failed.size() == 1);
+  CHECK(r.failed[0].hash == 0x1111);
+  CHECK(r.failed[0].reason == "missing graphics_pipeline 000000000000bbbb (in no input archive)");
+}
+
+TEST_CASE("foz_replay: ray-tracing pipelines are counted, and skipped on a device without ray tracing") {
+  test::ScratchDir dir;
+  auto v = items_of(kCube);
+  v.push_back({Tag::raytracing_pipeline, 0x7777,
+               "{\"version\":6,\"raytracingPipelines\":{\"0000000000007777\":{\"flags\":0,"
+               "\"maxPipelineRayRecursionDepth\":1,\"layout\":\"2ab80332838222bd\",\"basePipelineHandle\":"
+               "\"0000000000000000\",\"basePipelineIndex\":-1,\"stages\":[{\"flags\":0,\"name\":\"main\","
+               "\"module\":\"8360ba81b60d3962\",\"stage\":256}],\"groups\":[{\"type\":0,\"generalShader\":0,"
+               "\"closestHitShader\":4294967295,\"anyHitShader\":4294967295,\"intersectionShader\":4294967295}]}}}"});
+  write_archive(dir / "rt.foz", v);
+  const auto r = foz::replay(options({dir / "rt.foz"}, 1));
+  CHECK(r.counts[2].total == 1);
+  CHECK(graphics(r).ok == 1);
+  if (is_lavapipe(r)) {  // Mesa 22.3's lavapipe has no ray tracing
+    CHECK(r.counts[2].unsupported == 1);
+    REQUIRE(r.unsupported.size() == 1);
+    CHECK(r.unsupported[0].reason == "the device lacks VK_KHR_ray_tracing_pipeline.rayTracingPipeline");
+  }
+}
+
+TEST_CASE("foz_replay: workers hand over to fresh ones past their memory limit; every cache is merged") {
+  if (!have_shared()) return;
+  test::ScratchDir dir;
+  auto o = options({kCompute});
+  o.ranges = {foz::parse_range("0-99")};
+  o.worker_memory_bytes = 1;  // every worker is over it: it leaves after 16 pipelines
+  o.module_cache_bytes = 1;   // and keeps no shader module beyond the pipeline using it
+  o.pipeline_cache = dir / "c.bin";
+  o.skip_done = dir / "done.foz";
+  const auto r = foz::replay(o);
+  CHECK(compute(r).ok == 100);
+  CHECK(r.workers_started >= 100 / 16);
+  CHECK(r.lost_from_cache == 0);
+  CHECK(foz::ArchiveReader(o.skip_done).size() == 100);
+  CHECK(r.pipeline_cache_bytes == foz::detail::read_file_bytes(o.pipeline_cache).size());
+  CHECK(no_children());
+}
+
+TEST_CASE("foz_replay: a pipeline linked from a graphics pipeline library gets the library created first") {
+  test::ScratchDir dir;
+  auto v = items_of(kCube);
+  Item& pipe = find(v, Tag::graphics_pipeline);
+  const std::string key = "\"e3b925b0c1c00de1\":{\"flags\":0,";
+  REQUIRE(pipe.payload.find(key) != std::string::npos);
+  // vkcube's pipeline as a complete library (all four parts), and a pipeline
+  // made of nothing but that library.
+  Item lib = pipe;
+  lib.hash = 0xa1a1;
+  lib.payload.replace(lib.payload.find(key), key.size(),
+                      "\"000000000000a1a1\":{\"flags\":2048,\"pNext\":[{\"sType\":1000320002,\"flags\":15}],");
+  const Item linked{Tag::graphics_pipeline, 0x0a2a,
+                    "{\"version\":6,\"graphicsPipelines\":{\"0000000000000a2a\":{\"flags\":0,\"basePipelineHandle\":"
+                    "\"0000000000000000\",\"basePipelineIndex\":-1,\"layout\":\"2ab80332838222bd\",\"renderPass\":"
+                    "\"0000000000000000\",\"subpass\":0,\"pNext\":[{\"sType\":1000290000,\"libraries\":[\"000000000000a1a1\"]}]}}}"};
+  v.push_back(lib);
+  v.push_back(linked);
+  write_archive(dir / "gpl.foz", v);
+  const auto r = foz::replay(options({dir / "gpl.foz"}, 1));
+  CHECK(graphics(r).total == 3);
+  CHECK(r.failed.empty());
+  if (is_lavapipe(r)) {  // Mesa 22.3's lavapipe has VK_EXT_graphics_pipeline_library
+    CHECK(graphics(r).ok == 3);
+  } else {
+    CHECK(graphics(r).ok + graphics(r).unsupported == 3);
+  }
+}

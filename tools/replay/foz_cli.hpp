@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+// trak-replay's options for Fossilize archives (.foz) (--device and
+// --list-devices are shared with VMA replay, in main.cpp): filled by CLI11, handed
+// to libtrace::foz::replay(), whose result is printed and mapped to the exit
+// status documented in --help.
+#pragma once
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <iostream>
+
+#include "libtrace/foz_replay.hpp"
+#include "tool_main.hpp"
+
+namespace tools {
+
+struct FozCli {
+  libtrace::foz::ReplayOptions opt;
+  std::vector<std::string> ranges;
+  std::string shard;
+  double module_cache_mib = 256, worker_memory_mib = 2048;
+  bool progress = false;
+};
+
+inline constexpr const char* kFozHelp = R"(
+
+Fossilize archives (.foz) replay every pipeline on a Vulkan device to warm its
+caches. Workers are processes: a pipeline that crashes or hangs the driver is
+recorded, its worker replaced, and the run goes on.
+
+Exit status for .foz: 0 done (pipelines the device cannot make are skipped, not failed);
+  1 the run could not be done (unreadable archive, no device); 2 bad usage;
+  3 some pipelines crashed or hung the driver (listed, with a repro command);
+  4 some pipelines failed (bad input or a driver error; listed);
+  130 interrupted (the outputs hold what was done; resume with --skip-done).
+
+Examples (.foz):
+  trak-replay game.foz                          every pipeline, one worker per core
+  trak-replay game.foz --pipeline-cache game.vkcache --json | jq .compute
+  trak-replay game.foz --device NVIDIA --jobs 8 --timeout 30
+  trak-replay game.foz --shard 3/16 --pipeline-cache part3.bin   (one of 16 machines)
+  trak-replay game.foz --skip-done done.foz --progress          (run again to resume)
+  trak-replay --load-cache p0.bin --load-cache p1.bin --pipeline-cache all.bin   (no archive: merge caches)
+  trak-replay game.foz --range compute:1200 --jobs 1            (one pipeline, to debug)
+  trak-replay game.foz --null-device --jobs 1                   (parse only: trak's own cost)
+  trak-replay game.foz --validate --json | jq '.failed'         (spirv-val first))";
+
+inline void add_foz_options(CLI::App& app, FozCli& c) {
+  auto& o = c.opt;
+  app.add_option("--jobs,-j", o.jobs, "Worker processes (.foz; 0 = one per core)")->capture_default_str();
+  app.add_flag("--in-process", o.in_process, "Workers are threads of this process: no crash isolation (debugging)");
+  app.add_flag("--null-device", o.null_device, "Parse and dispatch everything, create nothing (trak's own cost)");
+  app.add_option("--pipeline-cache", o.pipeline_cache, "Write the workers' merged VkPipelineCache to this file");
+  app.add_option("--load-cache", o.load_caches,
+                 "Seed every worker's pipeline cache from these files (same device only; repeatable). With no "
+                 "archive, --load-cache files merge into --pipeline-cache")
+      ->allow_extra_args(false);  // one file per --load-cache: what follows is an input
+  app.add_option("--skip-done", o.skip_done,
+                 "Resume database (.foz): pipelines listed there are skipped, finished ones are appended");
+  app.add_option("--range", c.ranges,
+                 "[TYPE:]A-B, A-, -B or N: positions in each type's ascending hash order (TYPE: graphics, compute, "
+                 "raytracing); repeatable")
+      ->allow_extra_args(false);
+  app.add_option("--shard", c.shard, "I/N: replay part I (0..N-1) of N equal parts of the selection");
+  app.add_option("--timeout", o.timeout_seconds, "Seconds a pipeline may take before its worker is killed (0: no limit)")
+      ->capture_default_str();
+  app.add_flag("--progress", c.progress,
+               "Progress on stderr: a bar on a terminal, else 'trak-replay: progress key=value ...' lines");
+  app.add_flag("--validate", o.validate, "Check every shader module with spirv-val first; pipelines using a bad one fail");
+  app.add_option("--module-cache", c.module_cache_mib, "MiB of shader modules a worker keeps")->capture_default_str();
+  app.add_option("--worker-memory", c.worker_memory_mib,
+                 "MiB of resident memory after which a worker hands over to a fresh one (0: never)")
+      ->capture_default_str();
+  app.add_option("--worker-seconds", o.worker_seconds,
+                 "Seconds after which a worker hands over to a fresh one (0: never; default: 300 with "
+                 "--pipeline-cache, else never)");
+}
+
+inline std::atomic<bool> g_foz_stop{false};
+
+inline void on_stop_signal(int) { g_foz_stop.store(true); }
+
+inline void print_progress(const libtrace::foz::ReplayProgress& p) {
+  std::uint64_t done = 0, total = 0;
+  for (std::size_t t = 0; t < libtrace::foz::kPipelineTypes; ++t) done += p.done[t], total += p.total[t];
+  if (libtrace::stderr_is_terminal()) {
+    const int width = 30;
+    const int fill = total ? static_cast<int>(static_cast<double>(done) / static_cast<double>(total) * width) : width;
+    std::fprintf(stderr, "\rtrak-replay: [%-*s] %llu/%llu pipelines, %llu failed, %llu crashed", width,
+                 std::string(static_cast<std::size_t>(fill), '#').c_str(), static_cast<unsigned long long>(done),
+                 static_cast<unsigned long long>(total), static_cast<unsigned long long>(p.failed),
+                 static_cast<unsigned long long>(p.crashed));
+    g_progress_shown = !p.final;
+    if (p.final) std::fputs("\r\33[K", stderr);
+  } else {
+    std::fprintf(stderr,
+                 "trak-replay: progress done=%llu total=%llu graphics=%llu/%llu compute=%llu/%llu "
+                 "raytracing=%llu/%llu failed=%llu crashed=%llu skipped=%llu%s\n",
+                 static_cast<unsigned long long>(done), static_cast<unsigned long long>(total),
+                 static_cast<unsigned long long>(p.done[0]), static_cast<unsigned long long>(p.total[0]),
+                 static_cast<unsigned long long>(p.done[1]), static_cast<unsigned long long>(p.total[1]),
+                 static_cast<unsigned long long>(p.done[2]), static_cast<unsigned long long>(p.total[2]),
+                 static_cast<unsigned long long>(p.failed), static_cast<unsigned long long>(p.crashed),
+                 static_cast<unsigned long long>(p.skipped), p.final ? " final" : "");
+  }
+  std::fflush(stderr);
+}
+
+// Runs the replay of `inputs` (all .foz) and prints the summary.
+inline int run_foz(FozCli& c, const std::vector<std::string>& inputs, bool json) {
+  auto& o = c.opt;
+  o.inputs = inputs;
+  for (const auto& r : c.ranges) o.ranges.push_back(libtrace::foz::parse_range(r));
+  if (!c.shard.empty()) o.shard = libtrace::foz::parse_shard(c.shard);
+  if (c.module_cache_mib < 0 || c.worker_memory_mib < 0) throw UsageError("sizes in MiB must be 0 or more");
+  o.module_cache_bytes = static_cast<std::uint64_t>(c.module_cache_mib * 1048576.0);
+  o.worker_memory_bytes = static_cast<std::uint64_t>(c.worker_memory_mib * 1048576.0);
+  if (c.progress) o.progress = print_progress;
+  o.warnings = [](const std::string& where, const std::string& why) {
+    clear_progress_line();
+    std::cerr << "trak-replay: warning: " << where << ": " << why << '\n';
+  };
+  // The first Ctrl-C (or SIGTERM) stops handing out pipelines and writes the
+  // outputs; a second one kills as usual.
+  struct sigaction sa {};
+  sa.sa_handler = on_stop_signal;
+  sa.sa_flags = SA_RESETHAND;
+  sigemptyset(&sa.sa_mask);
+  ::sigaction(SIGINT, &sa, nullptr);
+  ::sigaction(SIGTERM, &sa, nullptr);
+  o.stop = &g_foz_stop;
+
+  const auto result = libtrace::foz::replay(o);
+  clear_progress_line();
+  std::cout << (json ? libtrace::foz::format_replay_json(result) : libtrace::foz::format_replay_table(result));
+  std::cout.flush();
+  return libtrace::foz::replay_exit_status(result);
+}
+
+}  // namespace tools
