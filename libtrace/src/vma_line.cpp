@@ -145,6 +145,26 @@ const char* line_end(const char* p) {
   return nullptr;
 }
 
+// call.lists.resize(n), but the vectors dropped when it shrinks are kept for
+// when it grows again: lines with lists come and go, and each would free and
+// allocate a vector.
+void set_list_count(Call& call, std::size_t n) {
+  thread_local std::vector<std::vector<std::uint64_t>> spare;
+  auto& lists = call.lists;
+  while (lists.size() > n) {
+    spare.push_back(std::move(lists.back()));
+    lists.pop_back();
+  }
+  while (lists.size() < n) {
+    if (spare.empty()) {
+      lists.emplace_back();
+    } else {
+      lists.push_back(std::move(spare.back()));
+      spare.pop_back();
+    }
+  }
+}
+
 }  // namespace
 
 const char* parse_call_fast(const char* p, const char* stop, Version version, Call& call) {
@@ -179,7 +199,7 @@ const char* parse_call_fast(const char* p, const char* stop, Version version, Ca
   call.num.resize(s->numbers);
   std::uint64_t* nums = call.num.data();
   std::size_t n = 0, l = 0;
-  call.lists.resize(s->lists);
+  set_list_count(call, s->lists);
   call.has_text = false;
   for (std::size_t i = 0; i < ncols; ++i) {
     const Col c = cols[i];
