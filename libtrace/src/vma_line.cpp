@@ -145,6 +145,26 @@ const char* line_end(const char* p) {
   return nullptr;
 }
 
+// call.lists.resize(n), but the vectors dropped when it shrinks are kept for
+// when it grows again: lines with lists come and go, and each would free and
+// allocate a vector.
+void set_list_count(Call& call, std::size_t n) {
+  thread_local std::vector<std::vector<std::uint64_t>> spare;
+  auto& lists = call.lists;
+  while (lists.size() > n) {
+    spare.push_back(std::move(lists.back()));
+    lists.pop_back();
+  }
+  while (lists.size() < n) {
+    if (spare.empty()) {
+      lists.emplace_back();
+    } else {
+      lists.push_back(std::move(spare.back()));
+      spare.pop_back();
+    }
+  }
+}
+
 }  // namespace
 
 const char* parse_call_fast(const char* p, const char* stop, Version version, Call& call) {
@@ -179,7 +199,7 @@ const char* parse_call_fast(const char* p, const char* stop, Version version, Ca
   call.num.resize(s->numbers);
   std::uint64_t* nums = call.num.data();
   std::size_t n = 0, l = 0;
-  call.lists.resize(s->lists);
+  set_list_count(call, s->lists);
   call.has_text = false;
   for (std::size_t i = 0; i < ncols; ++i) {
     const Col c = cols[i];
@@ -199,34 +219,35 @@ const char* parse_call_fast(const char* p, const char* stop, Version version, Ca
       return nl + 1;
     }
     if (!more) return nullptr;
-    switch (c) {
-      case Col::u32:
-      case Col::u64:
-      case Col::boolean:
-        if (!(p = scan_dec(p, stop, v))) return nullptr;
-        if ((c == Col::u32 && v > UINT32_MAX) || (c == Col::boolean && v > 1)) return nullptr;
+    if (c <= Col::boolean) {
+      // A run of numbers, most of a line's columns, in a loop of its own.
+      static constexpr std::uint64_t kMaxOf[] = {UINT32_MAX, UINT64_MAX, 1};
+      for (;;) {
+        if (!(p = scan_dec(p, stop, v)) || v > kMaxOf[static_cast<int>(cols[i])]) return nullptr;
         nums[n++] = v;
-        break;
-      case Col::ptr:
-        if (!(p = scan_ptr(p, stop, false, v))) return nullptr;
-        nums[n++] = v;
-        break;
-      case Col::ptr_list: {
-        std::vector<std::uint64_t>& list = call.lists[l++];
-        list.clear();
-        for (;;) {
-          if (*p == ' ') {
-            ++p;
-            continue;
-          }
-          if (*p == ',' || *p == '\n' || *p == '\r') break;
-          if (!(p = scan_ptr(p, stop, true, v))) return nullptr;
-          list.push_back(v);
-        }
-        break;
+        more = comma();
+        if (!more && !line_end(p)) return nullptr;
+        if (i + 1 == ncols || cols[i + 1] > Col::boolean) break;
+        if (!more) return nullptr;
+        ++i;
       }
-      case Col::text:
-        break;
+      continue;
+    }
+    if (c == Col::ptr) {
+      if (!(p = scan_ptr(p, stop, false, v))) return nullptr;
+      nums[n++] = v;
+    } else {
+      std::vector<std::uint64_t>& list = call.lists[l++];
+      list.clear();
+      for (;;) {
+        if (*p == ' ') {
+          ++p;
+          continue;
+        }
+        if (*p == ',' || *p == '\n' || *p == '\r') break;
+        if (!(p = scan_ptr(p, stop, true, v))) return nullptr;
+        list.push_back(v);
+      }
     }
     more = comma();
     if (!more && !line_end(p)) return nullptr;

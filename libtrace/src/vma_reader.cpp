@@ -139,10 +139,4 @@ const Call* Reader::next() {
   }
 }
 
-const Call* Reader::ahead(std::size_t k) const {
-  const Impl& m = *impl_;
-  if (!m.cur || k == 0 || m.index + k - 1 >= m.cur->count) return nullptr;
-  return &m.cur->calls[m.index + k - 1];
-}
-
 }  // namespace libtrace::vma

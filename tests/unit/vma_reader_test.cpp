@@ -101,14 +101,7 @@ TEST_CASE("vma_reader: warnings and errors come in order with the calls, read ah
     opt.read_ahead = ahead;
     opt.warnings = [&](const std::string& where, const std::string&) { events.push_back("warning " + where); };
     auto r = read(text, opt);
-    std::size_t looked_ahead = 0;
-    while (const Call* c = r->next()) {
-      events.push_back("call " + std::to_string(c->thread));
-      if (const Call* a = r->ahead(1)) {
-        CHECK(a->thread == c->thread + 1);
-        ++looked_ahead;
-      }
-    }
+    while (const Call* c = r->next()) events.push_back("call " + std::to_string(c->thread));
     CHECK(r->next() == nullptr);
     CHECK(r->warnings() == 12);
     REQUIRE(events.size() == 1012);
@@ -117,7 +110,6 @@ TEST_CASE("vma_reader: warnings and errors come in order with the calls, read ah
     CHECK(events[2] == "call 1");
     CHECK(events[99] == "warning r.csv: line 104");
     CHECK(events.back() == "warning r.csv: line 1016");
-    CHECK(looked_ahead > 900);
 
     opt.keep_going = false;
     auto strict = read(text, opt);

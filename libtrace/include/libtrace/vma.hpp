@@ -143,9 +143,6 @@ class Reader {
   // The next call, or nullptr at the end (and after an error); valid until
   // the next call.
   const Call* next();
-  // The call that the k-th next() from now will return (k >= 1), if it has
-  // been read already; nullptr otherwise. For prefetching what it needs.
-  const Call* ahead(std::size_t k) const;
   // Lines dropped with a warning (--keep-going, or a cut-off last line).
   std::uint64_t warnings() const;
   std::uint64_t lines_read() const;
