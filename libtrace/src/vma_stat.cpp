@@ -404,7 +404,7 @@ class Pipeline {
             w->seq = next_read_++;
             read_all_ = w->chunk.last;
             reading_ = false;
-            cv_.notify_all();  // the other thread may read on meanwhile
+            cv_.notify_all();  // another thread may read on meanwhile
             lock.unlock();
             count_chunk(w->chunk, header_, keep_going_, w->types, w->stats);
           }
