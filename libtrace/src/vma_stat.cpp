@@ -338,21 +338,23 @@ class Merger {
   double now_ = 0;
 };
 
-// Chunks go from the reading thread through counting to the merge; two
-// threads take whichever step is due, the merge first, so that it never
-// waits long and chunks in flight stay few (memory is flat).
+// Chunks go from reading through counting to the merge; each thread takes
+// whichever step is due, the merge first, so that it never waits long and
+// chunks in flight stay few (memory is flat). One thread per core, up to
+// four: the merge, a quarter of the work, is done in file order.
 class Pipeline {
  public:
   Pipeline(detail::Source& source, const Header& header, bool keep_going, Merger& merger)
-      : source_(source), header_(header), keep_going_(keep_going), merger_(merger) {
+      : source_(source), header_(header), keep_going_(keep_going), merger_(merger),
+        threads_(std::clamp(std::thread::hardware_concurrency(), 1u, 4u)), works_(2 * threads_ + 2) {
     for (auto& w : works_) free_.push_back(&w);
   }
 
   void run() {
-    std::thread helper;
-    if (std::thread::hardware_concurrency() > 1) helper = std::thread([this] { work(); });
+    std::vector<std::thread> helpers;
+    for (unsigned i = 1; i < threads_; ++i) helpers.emplace_back([this] { work(); });
     work();
-    if (helper.joinable()) helper.join();
+    for (auto& h : helpers) h.join();
     if (failure_) std::rethrow_exception(failure_);
   }
 
@@ -402,7 +404,7 @@ class Pipeline {
             w->seq = next_read_++;
             read_all_ = w->chunk.last;
             reading_ = false;
-            cv_.notify_all();  // the other thread may read on meanwhile
+            cv_.notify_all();  // another thread may read on meanwhile
             lock.unlock();
             count_chunk(w->chunk, header_, keep_going_, w->types, w->stats);
           }
@@ -433,7 +435,8 @@ class Pipeline {
   const Header& header_;
   const bool keep_going_;
   Merger& merger_;
-  Work works_[6];
+  const unsigned threads_;
+  std::vector<Work> works_;
   std::mutex mu_;
   std::condition_variable cv_;
   std::vector<Work*> free_;
