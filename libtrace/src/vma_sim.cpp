@@ -139,6 +139,7 @@ class Model {
     p.type = type;
     if (type < 0 || static_cast<std::size_t>(type) >= c_.types.size()) {
       ++r_.unresolved;
+      p.type = -1;  // free() must not look an out-of-range type up either
       live_[ptr] = p;
       return;
     }

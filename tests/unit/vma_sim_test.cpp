@@ -66,3 +66,17 @@ TEST_CASE("vma_sim: small heaps get blocks of an eighth of the heap; pools use t
   CHECK(r.heaps[1].peak_committed == 2 * 65536);    // the pool's two minimum blocks
   CHECK(r.pools == 1);
 }
+
+TEST_CASE("vma_sim: a recording without Config (format 1.0 label) replays with unresolved types, no crash") {
+  // The generated 1.8 recording relabelled 1.0: no memory types are known, so
+  // every placement is unresolved, and frees of those must not look types up.
+  std::string text = test::read_file(test::data("vma/generated_1.8_1000.csv"));
+  const auto first = text.find('\n') + 1;
+  text.replace(first, text.find('\n', first) - first, "1,0");
+  SimOptions opt;
+  opt.keep_going = true;
+  opt.warnings = [](const std::string&, const std::string&) {};
+  const SimResult r = simulate(std::make_unique<test::MemDecoder>(text, 4096), "g10.csv", opt);
+  CHECK_FALSE(r.error);
+  CHECK(r.unresolved > 0);
+}
