@@ -2,6 +2,9 @@
 // Typed, path-aware access to Fossilize JSON.
 #include "foz_json_in.hpp"
 
+#include "libtrace/foz_archive.hpp"
+
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -92,18 +95,16 @@ float Node::as_f32() const {
   return static_cast<float>(d);
 }
 
+// Object keys may drop leading zeros; left-padded, they go through the
+// archive's one hex parser.
 bool parse_hex_hash(std::string_view s, Hash& out) {
   if (s.empty() || s.size() > 16) return false;
-  Hash h = 0;
-  for (char ch : s) {
-    unsigned d;
-    if (ch >= '0' && ch <= '9') d = static_cast<unsigned>(ch - '0');
-    else if (ch >= 'a' && ch <= 'f') d = static_cast<unsigned>(ch - 'a' + 10);
-    else if (ch >= 'A' && ch <= 'F') d = static_cast<unsigned>(ch - 'A' + 10);
-    else return false;
-    h = (h << 4) | d;
-  }
-  out = h;
+  char padded[16];
+  std::fill_n(padded, 16 - s.size(), '0');
+  std::copy(s.begin(), s.end(), padded + (16 - s.size()));
+  const auto h = parse_hash(std::string_view(padded, 16));
+  if (!h) return false;
+  out = *h;
   return true;
 }
 

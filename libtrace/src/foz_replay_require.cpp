@@ -202,6 +202,12 @@ void state_needs(const T* state, Needs& out) {
   if (state) chain_needs(state->pNext, out);
 }
 
+void dynamic_needs(const VkPipelineDynamicStateCreateInfo* d, Needs& out) {
+  if (!d) return;
+  for (std::uint32_t i = 0; i < d->dynamicStateCount; ++i)
+    if (auto need = dynamic_state_need(static_cast<std::uint32_t>(d->pDynamicStates[i])); !need.empty()) out.add(need);
+}
+
 bool satisfied(std::string_view alt, const Capabilities& caps) {
   if (alt.substr(0, 4) == "core") {
     const std::uint32_t minor = static_cast<std::uint32_t>(alt.back() - '0');
@@ -260,11 +266,7 @@ void pipeline_needs(const Object& o, Needs& out) {
       state_needs(p->pMultisampleState, out);
       state_needs(p->pDepthStencilState, out);
       state_needs(p->pColorBlendState, out);
-      if (p->pDynamicState)
-        for (std::uint32_t i = 0; i < p->pDynamicState->dynamicStateCount; ++i)
-          if (auto need = dynamic_state_need(static_cast<std::uint32_t>(p->pDynamicState->pDynamicStates[i]));
-              !need.empty())
-            out.add(need);
+      dynamic_needs(p->pDynamicState, out);
       chain_needs(p->pNext, out);
       break;
     }
@@ -273,11 +275,7 @@ void pipeline_needs(const Object& o, Needs& out) {
       out.add("VK_KHR_ray_tracing_pipeline.rayTracingPipeline");
       if (p->flags & VK_PIPELINE_CREATE_LIBRARY_BIT_KHR) out.add("VK_KHR_pipeline_library");
       stages_needs(p->pStages, p->stageCount, out);
-      if (p->pDynamicState)
-        for (std::uint32_t i = 0; i < p->pDynamicState->dynamicStateCount; ++i)
-          if (auto need = dynamic_state_need(static_cast<std::uint32_t>(p->pDynamicState->pDynamicStates[i]));
-              !need.empty())
-            out.add(need);
+      dynamic_needs(p->pDynamicState, out);
       chain_needs(p->pNext, out);
       break;
     }

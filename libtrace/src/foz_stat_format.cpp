@@ -178,28 +178,21 @@ std::string format_foz_stats_json(const FozStats& s) {
     key_str("torn_reason", s.torn_reason);
   }
   key_u64("crc_failures", s.crc_failures);
-  w.Key("bad_entries");
-  w.StartArray();
-  for (const BadEntry& b : s.bad_entries) {
-    w.StartObject();
-    key_u64("offset", b.offset);
-    key_str("tag", std::string(tag_name(b.tag)));
-    key_str("hash", hash_hex(b.hash));
-    key_str("error", b.why);
-    w.EndObject();
-  }
-  w.EndArray();
-  w.Key("json_errors");
-  w.StartArray();
-  for (const BadEntry& b : s.json_errors) {
-    w.StartObject();
-    key_u64("offset", b.offset);
-    key_str("tag", std::string(tag_name(b.tag)));
-    key_str("hash", hash_hex(b.hash));
-    key_str("error", b.why);
-    w.EndObject();
-  }
-  w.EndArray();
+  auto bad_list = [&](const char* k, const std::vector<BadEntry>& list) {
+    w.Key(k);
+    w.StartArray();
+    for (const BadEntry& b : list) {
+      w.StartObject();
+      key_u64("offset", b.offset);
+      key_str("tag", std::string(tag_name(b.tag)));
+      key_str("hash", hash_hex(b.hash));
+      key_str("error", b.why);
+      w.EndObject();
+    }
+    w.EndArray();
+  };
+  bad_list("bad_entries", s.bad_entries);
+  bad_list("json_errors", s.json_errors);
   if (s.error) key_str("error", s.error->what());
   w.EndObject();
   return std::string(sb.GetString(), sb.GetSize()) + "\n";
