@@ -20,23 +20,36 @@ constexpr std::array<std::string_view, kTagCount> kTagNames = {
 
 constexpr char kHexDigits[] = "0123456789abcdef";
 
-int hex_value(std::uint8_t c) {
+constexpr int hex_value(std::uint8_t c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   return -1;
 }
 
+// Digit values, 0x10 for anything else: every name costs 32 lookups, so no
+// branches per character.
+constexpr std::array<std::uint8_t, 256> kHexTable = [] {
+  std::array<std::uint8_t, 256> t{};
+  for (auto& v : t) v = 0x10;
+  for (int c = 0; c < 256; ++c) {
+    const int d = hex_value(static_cast<std::uint8_t>(c));
+    if (d >= 0) t[static_cast<std::size_t>(c)] = static_cast<std::uint8_t>(d);
+  }
+  return t;
+}();
+
 // Up to 16 hex digits; false on any other character.
 bool parse_hex64(const std::uint8_t* p, std::size_t n, std::uint64_t& out) {
   std::uint64_t v = 0;
+  unsigned bad = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    const int d = hex_value(p[i]);
-    if (d < 0) return false;
-    v = v << 4 | static_cast<std::uint64_t>(d);
+    const unsigned d = kHexTable[p[i]];
+    bad |= d;
+    v = v << 4 | (d & 0xf);
   }
   out = v;
-  return true;
+  return (bad & 0x10) == 0;
 }
 
 void put_hex(char* out, std::uint64_t v, int digits) {

@@ -187,17 +187,14 @@ struct Handler : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Handler> {
 
 }  // namespace
 
-void peek_payload(Tag tag, std::span<const std::uint8_t> payload, Peeked& out, const std::string& where) {
+namespace {
+
+template <unsigned Flags, typename Stream>
+void parse(Tag tag, Stream& stream, Peeked& out, const std::string& where) {
   out.clear();
-  std::size_t n = payload.size();
-  if (tag == Tag::shader_module) {
-    const void* nul = std::memchr(payload.data(), 0, n);
-    if (nul) n = static_cast<std::size_t>(static_cast<const std::uint8_t*>(nul) - payload.data());
-  }
-  rapidjson::MemoryStream ms(reinterpret_cast<const char*>(payload.data()), n);
   Handler h(tag, out);
   rapidjson::Reader reader;
-  const auto ok = reader.Parse<rapidjson::kParseDefaultFlags>(ms, h);
+  const auto ok = reader.Parse<Flags>(stream, h);
   if (!ok) {
     if (h.depth == Handler::kMaxDepth)
       throw Error(Errc::bad_record, where, "bad JSON payload: nested more than 64 levels");
@@ -208,6 +205,42 @@ void peek_payload(Tag tag, std::span<const std::uint8_t> payload, Peeked& out, c
   if (!h.bad_handle.empty())
     throw Error(Errc::bad_record, where, "bad JSON payload: handle \"" + h.bad_handle + "\" is not 16 hex digits");
   if (tag == Tag::application_blob_link) out.link_ok = out.link_application != 0 || out.link_hash != 0;
+}
+
+// A shader module's JSON ends at its NUL: varint SPIR-V follows.
+std::size_t json_size(Tag tag, std::span<const std::uint8_t> payload) {
+  if (tag != Tag::shader_module) return payload.size();
+  const void* nul = std::memchr(payload.data(), 0, payload.size());
+  return nul ? static_cast<std::size_t>(static_cast<const std::uint8_t*>(nul) - payload.data()) : payload.size();
+}
+
+}  // namespace
+
+void peek_payload(Tag tag, std::span<const std::uint8_t> payload, Peeked& out, const std::string& where) {
+  rapidjson::MemoryStream ms(reinterpret_cast<const char*>(payload.data()), json_size(tag, payload));
+  parse<rapidjson::kParseDefaultFlags>(tag, ms, out, where);
+}
+
+void peek_payload_in_place(Tag tag, std::vector<std::uint8_t>& payload, Peeked& out, const std::string& where) {
+  const std::size_t n = json_size(tag, payload);
+  // In-situ parsing stops at a NUL: one inside the JSON of another entry
+  // must still be an error, so such payloads take the copying path.
+  if (tag != Tag::shader_module && std::memchr(payload.data(), 0, n)) {
+    peek_payload(tag, payload, out, where);
+    return;
+  }
+  const bool grew = n == payload.size();
+  if (grew) payload.push_back(0);
+  payload[n] = 0;  // a module's NUL is already there
+  rapidjson::InsituStringStream ss(reinterpret_cast<char*>(payload.data()));
+  struct Restore {
+    std::vector<std::uint8_t>& p;
+    bool grew;
+    ~Restore() {
+      if (grew) p.pop_back();
+    }
+  } restore{payload, grew};
+  parse<rapidjson::kParseInsituFlag>(tag, ss, out, where);
 }
 
 }  // namespace libtrace::foz::detail

@@ -46,5 +46,8 @@ struct Peeked {
 // NUL: varint SPIR-V follows). Throws Error(bad_record) naming `where` when
 // the JSON is malformed or a handle is not 16 hex digits.
 void peek_payload(Tag tag, std::span<const std::uint8_t> payload, Peeked& out, const std::string& where);
+// The same, parsing in place: `payload` is scratch (strings are unescaped
+// into it), which saves copying every string the JSON holds.
+void peek_payload_in_place(Tag tag, std::vector<std::uint8_t>& payload, Peeked& out, const std::string& where);
 
 }  // namespace libtrace::foz::detail

@@ -62,7 +62,7 @@ class Pruner {
         continue;
       }
       const std::string where = in_.read(Tag::application_blob_link, h, payload);
-      peek_payload(Tag::application_blob_link, payload, p, where);
+      peek_payload_in_place(Tag::application_blob_link, payload, p, where);
       if (!p.link_ok || !opt_.applications.count(p.link_application)) continue;
       if (p.link_tag < kTagCount) linked_[p.link_tag].insert(p.link_hash);
       if (!opt_.skip_links) keep_[static_cast<std::size_t>(Tag::application_blob_link)].insert(h);
@@ -94,7 +94,7 @@ class Pruner {
 
   const std::vector<Ref>& peek(Tag t, std::uint64_t h) {
     const std::string where = in_.read(t, h, payload_);
-    peek_payload(t, payload_, peeked_, where);
+    peek_payload_in_place(t, payload_, peeked_, where);
     return peeked_.refs;
   }
 

@@ -35,9 +35,11 @@ std::uint64_t FozStats::uncompressed_bytes() const {
   return n;
 }
 
-FozStats foz_stats(InputFile& in, const FozStatOptions& opt) {
+namespace {
+
+FozStats scan_stats(ArchiveScanner& scanner, const FozStatOptions& opt) {
   FozStats s;
-  s.file = in.name();
+  s.file = scanner.name();
   detail::KeySet seen;
   detail::KeyMap<Target> targets;
   std::map<std::uint64_t, AppStats> apps;
@@ -48,16 +50,13 @@ FozStats foz_stats(InputFile& in, const FozStatOptions& opt) {
   std::vector<std::uint8_t> payload;
   detail::Peeked peek;
   std::uint64_t next_progress = kProgressStep;
-  ScanOptions so;
-  so.warnings = opt.warnings;
-  ArchiveScanner scanner(in, so);
   s.version = scanner.version();
   try {
     ScannedEntry e;
     while (scanner.next(e)) {
-      if (opt.progress && in.offset() >= next_progress) {
-        opt.progress(in.offset(), in.size());
-        next_progress = in.offset() + kProgressStep;
+      if (opt.progress && scanner.offset() >= next_progress) {
+        opt.progress(scanner.offset(), scanner.size());
+        next_progress = scanner.offset() + kProgressStep;
       }
       if (!e.known_tag()) continue;
       const Tag tag = e.tag();
@@ -83,7 +82,7 @@ FozStats foz_stats(InputFile& in, const FozStatOptions& opt) {
       // Samplers, render passes and bucket infos name nothing: no need to look.
       if (tag == Tag::sampler || tag == Tag::render_pass || tag == Tag::bucket_info) continue;
       try {
-        detail::peek_payload(tag, payload, peek, s.file);
+        detail::peek_payload_in_place(tag, payload, peek, s.file);
       } catch (const Error& err) {
         s.json_errors.push_back(BadEntry{e.offset, tag, e.hash, err.message(), false});
         continue;
@@ -128,7 +127,7 @@ FozStats foz_stats(InputFile& in, const FozStatOptions& opt) {
     s.torn_reason = sum.torn_reason;
   } catch (const Error& err) {
     s.error = err;
-    s.file_bytes = in.offset();
+    s.file_bytes = scanner.offset();
   }
   for (auto& [h, a] : apps) {
     a.hash = h;
@@ -143,8 +142,26 @@ FozStats foz_stats(InputFile& in, const FozStatOptions& opt) {
   for (const Link& l : links)
     if (l.tag >= kTagCount || !seen.contains(static_cast<Tag>(l.tag), l.hash)) ++s.dangling_links;
   for (const auto& ts : s.per_tag) s.entries += ts.entries;
-  if (opt.progress && !s.error) opt.progress(in.offset(), in.offset());
+  if (opt.progress && !s.error) opt.progress(scanner.offset(), scanner.offset());
   return s;
+}
+
+ScanOptions scan_options(const FozStatOptions& opt) {
+  ScanOptions so;
+  so.warnings = opt.warnings;
+  return so;
+}
+
+}  // namespace
+
+FozStats foz_stats(InputFile& in, const FozStatOptions& opt) {
+  ArchiveScanner scanner(in, scan_options(opt));
+  return scan_stats(scanner, opt);
+}
+
+FozStats foz_stats(const std::string& path, const FozStatOptions& opt) {
+  ArchiveScanner scanner(path, scan_options(opt));
+  return scan_stats(scanner, opt);
 }
 
 }  // namespace libtrace::foz

@@ -17,14 +17,18 @@ namespace libtrace::foz {
 
 namespace {
 
-constexpr std::size_t kOutBuf = 1 << 18;
+constexpr std::size_t kOutBuf = 1 << 20;
 
-// A buffered writer over a descriptor this object owns.
+// A buffered writer over a descriptor, on the calling thread: merge only
+// copies bytes, and a hand-over to a writer thread every buffer costs more
+// than it saves when the cores are busy.
 class FdSink final : public Sink {
  public:
-  FdSink(int fd, std::string name) : fd_(fd), name_(std::move(name)) { buf_.reserve(kOutBuf); }
+  FdSink(int fd, std::string name, bool owns = true) : fd_(fd), owns_(owns), name_(std::move(name)) {
+    buf_.reserve(kOutBuf);
+  }
   ~FdSink() override {
-    if (fd_ >= 0) ::close(fd_);
+    if (fd_ >= 0 && owns_) ::close(fd_);
   }
   FdSink(const FdSink&) = delete;
   FdSink& operator=(const FdSink&) = delete;
@@ -46,7 +50,13 @@ class FdSink final : public Sink {
     flush();
     const int fd = fd_;
     fd_ = -1;
-    if (::close(fd) != 0) throw_errno(name_, "close");
+    if (owns_ && ::close(fd) != 0) throw_errno(name_, "close");
+  }
+  // After a failure: the descriptor goes, whatever is buffered is dropped.
+  void abandon() {
+    buf_.clear();
+    if (fd_ >= 0 && owns_) ::close(fd_);
+    fd_ = -1;
   }
 
  private:
@@ -63,6 +73,7 @@ class FdSink final : public Sink {
   }
 
   int fd_;
+  bool owns_;
   std::string name_;
   std::vector<std::uint8_t> buf_;
 };
@@ -78,8 +89,8 @@ std::array<std::uint8_t, kMagicSize> file_header() {
 
 struct ArchiveWriter::Impl {
   std::string path;
-  std::unique_ptr<OutputFile> out;  // overwrite
-  std::unique_ptr<FdSink> fd_out;   // exclusive, append
+  std::string temp;                 // overwrite: written here, renamed on commit
+  std::unique_ptr<FdSink> fd_out;
   Sink* sink = nullptr;
   detail::KeySet keys;
   std::uint64_t entries_written = 0, bytes_written = 0;
@@ -156,8 +167,23 @@ ArchiveWriter::ArchiveWriter(const std::string& path, WriteMode mode, ReadOption
   w.path = path;
   switch (mode) {
     case WriteMode::overwrite:
-      w.out = std::make_unique<OutputFile>(path);
-      w.sink = w.out.get();
+      if (is_stdio(path)) {
+        w.fd_out = std::make_unique<FdSink>(STDOUT_FILENO, "<stdout>", false);
+      } else {
+        // A temporary beside the destination, renamed over it on commit, so a
+        // failure never leaves half an archive where a good one was.
+        w.temp = path + ".trak-XXXXXX";
+        const int fd = ::mkstemp(w.temp.data());
+        if (fd < 0) {
+          w.temp.clear();
+          throw_errno(path, "cannot create temporary file");
+        }
+        const mode_t mask = ::umask(0);  // mkstemp makes 0600; give what creat() would
+        ::umask(mask);
+        ::fchmod(fd, 0666 & ~mask);
+        w.fd_out = std::make_unique<FdSink>(fd, path);
+      }
+      w.sink = w.fd_out.get();
       w.start_new_file();
       break;
     case WriteMode::exclusive: {
@@ -193,6 +219,11 @@ std::unique_ptr<ArchiveWriter> ArchiveWriter::create_numbered(const std::string&
 ArchiveWriter::~ArchiveWriter() {
   Impl& w = *impl_;
   if (w.committed || !w.fd_out) return;
+  if (!w.temp.empty()) {
+    w.fd_out->abandon();
+    ::unlink(w.temp.c_str());
+    return;
+  }
   // Exclusive and append files are written in place: what is written stays,
   // as after a crash (a torn tail at worst, which readers drop).
   try {
@@ -225,14 +256,27 @@ bool ArchiveWriter::write_raw(Tag tag, std::uint64_t hash, const PayloadHeader& 
   return true;
 }
 
+void ArchiveWriter::write_raw_unchecked(Tag tag, std::uint64_t hash, const PayloadHeader& header,
+                                        std::span<const std::uint8_t> stored) {
+  Impl& w = *impl_;
+  if (stored.size() != header.stored_size)
+    throw Error(Errc::usage, w.path, describe_entry(tag, hash) + ": stored bytes do not match the header's size");
+  if (static_cast<std::size_t>(tag) >= kTagCount)
+    throw Error(Errc::usage, w.path, "tag " + std::to_string(static_cast<unsigned>(tag)) + " is not a Fossilize resource tag");
+  w.put(tag, hash, header, stored);
+}
+
+void ArchiveWriter::write_entries_unchecked(std::span<const std::uint8_t> entries, std::uint64_t count) {
+  Impl& w = *impl_;
+  w.emit(entries.data(), entries.size());
+  w.entries_written += count;
+}
+
 void ArchiveWriter::commit() {
   Impl& w = *impl_;
   if (w.committed) return;
-  if (w.out) {
-    w.out->commit();
-  } else {
-    w.fd_out->close();
-  }
+  w.fd_out->close();
+  if (!w.temp.empty() && ::rename(w.temp.c_str(), w.path.c_str()) != 0) throw_errno(w.path, "rename");
   w.committed = true;
 }
 
@@ -240,9 +284,19 @@ std::string ArchiveWriter::keep_partial() {
   Impl& w = *impl_;
   if (w.committed) return w.path;
   w.committed = true;
-  if (w.out) return w.out->keep_partial();
-  w.fd_out->close();
-  return w.path;
+  try {
+    w.fd_out->close();
+  } catch (const Error&) {
+    // Best effort: the original failure is what gets reported.
+  }
+  if (is_stdio(w.path)) return {};
+  if (w.temp.empty()) return w.path;
+  const std::string partial = w.path + ".partial";
+  if (::rename(w.temp.c_str(), partial.c_str()) != 0) {  // an archive of no entries is still one
+    ::unlink(w.temp.c_str());
+    return {};
+  }
+  return partial;
 }
 
 const std::string& ArchiveWriter::path() const { return impl_->path; }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // libFuzzer target: arbitrary bytes as a .foz archive, through the indexed
 // reader (every payload decoded), the streaming statistics (CRC, inflate,
-// JSON peeking) and both renderings.
+// JSON peeking) over a pipe-like read and over a mapping, and both renderings.
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -52,11 +52,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (unsigned t = 0; t < foz::kTagCount; ++t) (void)r.hashes(static_cast<foz::Tag>(t));
   } catch (const libtrace::Error&) {
   }
+  // Statistics through both scanner modes: blocks read from a descriptor,
+  // and the file mapped and scanned in place.
   try {
     libtrace::InputFile in(mem_path());
     const foz::FozStats s = foz::foz_stats(in);
     (void)foz::format_foz_stats_json(s);
     (void)foz::format_foz_stats_table(s);
+  } catch (const libtrace::Error&) {
+  }
+  try {
+    (void)foz::format_foz_stats_json(foz::foz_stats(mem_path()));
   } catch (const libtrace::Error&) {
   }
   return 0;

@@ -93,3 +93,28 @@ TEST_CASE("foz peek: malformed payloads are errors, never crashes") {
   CHECK(error(Tag::compute_pipeline, R"({"a":1} x)").starts_with("bad JSON payload at byte 8"));
   CHECK(error(Tag::shader_module, std::string("{}\0\x01\x02", 5)) == "no error");
 }
+
+TEST_CASE("foz peek: parsing in place finds the same as parsing a copy, and leaves the size alone") {
+  for (const char* name : {"06.e3b925b0c1c00de1.json", "03.2ab80332838222bd.json", "04.1778d8b90d391b54.json",
+                           "08.0b2676b1d8fe7e9f.json", "00.72991ed96a80f842.json"}) {
+    const std::string text = json(name);
+    const Tag tag = static_cast<Tag>(std::stoi(std::string(name).substr(0, 2), nullptr, 16));
+    std::vector<std::uint8_t> buf(text.begin(), text.end());
+    Peeked p;
+    libtrace::foz::detail::peek_payload_in_place(tag, buf, p, "w");
+    const Peeked q = peek(tag, text);
+    CHECK(refs(p) == refs(q));
+    CHECK(p.code_size == q.code_size);
+    CHECK(p.link_hash == q.link_hash);
+    CHECK(p.application_name == q.application_name);
+    CHECK(buf.size() == text.size());
+  }
+  // rapidjson (Fossilize's parser too) ends a document at a NUL; the two paths agree.
+  std::vector<std::uint8_t> nul{'{', '}', 0, 'x'};
+  Peeked p;
+  CHECK_NOTHROW(libtrace::foz::detail::peek_payload_in_place(Tag::pipeline_layout, nul, p, "w"));
+  CHECK_NOTHROW(peek(Tag::pipeline_layout, std::string("{}\0x", 4)));
+  std::vector<std::uint8_t> bad{'{', '"', 'a', '"'};
+  CHECK_THROWS_AS(libtrace::foz::detail::peek_payload_in_place(Tag::graphics_pipeline, bad, p, "w"), libtrace::Error);
+  CHECK(bad.size() == 4);
+}

@@ -84,6 +84,20 @@ TEST_CASE("foz scan: truncation at every byte offset keeps exactly the complete 
       CHECK(s.summary.file_size == len);
       CHECK(s.warnings.size() == (torn ? 1u : 0u));
     }
+    {
+      // Bytes held by the caller scan the same.
+      const std::string cut = whole.substr(0, len);
+      foz::ArchiveScanner sc(test::bytes(cut), "mem");
+      foz::ScannedEntry e;
+      std::size_t n = 0;
+      while (sc.next(e)) {
+        CHECK(e.raw.data() == reinterpret_cast<const std::uint8_t*>(cut.data()) + e.offset);  // in place
+        ++n;
+      }
+      CHECK(n == complete);
+      CHECK(sc.summary().torn == torn);
+      CHECK(sc.size() == len);
+    }
     foz::ArchiveReader r(path);
     REQUIRE(r.size() == complete);
     CHECK(r.summary().torn == torn);

@@ -33,7 +33,10 @@ int main(int argc, char** argv) {
   app.add_option("-o,--output", opt.output, "Output archive ('-' writes stdout)")->required();
   app.add_option("inputs", opt.inputs, "Input archives, in priority order (the first copy of an entry wins)")->required();
   app.add_flag("--append", opt.append, "Keep the output's entries and append to it, as fossilize-merge-db does (a torn tail is cut off first)");
-  app.add_flag("--drop-bad", opt.drop_bad, "Drop entries whose CRC fails (with a warning) instead of stopping");
+  app.add_flag("--check-crc", opt.check_crc,
+               "Check the CRC of every entry copied and stop at a bad one (copies keep their CRCs, so readers of the "
+               "output still catch damage; fossilize-merge-db does not check)");
+  app.add_flag("--drop-bad", opt.drop_bad, "Check CRCs and drop entries that fail them (with a warning) instead of stopping");
   app.add_flag("--json", json, "Report as one JSON object");
   app.add_flag("-q,--quiet", quiet, "No report");
   app.add_flag("--no-progress", no_progress, "No progress bar on stderr");

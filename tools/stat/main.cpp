@@ -44,7 +44,9 @@ int main(int argc, char** argv) {
         tools::clear_progress_line();
         std::cerr << "trak-stat: warning: " << where << ": " << why << '\n';
       };
-      const libtrace::foz::FozStats s = libtrace::foz::foz_stats(in, opt);
+      // A file is scanned in place; stdin (already peeked at) through `in`.
+      const libtrace::foz::FozStats s =
+          libtrace::is_stdio(input) ? libtrace::foz::foz_stats(in, opt) : libtrace::foz::foz_stats(input, opt);
       std::cout << (json ? libtrace::foz::format_foz_stats_json(s) : libtrace::foz::format_foz_stats_table(s));
       std::cout.flush();
       if (s.error) throw *s.error;

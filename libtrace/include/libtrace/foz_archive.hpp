@@ -137,21 +137,31 @@ struct ScannedEntry {
 };
 
 struct ScanOptions {
-  // False: stored bytes are skipped (seeked over in regular files), and
+  // False: stored bytes are skipped (read and dropped from a pipe), and
   // ScannedEntry::raw/stored stay empty: for building an index.
   bool want_payload = true;
   // Told once about a torn tail: "<file>: offset N" and what was dropped.
   WarningSink warnings;
 };
 
-// Reads an archive front to back in large blocks: memory stays bounded by the
-// largest entry, never the file. Works on pipes. The constructor reads and
+// Reads an archive front to back, from a pipe in large blocks (memory stays
+// bounded by the largest entry, never the file) or from a mapping of a
+// regular file (no copies; a file truncated by another process while it is
+// mapped would end the process with SIGBUS). The constructor reads and
 // checks the 16-byte header: Error(truncated) for a partial header,
 // Error(bad_magic) for another format, Error(unsupported) for a version other
 // than 5 or 6.
 class ArchiveScanner {
  public:
   ArchiveScanner(InputFile& in, ScanOptions opt = {});
+  // Opens `path` itself: a regular file is mapped read-only and scanned in
+  // place (payload spans point into the mapping, pages are read ahead and
+  // dropped as the kernel sees fit); "-" and other files are read in blocks.
+  explicit ArchiveScanner(const std::string& path, ScanOptions opt = {});
+  // Scans bytes the caller holds (a whole archive, for example a mapping it
+  // keeps): entry spans then stay valid as long as those bytes do. `name`
+  // names them in errors.
+  ArchiveScanner(std::span<const std::uint8_t> bytes, std::string name, ScanOptions opt = {});
   ~ArchiveScanner();
   ArchiveScanner(const ArchiveScanner&) = delete;
   ArchiveScanner& operator=(const ArchiveScanner&) = delete;
@@ -165,9 +175,13 @@ class ArchiveScanner {
   // Final once next() returned false.
   const ScanSummary& summary() const;
   const std::string& name() const;
+  // Bytes consumed so far, and the input's size (0 when unknown): progress.
+  std::uint64_t offset() const;
+  std::uint64_t size() const;
 
  private:
   struct Impl;
+  void start();
   std::unique_ptr<Impl> impl_;
 };
 
@@ -266,6 +280,15 @@ class ArchiveWriter {
   // merge and prune do; false when present. Error(usage) if the header's
   // stored_size is not stored.size().
   bool write_raw(Tag tag, std::uint64_t hash, const PayloadHeader& header, std::span<const std::uint8_t> stored);
+  // write_raw for a caller that keeps its own index and knows the key is new
+  // (trak-merge): no check, and contains() does not learn the key. Writing a
+  // key twice this way makes an archive whose later copy readers ignore.
+  void write_raw_unchecked(Tag tag, std::uint64_t hash, const PayloadHeader& header,
+                           std::span<const std::uint8_t> stored);
+  // Appends `count` complete entries exactly as another archive holds them
+  // (names, headers, payloads: a run of consecutive entries), unchecked like
+  // write_raw_unchecked; a long run goes to the file in one system call.
+  void write_entries_unchecked(std::span<const std::uint8_t> entries, std::uint64_t count);
 
   // Makes everything written durable in the file system's view: overwrite
   // renames the temporary over the destination; the others flush.

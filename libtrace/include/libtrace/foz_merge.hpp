@@ -49,9 +49,12 @@ struct MergeOptions {
   // Keep the output's entries and append to it (a torn tail is cut off
   // first), as fossilize-merge-db does; otherwise the output is replaced.
   bool append = false;
-  // Entries failing their CRC are dropped with a warning instead of
-  // stopping the merge.
-  bool drop_bad = false;
+  // Check the CRC of every entry copied (the copies keep their CRCs, so
+  // readers of the output still catch damage: fossilize-merge-db does not
+  // check). A failure stops the merge, or with drop_bad drops the entry
+  // with a warning.
+  bool check_crc = false;
+  bool drop_bad = false;  // implies check_crc
   PruneOptions prune;
   WarningSink warnings;
   Progress progress;

@@ -84,6 +84,8 @@ struct FozStatOptions {
 // is not an archive (header); bad data after the header lands in
 // bad_entries, json_errors or error.
 FozStats foz_stats(InputFile& in, const FozStatOptions& opt = {});
+// The same on a path (a regular file is scanned in place, without copies).
+FozStats foz_stats(const std::string& path, const FozStatOptions& opt = {});
 
 std::string format_foz_stats_json(const FozStats& s);
 std::string format_foz_stats_table(const FozStats& s);
