@@ -85,6 +85,16 @@ class PeekedDecoder final : public Decoder {
   }
   Container container() const override { return inner_->container(); }
   std::uint64_t file_offset() const override { return inner_->file_offset(); }
+  // The block read ahead stays here, put, as long as this decoder.
+  bool in_place() const override { return inner_->in_place(); }
+  bool next_view(std::string_view& out) override {
+    if (has_first_) {
+      has_first_ = false;
+      out = std::string_view(reinterpret_cast<const char*>(first_.data()), first_.size());
+      return true;
+    }
+    return inner_->next_view(out);
+  }
 
  private:
   std::unique_ptr<Decoder> inner_;

@@ -3,11 +3,13 @@
 #include "libtrace/io.hpp"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 
@@ -37,7 +39,29 @@ InputFile::InputFile(const std::string& path) {
 }
 
 InputFile::~InputFile() {
+  if (map_) ::munmap(map_, map_size_);
   if (owns_fd_ && fd_ >= 0) ::close(fd_);
+}
+
+std::string_view InputFile::map_rest() {
+  if (map_ || size_ == 0 || size_ > SIZE_MAX) return {};
+  // Where the next unconsumed byte is in the file: stdin may be a file whose
+  // position did not start at 0.
+  const off_t pos = ::lseek(fd_, 0, SEEK_CUR);
+  if (pos < 0 || static_cast<std::uint64_t>(pos) < pushback_.size() || static_cast<std::uint64_t>(pos) > size_) return {};
+  const auto start = static_cast<std::size_t>(static_cast<std::uint64_t>(pos) - pushback_.size());
+  if (start >= size_) return {};
+  void* m = ::mmap(nullptr, static_cast<std::size_t>(size_), PROT_READ, MAP_PRIVATE, fd_, 0);
+  if (m == MAP_FAILED) return {};
+  map_ = m;
+  map_size_ = static_cast<std::size_t>(size_);
+  // Read once, front to back: the kernel may read ahead further and drop
+  // pages behind.
+  ::madvise(map_, map_size_, MADV_SEQUENTIAL);
+  const std::string_view rest(static_cast<const char*>(map_) + start, map_size_ - start);
+  offset_ += rest.size();
+  pushback_.clear();
+  return rest;
 }
 
 std::size_t InputFile::read(void* dst, std::size_t n) {
@@ -49,6 +73,7 @@ std::size_t InputFile::read(void* dst, std::size_t n) {
     offset_ += k;
     return k;
   }
+  if (map_) return 0;  // map_rest() took the rest
   for (;;) {
     const ssize_t r = ::read(fd_, dst, n);
     if (r >= 0) {
@@ -71,7 +96,7 @@ std::size_t InputFile::read_full(void* dst, std::size_t n) {
 }
 
 std::string_view InputFile::peek(std::size_t n) {
-  while (pushback_.size() < n) {
+  while (!map_ && pushback_.size() < n) {
     char tmp[256];
     const std::size_t want = std::min(sizeof tmp, n - pushback_.size());
     ssize_t r;

@@ -95,6 +95,7 @@ bool Source::next_chunk(Chunk& c) {
   constexpr std::size_t kMaxLine = 64u << 20;
   c.head.clear();
   c.begin = c.end = 0;
+  c.data = nullptr;
   c.last = c.cut_off = c.too_long = false;
   c.error = nullptr;
   if (!chunked_) {
@@ -110,15 +111,18 @@ bool Source::next_chunk(Chunk& c) {
     c.end = stop_;
     carry_.assign(reinterpret_cast<const char*>(block_.data()) + block_stop_, block_.size() - block_stop_);
     c.block.swap(block_);
+    c.data = reinterpret_cast<const char*>(c.block.data());
     c.bytes = bytes_;
     c.too_long = carry_.size() > kMaxLine;
     c.last = eof_ = eof_ || c.too_long;
     return true;
   }
   if (eof_) return false;
+  const bool in_place = decoder_->in_place();
   for (;;) {
+    std::string_view view;
     try {
-      if (!decoder_->next(c.block)) {
+      if (in_place ? !decoder_->next_view(view) : !decoder_->next(c.block)) {
         c.cut_off = !carry_.empty();
         c.last = eof_ = true;
         return true;
@@ -128,8 +132,10 @@ bool Source::next_chunk(Chunk& c) {
       c.last = eof_ = true;
       return true;
     }
-    const char* b = reinterpret_cast<const char*>(c.block.data());
-    const std::size_t n = c.block.size();
+    if (!in_place) view = std::string_view(reinterpret_cast<const char*>(c.block.data()), c.block.size());
+    c.data = view.data();
+    const char* b = view.data();
+    const std::size_t n = view.size();
     bytes_ += n;
     c.bytes = bytes_;
     const char* first = static_cast<const char*>(std::memchr(b, '\n', n));

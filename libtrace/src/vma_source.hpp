@@ -36,7 +36,8 @@ struct Batch {
 // block[begin, end). What follows the lines is in the flags; line numbers are
 // left to whoever counts the lines.
 struct Chunk {
-  std::vector<std::uint8_t> block;  // the decoder's block, owned
+  std::vector<std::uint8_t> block;  // the decoder's block, when copied
+  const char* data = nullptr;       // the block: block.data(), or in place
   std::string head;
   std::size_t begin = 0, end = 0;
   std::uint64_t bytes = 0;    // of the stream, read up to this chunk's end

@@ -288,7 +288,7 @@ class Merger {
     auto& h = heap_bytes_[heap];
     h = static_cast<std::uint64_t>(static_cast<std::int64_t>(h) + delta);
     s_.peak_bytes_per_heap[heap] = std::max(s_.peak_bytes_per_heap[heap], h);
-    sample(heap);
+    if (opt_.timeline) sample(heap);
   }
 
   // The timeline: times_[0, samples_) and rows_ (one value per heap each),

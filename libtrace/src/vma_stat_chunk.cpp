@@ -212,7 +212,7 @@ void count_chunk(const Chunk& chunk, const Header& header, bool keep_going, Type
     }
     return true;
   };
-  const char* block = reinterpret_cast<const char*>(chunk.block.data());
+  const char* block = chunk.data;
   if (chunk.head.empty() || run(chunk.head.data(), chunk.head.data() + chunk.head.size()))
     run(block + chunk.begin, block + chunk.end);
   counter.finish();

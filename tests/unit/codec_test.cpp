@@ -149,6 +149,36 @@ TEST_CASE("codec: truncated gzip and brotli keep their prefix and then fail") {
   }
 }
 
+TEST_CASE("codec: a plain file is handed out in place, views and copies mixed") {
+  test::ScratchDir dir;
+  std::string text = "Vulkan Memory Allocator,Calls recording\n";
+  while (text.size() < 600000) text += "1,0.5,0,vmaTouchAllocation,000000000000ABCD\n";
+  test::write_file(dir / "r.csv", text);
+  InputFile in(dir / "r.csv");
+  std::string head;
+  auto dec = peek_stream(open_decoder(in), 23, head);
+  CHECK(head == "Vulkan Memory Allocator");
+  REQUIRE(dec->in_place());
+  std::string out;
+  std::vector<std::uint8_t> block;
+  std::string_view view;
+  for (int i = 0;; ++i) {
+    if (i % 2) {
+      if (!dec->next(block)) break;
+      out.append(block.begin(), block.end());
+    } else {
+      if (!dec->next_view(view)) break;
+      out += view;
+    }
+    CHECK(dec->file_offset() == out.size());
+  }
+  CHECK(out == text);
+  // What is not a regular file is read, not mapped.
+  test::write_file(dir / "t.gz", encode(Container::gzip, text));
+  InputFile gz(dir / "t.gz");
+  CHECK_FALSE(open_decoder(gz)->in_place());
+}
+
 TEST_CASE("codec: levels are checked per container") {
   CHECK_NOTHROW(check_level(Container::gzip, 1));
   CHECK_THROWS_AS(check_level(Container::gzip, 10), Error);

@@ -2,7 +2,9 @@
 #include "libtrace/io.hpp"
 
 #include <doctest/doctest.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "libtrace/error.hpp"
 #include "test_util.hpp"
@@ -30,6 +32,52 @@ TEST_CASE("io: peek does not consume, read sees the peeked bytes") {
   CHECK(std::string(buf, 11) == "hello world");
   CHECK(f.offset() == 11);
   CHECK(f.size() == 11);
+}
+
+TEST_CASE("io: map_rest maps what is left of a regular file, peeked bytes included") {
+  test::ScratchDir dir;
+  test::write_file(dir / "a", "hello world");
+  InputFile f(dir / "a");
+  char buf[4];
+  CHECK(f.read_full(buf, 2) == 2);
+  CHECK(f.peek(3) == "llo");
+  CHECK(f.map_rest() == "llo world");
+  CHECK(f.offset() == 11);
+  CHECK(f.read(buf, sizeof buf) == 0);
+  CHECK(f.map_rest().empty());  // once
+
+  // stdin may be a file whose position did not start at 0.
+  const int fd = ::open((dir / "a").c_str(), O_RDONLY);
+  REQUIRE(fd >= 0);
+  REQUIRE(::lseek(fd, 6, SEEK_SET) == 6);
+  const int saved = ::dup(STDIN_FILENO);
+  ::dup2(fd, STDIN_FILENO);
+  {
+    InputFile in("-");
+    CHECK(in.map_rest() == "world");
+  }
+  ::dup2(saved, STDIN_FILENO);
+  ::close(saved);
+  ::close(fd);
+
+  // Nothing to map: empty files and pipes, which are then read as before.
+  test::write_file(dir / "empty", "");
+  InputFile e(dir / "empty");
+  CHECK(e.map_rest().empty());
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  REQUIRE(::write(fds[1], "xy", 2) == 2);
+  ::close(fds[1]);
+  const int saved2 = ::dup(STDIN_FILENO);
+  ::dup2(fds[0], STDIN_FILENO);
+  {
+    InputFile in("-");
+    CHECK(in.map_rest().empty());
+    CHECK(in.read_full(buf, sizeof buf) == 2);
+  }
+  ::dup2(saved2, STDIN_FILENO);
+  ::close(saved2);
+  ::close(fds[0]);
 }
 
 TEST_CASE("io: output appears only at commit, replacing the old file") {

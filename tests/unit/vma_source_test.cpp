@@ -74,7 +74,7 @@ std::vector<std::string> chunk_lines(const std::string& text, std::size_t block,
       }
     };
     split(c.head);
-    split(std::string_view(reinterpret_cast<const char*>(c.block.data()) + c.begin, c.end - c.begin));
+    split(std::string_view(c.data + c.begin, c.end - c.begin));
     if (out) out->push_back(c);
   }
   return lines;

@@ -157,6 +157,34 @@ TEST_CASE("vma_stat: the same figures however the recording is cut into blocks")
     if (first.empty()) first = all;
     CHECK_MESSAGE(all == first, "block size " << block);
   }
+  // A file is parsed in place where it is mapped (after the peek trak-stat
+  // makes to tell formats apart), and the timeline is left out when not
+  // asked for: the same figures.
+  test::ScratchDir dir;
+  test::write_file(dir / "r.csv", text);
+  for (const bool timeline : {true, false}) {
+    InputFile in(dir / "r.csv");
+    std::string head;
+    auto decoder = peek_stream(open_decoder(in), 64, head);
+    CHECK(decoder->in_place());
+    StatOptions opt;
+    opt.keep_going = true;
+    opt.timeline = timeline;
+    std::vector<std::string> warnings;
+    opt.warnings = [&](const std::string& where, const std::string& why) { warnings.push_back(where + ": " + why); };
+    const Stats s = recording_stats(std::move(decoder), "r.csv", opt);
+    std::string all = format_json(s) + format_table(s);
+    for (const auto& w : warnings) all += w + "\n";
+    // (MemDecoder says "snappy".)
+    const std::string plain = "\"container\":\"plain\"";
+    REQUIRE(all.find(plain) != std::string::npos);
+    all.replace(all.find(plain), plain.size(), "\"container\":\"snappy\"");
+    const std::string tabled = "r.csv (plain)";
+    REQUIRE(all.find(tabled) != std::string::npos);
+    all.replace(all.find(tabled), tabled.size(), "r.csv (snappy)");
+    CHECK(all == first);
+    CHECK(s.timeline_time.empty() == !timeline);
+  }
 
   // Without --keep-going the figures stop before the first bad line.
   for (const std::size_t block : {std::size_t{7}, std::size_t{1} << 20}) {

@@ -66,6 +66,7 @@ int main(int argc, char** argv) {
     if (libtrace::vma::looks_like_recording(head)) {
       libtrace::vma::StatOptions opt;
       opt.keep_going = keep_going;
+      opt.timeline = !html.empty();
       opt.progress = progress;
       opt.warnings = [](const std::string& where, const std::string& why) {
         tools::clear_progress_line();

@@ -39,6 +39,16 @@ class Decoder {
   virtual Container container() const = 0;
   // Compressed bytes consumed so far.
   virtual std::uint64_t file_offset() const = 0;
+
+  // Whether next_view() works: the stream lies in memory that stays put (a
+  // mapped plain file), so its blocks can be parsed in place, uncopied.
+  virtual bool in_place() const { return false; }
+  // Instead of next(), where in_place(): the next block, valid as long as
+  // the decoder; false at the end. The two may be mixed.
+  virtual bool next_view(std::string_view& out) {
+    (void)out;
+    return false;
+  }
 };
 
 // Detects the container from the first bytes ('a' 't': snappy; 1f 8b: gzip;

@@ -40,6 +40,14 @@ class InputFile {
   // Size of a regular file, 0 when unknown (pipes, terminals).
   std::uint64_t size() const { return size_; }
 
+  // The bytes not yet consumed (those peeked at included), mapped read-only
+  // for reading in place; they count as consumed (read() returns 0 after).
+  // Empty, consuming nothing, for what cannot be mapped: pipes, terminals,
+  // empty files. The mapping lives as long as this object; bytes appended to
+  // the file later are not in it, and another process truncating the file
+  // meanwhile raises SIGBUS in the reader.
+  std::string_view map_rest();
+
  private:
   int fd_ = -1;
   bool owns_fd_ = false;
@@ -47,6 +55,8 @@ class InputFile {
   std::uint64_t offset_ = 0;
   std::uint64_t size_ = 0;
   std::string pushback_;  // bytes peeked but not yet consumed
+  void* map_ = nullptr;   // map_rest()'s mapping of the whole file
+  std::size_t map_size_ = 0;
 };
 
 // Where encoded or formatted bytes go.

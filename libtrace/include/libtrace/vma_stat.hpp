@@ -75,6 +75,10 @@ struct Stats {
 
 struct StatOptions {
   bool keep_going = false;
+  // Sample live bytes per heap over time (Stats::timeline_*, which only the
+  // HTML report plots): a tenth of the merge's work, so trak-stat asks for
+  // it only with --html.
+  bool timeline = true;
   WarningSink warnings;
   Progress progress;
 };
