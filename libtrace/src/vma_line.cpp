@@ -214,7 +214,9 @@ const char* parse_call_fast(const char* p, const char* stop, Version version, Ca
         return nullptr;
       }
       call.has_text = more;
-      call.text.assign(p, static_cast<std::size_t>(e - p));
+      // Mostly empty: clear() is inline, assign() a call.
+      if (e == p) call.text.clear();
+      else call.text.assign(p, static_cast<std::size_t>(e - p));
       call.num.resize(n);
       return nl + 1;
     }

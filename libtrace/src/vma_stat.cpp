@@ -113,7 +113,7 @@ class Merger {
       // The live table is larger than the caches on big recordings: the slot
       // for an event a few on is loaded while this one is applied.
       if (i + 8 < events.size()) live_.prefetch(events[i + 8].ptr);
-      apply(events[i], base, cs.texts);
+      apply(events[i], base, cs);
     }
     for (const detail::LineNote& n : cs.notes) warn(base + n.line, n.why);
     lines_ += cs.lines;
@@ -166,11 +166,13 @@ class Merger {
     if (opt_.warnings) opt_.warnings(s_.file + ": line " + std::to_string(line), why);
   }
 
-  void apply(const Event& e, std::uint64_t base, const std::string& texts) {
+  void apply(const Event& e, std::uint64_t base, const ChunkStats& cs) {
     now_ = e.time;
-    const std::string_view text(texts.data() + e.text_at, e.text_size);
+    static const detail::EventAux kNone;
+    const detail::EventAux& aux = e.aux ? cs.aux[e.aux - 1] : kNone;
+    const std::string_view text(cs.texts.data() + aux.text_at, aux.text_size);
     switch (e.kind) {
-      case EventKind::create: create(e, base + e.line, text); break;
+      case EventKind::create: create(e, aux.pool, base + e.line, text); break;
       case EventKind::destroy: destroy(e.ptr, e.time); break;
       case EventKind::user_data:
         if (const std::size_t slot = live_.find(e.ptr); slot != live_.npos) set_text(live_.value(slot), text);
@@ -179,10 +181,10 @@ class Merger {
         Pool p;
         p.pointer = e.ptr;
         p.line = base + e.line;
-        p.memory_type = static_cast<std::uint32_t>(e.pool);
+        p.memory_type = static_cast<std::uint32_t>(aux.pool);
         p.block_size = e.bytes;
-        p.min_blocks = e.min_blocks;
-        p.max_blocks = e.max_blocks;
+        p.min_blocks = aux.min_blocks;
+        p.max_blocks = aux.max_blocks;
         if (const std::size_t slot = pool_index_.find(e.ptr); slot != pool_index_.npos) pool_index_.value(slot) = s_.pools.size();
         else pool_index_.insert(e.ptr, s_.pools.size());
         s_.pools.push_back(p);
@@ -201,14 +203,14 @@ class Merger {
     }
   }
 
-  void create(const Event& e, std::uint64_t line, std::string_view text) {
+  void create(const Event& e, std::uint64_t pool_ptr, std::uint64_t line, std::string_view text) {
     // The memory type VMA would pick: a custom pool's (as the pool is now),
     // else the cheapest allowed type with the required flags, resolved when
     // the chunk was counted.
     int type = e.type;
-    if (e.pool) {
+    if (pool_ptr) {
       type = -1;
-      if (const std::size_t slot = pool_index_.find(e.pool); slot != pool_index_.npos) {
+      if (const std::size_t slot = pool_index_.find(pool_ptr); slot != pool_index_.npos) {
         Pool& pool = s_.pools[pool_index_.value(slot)];
         type = static_cast<int>(pool.memory_type);
         ++pool.allocations;

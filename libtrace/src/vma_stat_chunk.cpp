@@ -46,9 +46,7 @@ class ChunkCounter {
           break;
         }
         add(EventKind::pool_create, c, n.back()).bytes = n[2];
-        s_.events.back().pool = n[0];
-        s_.events.back().min_blocks = n[3];
-        s_.events.back().max_blocks = n[4];
+        aux(s_.events.back()) = {n[0], n[3], n[4], 0, 0};
         break;
       case Function::DestroyPool: add(EventKind::pool_destroy, c, n[0]); break;
       case Function::SetPoolName: add_text(add(EventKind::pool_name, c, n[0]), c.text); break;
@@ -132,12 +130,21 @@ class ChunkCounter {
   }
 
   Event& add(EventKind kind, const Call& c, std::uint64_t ptr) {
-    return s_.events.emplace_back(Event{kind, c.function, -1, 0, 0, line_, c.time, ptr, 0, 0, 0, 0});
+    return s_.events.emplace_back(Event{ptr, 0, c.time, static_cast<std::uint32_t>(line_), 0, -1, kind, c.function});
+  }
+
+  EventAux& aux(Event& e) {
+    if (!e.aux) {
+      s_.aux.emplace_back();
+      e.aux = static_cast<std::uint32_t>(s_.aux.size());
+    }
+    return s_.aux[e.aux - 1];
   }
 
   void add_text(Event& e, const std::string& text) {
-    e.text_at = static_cast<std::uint32_t>(s_.texts.size());
-    e.text_size = static_cast<std::uint32_t>(text.size());
+    EventAux& a = aux(e);
+    a.text_at = static_cast<std::uint32_t>(s_.texts.size());
+    a.text_size = static_cast<std::uint32_t>(text.size());
     s_.texts += text;
   }
 
@@ -152,10 +159,10 @@ class ChunkCounter {
         bytes < 2 ? 0 : std::min<std::size_t>(63 - static_cast<std::size_t>(__builtin_clzll(bytes)), s_.size_histogram.size() - 1);
     ++s_.size_histogram[bucket];
     Event& e = add(EventKind::create, c, ptr);
-    e.type = type;
+    e.type = static_cast<std::int16_t>(type);
     e.bytes = bytes;
-    e.pool = pool;
-    if (c.has_text) add_text(e, c.text);  // empty: none
+    if (pool) aux(e).pool = pool;
+    if (!c.text.empty()) add_text(e, c.text);  // empty: none
   }
 
   const Config& config_;
@@ -181,6 +188,7 @@ void count_chunk(const Chunk& chunk, const Header& header, bool keep_going, Type
   out.time_steps_back = out.failed_creations = out.allocations_created = out.image_bytes_estimated = 0;
   out.size_histogram = {};
   out.events.clear();
+  out.aux.clear();
   out.texts.clear();
   out.notes.clear();
   out.error.reset();

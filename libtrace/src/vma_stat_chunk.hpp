@@ -20,18 +20,24 @@ namespace libtrace::vma::detail {
 
 enum class EventKind : std::uint8_t { create, destroy, user_data, pool_create, pool_destroy, pool_name };
 
+// What most events need, in 40 bytes (the counting threads write one for most
+// lines and the merge reads it on another core); the rest is in an EventAux.
 struct Event {
-  EventKind kind;
-  Function function;       // create: the creating function
-  int type;                // create: the memory type without a pool, -1 unknown
-  std::uint32_t text_at;   // create (user data), user_data, pool_name:
-  std::uint32_t text_size; //   ChunkStats::texts[text_at, text_at + text_size)
-  std::uint64_t line;      // in the chunk, from 1
+  std::uint64_t ptr;    // the allocation or the pool
+  std::uint64_t bytes;  // create: its bytes; pool_create: block size
   double time;
-  std::uint64_t ptr;       // the allocation or the pool
-  std::uint64_t bytes;     // create: its bytes; pool_create: block size
-  std::uint64_t pool;      // create: its pool (0: none); pool_create: memory type
-  std::uint64_t min_blocks, max_blocks;  // pool_create
+  std::uint32_t line;   // in the chunk, from 1 (a chunk has far fewer lines)
+  std::uint32_t aux;    // ChunkStats::aux[aux - 1], or none for 0
+  std::int16_t type;    // create: the memory type without a pool, -1 unknown
+  EventKind kind;
+  Function function;    // create: the creating function
+};
+
+struct EventAux {
+  std::uint64_t pool = 0;  // create: its pool (0: none); pool_create: memory type
+  std::uint64_t min_blocks = 0, max_blocks = 0;  // pool_create
+  std::uint32_t text_at = 0, text_size = 0;  // create (user data), user_data,
+                                             // pool_name: ChunkStats::texts[at, at + size)
 };
 
 struct LineNote {
@@ -51,6 +57,7 @@ struct ChunkStats {
   std::uint64_t failed_creations = 0, allocations_created = 0, image_bytes_estimated = 0;
   decltype(Stats::size_histogram) size_histogram{};
   std::vector<Event> events;
+  std::vector<EventAux> aux;
   std::string texts;
   std::vector<LineNote> notes;    // lines skipped with --keep-going
   std::optional<LineNote> error;  // the counts cover the lines before it

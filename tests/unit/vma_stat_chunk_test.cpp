@@ -58,15 +58,20 @@ TEST_CASE("vma_stat_chunk: counts, and events for what depends on earlier lines"
   CHECK(s.events[0].ptr == 0xA0);
   CHECK(s.events[0].bytes == 100);
   CHECK(s.events[0].type == 0);  // resolved: no pool
-  CHECK(s.texts.substr(s.events[0].text_at, s.events[0].text_size) == "my data");
+  auto text = [&](const Event& e) {
+    REQUIRE(e.aux);
+    return s.texts.substr(s.aux[e.aux - 1].text_at, s.aux[e.aux - 1].text_size);
+  };
+  CHECK(text(s.events[0]) == "my data");
   CHECK(s.events[1].kind == EventKind::pool_create);
   CHECK(s.events[1].bytes == 4096);
-  CHECK(s.events[1].max_blocks == 2);
+  REQUIRE(s.events[1].aux);
+  CHECK(s.aux[s.events[1].aux - 1].max_blocks == 2);
   CHECK(s.events[2].kind == EventKind::destroy);  // the null page is no event
   CHECK(s.events[2].line == 5);
   CHECK(s.events[3].ptr == 0xC0);
   CHECK(s.events[4].kind == EventKind::pool_name);
-  CHECK(s.texts.substr(s.events[4].text_at, s.events[4].text_size) == "pool, one");
+  CHECK(text(s.events[4]) == "pool, one");
   CHECK_FALSE(s.error);
 }
 
