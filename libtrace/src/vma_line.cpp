@@ -145,29 +145,9 @@ const char* line_end(const char* p) {
   return nullptr;
 }
 
-// call.lists.resize(n), but the vectors dropped when it shrinks are kept for
-// when it grows again: lines with lists come and go, and each would free and
-// allocate a vector.
-void set_list_count(Call& call, std::size_t n) {
-  thread_local std::vector<std::vector<std::uint64_t>> spare;
-  auto& lists = call.lists;
-  while (lists.size() > n) {
-    spare.push_back(std::move(lists.back()));
-    lists.pop_back();
-  }
-  while (lists.size() < n) {
-    if (spare.empty()) {
-      lists.emplace_back();
-    } else {
-      lists.push_back(std::move(spare.back()));
-      spare.pop_back();
-    }
-  }
-}
-
 }  // namespace
 
-const char* parse_call_fast(const char* p, const char* stop, Version version, Call& call) {
+const char* parse_line_fast(const char* p, const char* stop, Version version, LineCall& call) {
   // Every field but the last ends at a comma, which is stepped over.
   auto comma = [&] {
     if (*p != ',') return false;
@@ -194,12 +174,9 @@ const char* parse_call_fast(const char* p, const char* stop, Version version, Ca
       ncols = std::size(kSixColumnPool);
     }
   }
-  // The numbers go straight into call.num, sized for the most this
-  // function has (no change from a line of the same function before).
-  call.num.resize(s->numbers);
   std::uint64_t* nums = call.num.data();
   std::size_t n = 0, l = 0;
-  set_list_count(call, s->lists);
+  call.lists = s->lists;
   call.has_text = false;
   for (std::size_t i = 0; i < ncols; ++i) {
     const Col c = cols[i];
@@ -214,10 +191,8 @@ const char* parse_call_fast(const char* p, const char* stop, Version version, Ca
         return nullptr;
       }
       call.has_text = more;
-      // Mostly empty: clear() is inline, assign() a call.
-      if (e == p) call.text.clear();
-      else call.text.assign(p, static_cast<std::size_t>(e - p));
-      call.num.resize(n);
+      call.text = std::string_view(p, static_cast<std::size_t>(e - p));
+      call.numbers = static_cast<std::uint8_t>(n);
       return nl + 1;
     }
     if (!more) return nullptr;
@@ -239,7 +214,7 @@ const char* parse_call_fast(const char* p, const char* stop, Version version, Ca
       if (!(p = scan_ptr(p, stop, false, v))) return nullptr;
       nums[n++] = v;
     } else {
-      std::vector<std::uint64_t>& list = call.lists[l++];
+      std::vector<std::uint64_t>& list = call.list[l++];
       list.clear();
       for (;;) {
         if (*p == ' ') {
@@ -259,9 +234,38 @@ const char* parse_call_fast(const char* p, const char* stop, Version version, Ca
   // left to parse_call).
   const char* nl = line_end(p);
   if (!nl) return nullptr;
-  call.text.clear();
-  call.num.resize(n);
+  call.text = {};
+  call.numbers = static_cast<std::uint8_t>(n);
   return nl + 1;
+}
+
+const char* parse_call_fast(const char* p, const char* stop, Version version, Call& call) {
+  thread_local LineCall line;
+  const char* after = parse_line_fast(p, stop, version, line);
+  if (!after) return nullptr;
+  call.thread = line.thread;
+  call.time = line.time;
+  call.frame = line.frame;
+  call.function = line.function;
+  call.num.assign(line.num.begin(), line.num.begin() + line.numbers);
+  call.lists.resize(line.lists);
+  for (std::size_t i = 0; i < line.lists; ++i) call.lists[i] = line.list[i];
+  call.text.assign(line.text);
+  call.has_text = line.has_text;
+  return after;
+}
+
+void to_line_call(const Call& c, LineCall& out) {
+  out.thread = c.thread;
+  out.time = c.time;
+  out.frame = c.frame;
+  out.function = c.function;
+  out.numbers = static_cast<std::uint8_t>(c.num.size());
+  std::copy(c.num.begin(), c.num.end(), out.num.begin());
+  out.lists = static_cast<std::uint8_t>(c.lists.size());
+  for (std::size_t i = 0; i < c.lists.size(); ++i) out.list[i] = c.lists[i];
+  out.text = c.text;
+  out.has_text = c.has_text;
 }
 
 }  // namespace libtrace::vma::detail

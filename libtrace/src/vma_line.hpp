@@ -4,6 +4,7 @@
 // of (internal to libtrace).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -11,12 +12,35 @@
 
 #include "libtrace/vma.hpp"
 #include "vma_scan.hpp"
+#include "vma_schema.hpp"
 
 namespace libtrace::vma::detail {
 
 // The reference parser: fills `call` (all but its line number) from a line
 // without its line end, or returns why the line is malformed.
 std::optional<std::string> parse_call(std::string_view line, Version version, Call& call);
+
+// A call line as the fast parser leaves it, in place: the numbers in an
+// array, the text a view into the line, the lists in vectors kept for their
+// capacity. trak-stat counts these, sparing a Call's vectors and string.
+struct LineCall {
+  std::uint32_t thread = 0, frame = 0;
+  double time = 0;
+  Function function = Function::CreateAllocator;
+  std::uint8_t numbers = 0;  // num[0, numbers), as Call::num
+  std::uint8_t lists = 0;    // list[0, lists), as Call::lists
+  bool has_text = false;
+  std::array<std::uint64_t, kMaxNumbers> num{};
+  std::string_view text;
+  std::array<std::vector<std::uint64_t>, kMaxLists> list;
+};
+
+// Like parse_call_fast, into a LineCall.
+const char* parse_line_fast(const char* p, const char* stop, Version version, LineCall& call);
+
+// A Call as a LineCall (for lines the reference parser took): the text is a
+// view of c.text.
+void to_line_call(const Call& c, LineCall& out);
 
 // Parses the line starting at `p` in [p, stop), which ends with a '\n', in
 // place: returns where the next line starts when it parsed the line exactly as

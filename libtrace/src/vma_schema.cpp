@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <cstring>
 
 namespace libtrace::vma {
@@ -127,6 +128,7 @@ const std::vector<Schema>& schemas() {
         if (c == Col::ptr_list) ++x.lists;
         else if (c != Col::text) ++x.numbers;
       }
+      if (x.numbers > kMaxNumbers || x.lists > kMaxLists) std::abort();  // a table edit broke LineCall
     }
     std::sort(t.begin(), t.end(), [](const Schema& a, const Schema& b) { return a.function < b.function; });
     return t;

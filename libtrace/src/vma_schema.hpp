@@ -13,6 +13,10 @@ namespace libtrace::vma::detail {
 // Column kinds after "thread,time,frame,function".
 enum class Col : std::uint8_t { u32, u64, boolean, ptr, ptr_list, text };
 
+// The most numbers and lists any function's line has (vmaCreateImage: 20
+// numbers; vmaDefragmentationBegin: 2 lists); checked when the table is built.
+inline constexpr std::size_t kMaxNumbers = 24, kMaxLists = 2;
+
 struct Schema {
   Schema(Function f, std::string_view n, Version a, Version b, std::vector<Col> c)
       : function(f), name(n), first(a), last(b), cols(std::move(c)) {}

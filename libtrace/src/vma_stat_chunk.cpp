@@ -28,7 +28,7 @@ class ChunkCounter {
  public:
   ChunkCounter(const Config& config, TypeCache& types, ChunkStats& out) : config_(config), types_(types), s_(out) {}
 
-  void call(const Call& c, std::uint64_t line) {
+  void call(const LineCall& c, std::uint64_t line) {
     line_ = line;
     ++s_.calls;
     ++s_.calls_per_function[static_cast<std::size_t>(c.function)];
@@ -41,11 +41,11 @@ class ChunkCounter {
     const auto& n = c.num;
     switch (c.function) {
       case Function::CreatePool:
-        if (!n.back()) {
+        if (!n[c.numbers - 1]) {
           ++s_.failed_creations;
           break;
         }
-        add(EventKind::pool_create, c, n.back()).bytes = n[2];
+        add(EventKind::pool_create, c, n[c.numbers - 1]).bytes = n[2];
         aux(s_.events.back()) = {n[0], n[3], n[4], 0, 0};
         break;
       case Function::DestroyPool: add(EventKind::pool_destroy, c, n[0]); break;
@@ -72,8 +72,8 @@ class ChunkCounter {
         break;
       case Function::AllocateMemoryPages: {
         const int type = resolve(n[8], n[4], n[5], n[6], n[7], static_cast<std::uint32_t>(n[2]));
-        if (c.lists[0].empty()) ++s_.failed_creations;
-        for (std::uint64_t p : c.lists[0]) create(c, p, n[0], type, n[8]);
+        if (c.list[0].empty()) ++s_.failed_creations;
+        for (std::uint64_t p : c.list[0]) create(c, p, n[0], type, n[8]);
         break;
       }
       case Function::CreateLostAllocation:
@@ -85,7 +85,7 @@ class ChunkCounter {
         if (n[0]) add(EventKind::destroy, c, n[0]);  // destroying null does nothing
         break;
       case Function::FreeMemoryPages:
-        for (std::uint64_t p : c.lists[0])
+        for (std::uint64_t p : c.list[0])
           if (p) add(EventKind::destroy, c, p);
         break;
       default:
@@ -129,7 +129,7 @@ class ChunkCounter {
     return pool ? -1 : types_.get(config_, usage, required, preferred, type_bits, req_bits);
   }
 
-  Event& add(EventKind kind, const Call& c, std::uint64_t ptr) {
+  Event& add(EventKind kind, const LineCall& c, std::uint64_t ptr) {
     return s_.events.emplace_back(Event{ptr, 0, c.time, static_cast<std::uint32_t>(line_), 0, -1, kind, c.function});
   }
 
@@ -141,14 +141,14 @@ class ChunkCounter {
     return s_.aux[e.aux - 1];
   }
 
-  void add_text(Event& e, const std::string& text) {
+  void add_text(Event& e, std::string_view text) {
     EventAux& a = aux(e);
     a.text_at = static_cast<std::uint32_t>(s_.texts.size());
     a.text_size = static_cast<std::uint32_t>(text.size());
     s_.texts += text;
   }
 
-  void create(const Call& c, std::uint64_t ptr, std::uint64_t bytes, int type, std::uint64_t pool) {
+  void create(const LineCall& c, std::uint64_t ptr, std::uint64_t bytes, int type, std::uint64_t pool) {
     if (!ptr) {
       ++s_.failed_creations;
       return;
@@ -193,13 +193,14 @@ void count_chunk(const Chunk& chunk, const Header& header, bool keep_going, Type
   out.notes.clear();
   out.error.reset();
   ChunkCounter counter(header.config, types, out);
+  LineCall& parsed = out.line;
   Call& call = out.call;
   // Lines in [p, stop), which ends with a '\n'; false at an error.
   auto run = [&](const char* p, const char* stop) {
     while (p < stop) {
       ++out.lines;
-      if (const char* after = parse_call_fast(p, stop, header.version, call)) {
-        counter.call(call, out.lines);
+      if (const char* after = parse_line_fast(p, stop, header.version, parsed)) {
+        counter.call(parsed, out.lines);
         p = after;
         continue;
       }
@@ -216,7 +217,8 @@ void count_chunk(const Chunk& chunk, const Header& header, bool keep_going, Type
         out.notes.push_back({out.lines, *why + "; line skipped"});
         continue;
       }
-      counter.call(call, out.lines);
+      to_line_call(call, parsed);
+      counter.call(parsed, out.lines);
     }
     return true;
   };

@@ -14,6 +14,7 @@
 
 #include "libtrace/vma.hpp"
 #include "libtrace/vma_stat.hpp"
+#include "vma_line.hpp"
 #include "vma_source.hpp"
 
 namespace libtrace::vma::detail {
@@ -61,7 +62,8 @@ struct ChunkStats {
   std::string texts;
   std::vector<LineNote> notes;    // lines skipped with --keep-going
   std::optional<LineNote> error;  // the counts cover the lines before it
-  Call call;                      // scratch, kept for its capacity
+  LineCall line;                  // scratch, kept for its capacity
+  Call call;                      //   (the reference parser's)
 };
 
 // resolve_memory_type() scans every memory type for each creation, while a
