@@ -95,6 +95,7 @@ class PeekedDecoder final : public Decoder {
     }
     return inner_->next_view(out);
   }
+  void done_with(std::string_view view) override { inner_->done_with(view); }
 
  private:
   std::unique_ptr<Decoder> inner_;

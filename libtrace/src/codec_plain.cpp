@@ -27,6 +27,7 @@ class PlainDecoder final : public Decoder {
   Container container() const override { return Container::plain; }
   std::uint64_t file_offset() const override { return mapped_.empty() ? in_.offset() : base_ + pos_; }
   bool in_place() const override { return !mapped_.empty(); }
+  void done_with(std::string_view view) override { in_.unmap_range(view); }
   bool next_view(std::string_view& out) override {
     if (pos_ == mapped_.size()) return false;
     out = mapped_.substr(pos_, kDecodeBlock);

@@ -64,6 +64,15 @@ std::string_view InputFile::map_rest() {
   return rest;
 }
 
+void InputFile::unmap_range(std::string_view bytes) {
+  const auto* base = static_cast<const char*>(map_);
+  if (!map_ || bytes.empty() || bytes.data() < base || bytes.data() + bytes.size() > base + map_size_) return;
+  static const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const auto begin = (reinterpret_cast<std::uintptr_t>(bytes.data()) + page - 1) & ~(page - 1);
+  const auto end = (reinterpret_cast<std::uintptr_t>(bytes.data()) + bytes.size()) & ~(page - 1);
+  if (begin < end) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+}
+
 std::size_t InputFile::read(void* dst, std::size_t n) {
   if (n == 0) return 0;
   if (!pushback_.empty()) {

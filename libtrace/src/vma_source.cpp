@@ -96,6 +96,7 @@ bool Source::next_chunk(Chunk& c) {
   c.head.clear();
   c.begin = c.end = 0;
   c.data = nullptr;
+  c.size = 0;
   c.last = c.cut_off = c.too_long = false;
   c.error = nullptr;
   if (!chunked_) {
@@ -112,6 +113,7 @@ bool Source::next_chunk(Chunk& c) {
     carry_.assign(reinterpret_cast<const char*>(block_.data()) + block_stop_, block_.size() - block_stop_);
     c.block.swap(block_);
     c.data = reinterpret_cast<const char*>(c.block.data());
+    c.size = c.block.size();
     c.bytes = bytes_;
     c.too_long = carry_.size() > kMaxLine;
     c.last = eof_ = eof_ || c.too_long;
@@ -134,6 +136,7 @@ bool Source::next_chunk(Chunk& c) {
     }
     if (!in_place) view = std::string_view(reinterpret_cast<const char*>(c.block.data()), c.block.size());
     c.data = view.data();
+    c.size = view.size();
     const char* b = view.data();
     const std::size_t n = view.size();
     bytes_ += n;

@@ -38,6 +38,7 @@ struct Batch {
 struct Chunk {
   std::vector<std::uint8_t> block;  // the decoder's block, when copied
   const char* data = nullptr;       // the block: block.data(), or in place
+  std::size_t size = 0;             // the block's bytes
   std::string head;
   std::size_t begin = 0, end = 0;
   std::uint64_t bytes = 0;    // of the stream, read up to this chunk's end
@@ -63,6 +64,11 @@ class Source {
   // Instead of fill(): the next lines, the first call taking over what the
   // header left; false when the last chunk was handed out. Never throws.
   bool next_chunk(Chunk& c);
+  // After a chunk's lines are parsed: its block's memory can go, where it is
+  // the decoder's (a mapped file), not the chunk's own. Any thread.
+  void done_with(const Chunk& c) {
+    if (c.data && c.data != reinterpret_cast<const char*>(c.block.data())) decoder_->done_with({c.data, c.size});
+  }
   std::uint64_t lines_read() const { return line_no_; }  // before the first chunk: the header's
 
  private:

@@ -409,6 +409,7 @@ class Pipeline {
             cv_.notify_all();  // another thread may read on meanwhile
             lock.unlock();
             count_chunk(w->chunk, header_, keep_going_, w->types, w->stats);
+            source_.done_with(w->chunk);
           }
         } catch (...) {
           lock.lock();

@@ -46,6 +46,21 @@ TEST_CASE("io: map_rest maps what is left of a regular file, peeked bytes includ
   CHECK(f.read(buf, sizeof buf) == 0);
   CHECK(f.map_rest().empty());  // once
 
+  // Pages given back come back when read again; bytes outside the mapping
+  // are left alone.
+  {
+    std::string big(3 << 16, 'x');
+    for (std::size_t i = 0; i < big.size(); ++i) big[i] = static_cast<char>('a' + i % 26);
+    test::write_file(dir / "big", big);
+    InputFile b(dir / "big");
+    const std::string_view all = b.map_rest();
+    REQUIRE(all == big);
+    b.unmap_range(all.substr(100, 100000));
+    const std::string other = "not mapped";
+    b.unmap_range(other);
+    CHECK(all == big);
+  }
+
   // stdin may be a file whose position did not start at 0.
   const int fd = ::open((dir / "a").c_str(), O_RDONLY);
   REQUIRE(fd >= 0);

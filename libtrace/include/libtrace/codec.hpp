@@ -49,6 +49,10 @@ class Decoder {
     (void)out;
     return false;
   }
+  // Says that a view's bytes will not be read again, so that the memory
+  // behind them can go (a mapped file's pages stop counting towards the
+  // process's memory). Reading them anyway stays safe, only slower.
+  virtual void done_with(std::string_view view) { (void)view; }
 };
 
 // Detects the container from the first bytes ('a' 't': snappy; 1f 8b: gzip;

@@ -47,6 +47,10 @@ class InputFile {
   // the file later are not in it, and another process truncating the file
   // meanwhile raises SIGBUS in the reader.
   std::string_view map_rest();
+  // Drops the pages wholly inside `bytes` from the process, where they are
+  // part of map_rest()'s mapping (else nothing): read again, they come back
+  // from the page cache.
+  void unmap_range(std::string_view bytes);
 
  private:
   int fd_ = -1;
