@@ -64,11 +64,11 @@ class Source {
   // Instead of fill(): the next lines, the first call taking over what the
   // header left; false when the last chunk was handed out. Never throws.
   bool next_chunk(Chunk& c);
-  // After a chunk's lines are parsed: its block's memory can go, where it is
-  // the decoder's (a mapped file), not the chunk's own. Any thread.
-  void done_with(const Chunk& c) {
-    if (c.data && c.data != reinterpret_cast<const char*>(c.block.data())) decoder_->done_with({c.data, c.size});
-  }
+  // Whether a chunk's block is the decoder's memory (a mapped file), not its
+  // own copy: consecutive such chunks are consecutive in memory.
+  bool in_place(const Chunk& c) const { return c.data && c.data != reinterpret_cast<const char*>(c.block.data()); }
+  // After such chunks' lines are parsed, their memory can go. Any thread.
+  void done_with(std::string_view blocks) { decoder_->done_with(blocks); }
   std::uint64_t lines_read() const { return line_no_; }  // before the first chunk: the header's
 
  private:

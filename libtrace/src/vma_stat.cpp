@@ -380,6 +380,7 @@ class Pipeline {
         bool more = false;
         try {
           more = merger_.merge(w->chunk, w->stats);
+          give_back(w->chunk, !more);
         } catch (...) {
           lock.lock();
           failure_ = std::current_exception();
@@ -409,7 +410,6 @@ class Pipeline {
             cv_.notify_all();  // another thread may read on meanwhile
             lock.unlock();
             count_chunk(w->chunk, header_, keep_going_, w->types, w->stats);
-            source_.done_with(w->chunk);
           }
         } catch (...) {
           lock.lock();
@@ -434,9 +434,24 @@ class Pipeline {
     }
   }
 
+  // The merged chunks' memory goes back in file order, 32 MiB at a time: a
+  // mapped file's pages then stop counting towards the process, and giving
+  // them back chunk by chunk would interrupt the other thread each time (the
+  // kernel flushes its TLB entries).
+  void give_back(const detail::Chunk& c, bool last) {
+    if (!source_.in_place(c)) return;
+    if (!pending_.data()) pending_ = {c.data, c.size};
+    else pending_ = {pending_.data(), static_cast<std::size_t>(c.data + c.size - pending_.data())};
+    if (last || pending_.size() >= (32u << 20)) {
+      source_.done_with(pending_);
+      pending_ = {};
+    }
+  }
+
   detail::Source& source_;
   const Header& header_;
   const bool keep_going_;
+  std::string_view pending_;  // merged, not given back yet
   Merger& merger_;
   const unsigned threads_;
   std::vector<Work> works_;
