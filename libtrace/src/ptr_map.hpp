@@ -66,7 +66,11 @@ class PtrMap {
 
   // Starts loading the slot where a lookup of `key` begins, so that the
   // lookup a few calls later does not wait for memory.
-  void prefetch(std::uint64_t key) const { __builtin_prefetch(&slots_[home(key)]); }
+  void prefetch(std::uint64_t key) const {
+    const char* at = reinterpret_cast<const char*>(&slots_[home(key)]);
+    __builtin_prefetch(at);
+    __builtin_prefetch(at + sizeof(Slot) - 1);  // a slot may straddle two cache lines
+  }
 
   // Removes the entry in `slot`. Later entries of its probe run move back into
   // the hole (no tombstones, so lookups never slow down with churn).
