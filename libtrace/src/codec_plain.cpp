@@ -14,9 +14,16 @@ class PlainDecoder final : public Decoder {
   explicit PlainDecoder(InputFile& in) : in_(in), base_(in.offset()), mapped_(in.map_rest()) {}
   bool next(std::vector<std::uint8_t>& out) override {
     if (!mapped_.empty()) {
-      std::string_view v;
-      if (!next_view(v)) return false;
+      if (pos_ == mapped_.size()) return false;
+      const std::string_view v = mapped_.substr(pos_, kDecodeBlock);
       out.assign(v.begin(), v.end());
+      pos_ += v.size();
+      // Copied out, the pages can go (32 MiB at a time: each call costs a
+      // TLB flush), so that memory stays flat on a long file.
+      if (pos_ - copied_from_ >= (32u << 20) || pos_ == mapped_.size()) {
+        in_.unmap_range(mapped_.substr(copied_from_, pos_ - copied_from_));
+        copied_from_ = pos_;
+      }
       return true;
     }
     out.resize(kDecodeBlock);
@@ -32,6 +39,7 @@ class PlainDecoder final : public Decoder {
     if (pos_ == mapped_.size()) return false;
     out = mapped_.substr(pos_, kDecodeBlock);
     pos_ += out.size();
+    copied_from_ = pos_;  // views are given back by their user (done_with)
     return true;
   }
 
@@ -40,6 +48,7 @@ class PlainDecoder final : public Decoder {
   const std::uint64_t base_;  // the stream's offset in the file
   const std::string_view mapped_;
   std::size_t pos_ = 0;
+  std::size_t copied_from_ = 0;  // next() copied out [copied_from_, pos_)
 };
 
 class PlainEncoder final : public Sink {
