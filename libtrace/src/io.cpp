@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "libtrace/error.hpp"
@@ -129,7 +130,24 @@ OutputFile::OutputFile(const std::string& path) : buf_(kOutBuf), spare_(kOutBuf)
     name_ = "<stdout>";
   } else {
     name_ = path;
-    temp_ = path + ".trak-XXXXXX";
+    target_ = path;
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+      if (S_ISDIR(st.st_mode)) throw Error(Errc::io, name_, "Is a directory");
+      fd_ = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+      if (fd_ < 0) throw_errno(name_);
+      owns_fd_ = true;
+      writer_ = std::thread([this] { run_writer(); });
+      return;
+    }
+    struct stat link {};
+    if (::lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) {
+      if (char* real = ::realpath(path.c_str(), nullptr)) {
+        target_ = real;
+        std::free(real);
+      }
+    }
+    temp_ = target_ + ".trak-XXXXXX";
     fd_ = ::mkstemp(temp_.data());
     if (fd_ < 0) {
       temp_.clear();
@@ -154,6 +172,7 @@ OutputFile::~OutputFile() {
     ::close(fd_);
     ::unlink(temp_.c_str());
   }
+  if (owns_fd_) ::close(fd_);
 }
 
 void OutputFile::run_writer() {
@@ -231,7 +250,7 @@ void OutputFile::commit() {
   flush();
   if (temp_.empty() || done_) return;
   if (::close(fd_) != 0) throw_errno(name_, "close");
-  if (::rename(temp_.c_str(), name_.c_str()) != 0) {
+  if (::rename(temp_.c_str(), target_.c_str()) != 0) {
     const int err = errno;
     ::unlink(temp_.c_str());
     done_ = true;
@@ -250,7 +269,7 @@ std::string OutputFile::keep_partial() {
   if (temp_.empty() || done_) return {};
   done_ = true;
   ::close(fd_);
-  const std::string partial = name_ + ".partial";
+  const std::string partial = target_ + ".partial";
   if (written_ == 0 || ::rename(temp_.c_str(), partial.c_str()) != 0) {
     ::unlink(temp_.c_str());
     return {};

@@ -124,6 +124,7 @@ RepackResult repack_trace(const RepackOptions& opt, InputFile& in) {
   RepackResult result;
   auto decoder = prefetch(open_decoder(in));
   OutputFile out(opt.output);
+  if (opt.verify && out.in_place()) throw Error(Errc::usage, out.name(), "--verify needs a regular file to read back");
   auto encoder = make_encoder(opt.encoder, out);
   std::vector<std::uint8_t> block;
   try {
@@ -144,7 +145,9 @@ RepackResult repack_trace(const RepackOptions& opt, InputFile& in) {
   if (opt.progress) opt.progress(in.offset(), in.offset());
   result.input_bytes = in.offset();
   result.output_bytes = out.bytes_written();
-  if (opt.verify) result.calls_verified = compare_traces(opt.input, out.temp_path(), out.name());
+  if (opt.verify) {
+    result.calls_verified = compare_traces(opt.input, out.temp_path(), out.name());
+  }
   out.commit();
   return result;
 }

@@ -6,6 +6,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <thread>
+
 #include "libtrace/error.hpp"
 #include "test_util.hpp"
 
@@ -93,6 +95,55 @@ TEST_CASE("io: map_rest maps what is left of a regular file, peeked bytes includ
   ::dup2(saved2, STDIN_FILENO);
   ::close(saved2);
   ::close(fds[0]);
+}
+
+TEST_CASE("io: devices and FIFOs are written in place, links through to their file") {
+  // Renaming a temporary over /dev/null would make it a regular file.
+  {
+    OutputFile out("/dev/null");
+    out.write("x", 1);
+    CHECK(out.in_place());
+    out.commit();
+    struct stat st {};
+    REQUIRE(::stat("/dev/null", &st) == 0);
+    CHECK(S_ISCHR(st.st_mode));
+  }
+  test::ScratchDir dir;
+  const std::string fifo = dir / "fifo";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  std::string got;
+  std::thread reader([&] {
+    const int fd = ::open(fifo.c_str(), O_RDONLY);
+    char buf[64];
+    for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) > 0;) got.append(buf, static_cast<std::size_t>(n));
+    ::close(fd);
+  });
+  {
+    OutputFile out(fifo);
+    out.write("through a fifo", 14);
+    out.commit();
+  }
+  reader.join();
+  CHECK(got == "through a fifo");
+
+  test::write_file(dir / "real", "old");
+  REQUIRE(::symlink("real", (dir / "link").c_str()) == 0);
+  {
+    OutputFile out(dir / "link");
+    out.write("new", 3);
+    out.commit();
+  }
+  struct stat st {};
+  REQUIRE(::lstat((dir / "link").c_str(), &st) == 0);
+  CHECK(S_ISLNK(st.st_mode));
+  CHECK(test::read_file(dir / "real") == "new");
+
+  try {
+    OutputFile out(dir.path);
+    FAIL("no exception");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()).find("Is a directory") != std::string::npos);
+  }
 }
 
 TEST_CASE("io: output appears only at commit, replacing the old file") {

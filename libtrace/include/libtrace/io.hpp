@@ -73,8 +73,10 @@ class Sink {
 };
 
 // A file written through a temporary next to it and renamed on commit(), so a
-// failure never leaves a half-written file where a good one was; or stdout
-// for "-". Writes are buffered, and the buffers go to the system on a second
+// failure never leaves a half-written file where a good one was (through a
+// symbolic link, next to the file it names, which stays a link); stdout for
+// "-"; a device, FIFO or socket written in place, since renaming over one
+// would replace it with a regular file. Writes are buffered, and the buffers go to the system on a second
 // thread, so producing the next bytes overlaps with writing the last ones.
 class OutputFile final : public Sink {
  public:
@@ -89,13 +91,16 @@ class OutputFile final : public Sink {
   // Flushes and renames the temporary over the destination.
   void commit();
   // After a failure: keeps what was written as "<path>.partial" and returns
-  // that name ("" for stdout, where the bytes are already out, flushed).
+  // that name ("" when written in place, where the bytes are already out,
+  // flushed).
   std::string keep_partial();
 
   const std::string& name() const { return name_; }
-  // Where the bytes are until commit(): the temporary ("" for stdout).
+  // Where the bytes are until commit(): the temporary ("" when written in
+  // place).
   const std::string& temp_path() const { return temp_; }
-  bool is_stdout() const { return temp_.empty(); }
+  // Written in place (stdout, a device, a FIFO): nothing to rename or read back.
+  bool in_place() const { return temp_.empty(); }
   std::uint64_t bytes_written() const { return written_; }
 
  private:
@@ -105,7 +110,9 @@ class OutputFile final : public Sink {
   void run_writer();
 
   int fd_ = -1;
+  bool owns_fd_ = false;  // a device or FIFO opened here
   std::string name_;
+  std::string target_;    // what the temporary is renamed to
   std::string temp_;
   std::vector<char> buf_, spare_;
   std::size_t used_ = 0, spare_used_ = 0;
