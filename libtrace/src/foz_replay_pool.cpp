@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: MIT
-// Worker processes: fork, watch, reap, replace. A worker reports through its
-// pipe and the shared mapping; when it dies, the slot's `item` names the
+// Worker processes: spawn, watch, reap, replace. A worker reports through its
+// socket and the shared state; when it dies, the slot's `item` names the
 // pipeline it was creating, which is recorded as crashed (or timed out when
 // the parent killed it), and a fresh worker carries on after it.
 #include "foz_replay_pool.hpp"
 
-#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -18,8 +16,7 @@
 #include <cstring>
 #include <memory>
 
-#include "foz_replay_cache.hpp"
-#include "foz_replay_proto.hpp"
+#include "foz_replay_spawn.hpp"
 
 namespace libtrace::foz::detail {
 
@@ -33,112 +30,6 @@ namespace {
 constexpr double kStartStopLimit = 120;  // s: device creation, cache saving
 constexpr int kMaxStartFailures = 3;
 
-// ---- In the worker ---------------------------------------------------------------
-
-void send(int fd, const std::string& frame) {
-  const char* p = frame.data();
-  std::size_t n = frame.size();
-  while (n > 0) {
-    const ssize_t r = ::write(fd, p, n);
-    if (r < 0) {
-      if (errno == EINTR) continue;
-      ::_exit(1);  // the parent is gone: nobody to work for
-    }
-    p += r;
-    n -= static_cast<std::size_t>(r);
-  }
-}
-
-MsgOut hello_message(const DeviceReport& d) {
-  MsgOut m(MsgKind::hello);
-  m.str(d.name).str(d.driver).u32(d.vendor_id).u32(d.device_id).u32(d.api_version).raw(d.uuid, 16);
-  m.u32(d.caches_loaded).u8(d.null_device);
-  m.u32(static_cast<std::uint32_t>(d.missing_features.size()));
-  for (const auto& f : d.missing_features) m.str(f);
-  m.u32(static_cast<std::uint32_t>(d.warnings.size()));
-  for (const auto& [where, what] : d.warnings) m.str(where).str(what);
-  return m;
-}
-
-DeviceReport read_hello(MsgIn& in) {
-  DeviceReport d;
-  d.name = in.str();
-  d.driver = in.str();
-  d.vendor_id = in.u32();
-  d.device_id = in.u32();
-  d.api_version = in.u32();
-  in.take(d.uuid, 16);
-  d.caches_loaded = in.u32();
-  d.null_device = in.u8();
-  for (std::uint32_t n = in.u32(); n > 0 && in.ok(); --n) d.missing_features.push_back(in.str());
-  for (std::uint32_t n = in.u32(); n > 0 && in.ok(); --n) {
-    std::string where = in.str();
-    d.warnings.emplace_back(std::move(where), in.str());
-  }
-  return d;
-}
-
-struct ChildArgs {
-  const Plan* plan;
-  SharedState* shared;
-  const SessionFactory* factory;
-  const PoolConfig* cfg;
-  unsigned slot;
-  std::uint32_t id;
-  std::vector<std::uint64_t> first;
-  int fd;
-  pid_t parent;
-};
-
-[[noreturn]] void child_main(const ChildArgs& a) {
-  // Die with the parent: no orphaned workers (Fossilize issue #302).
-  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (::getppid() != a.parent) ::_exit(1);
-  // Ctrl-C goes to the whole process group; the parent decides, and stops
-  // the workers through the shared mapping so that caches are saved.
-  ::signal(SIGINT, SIG_IGN);
-  ::signal(SIGTERM, SIG_DFL);
-  ::signal(SIGPIPE, SIG_IGN);
-  // A crash must kill the worker, whatever handler the host process set up
-  // (a test framework's, say): the parent reads the signal from its status.
-  for (int sig : {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS}) ::signal(sig, SIG_DFL);
-  // stdout carries the parent's data only; anything a driver prints goes to
-  // stderr.
-  ::dup2(STDERR_FILENO, STDOUT_FILENO);
-  Slot& slot = a.shared->slot(a.slot);
-  try {
-    auto session = (*a.factory)(*a.shared, a.slot);
-    send(a.fd, hello_message(session->report()).frame());
-    const Injection inject = Injection::from_env();
-    run_items(*a.plan, *a.shared, a.slot, a.id, *session, a.first, a.cfg->limits, &inject,
-              [&](std::uint64_t item, Outcome o, const std::string& reason) {
-                MsgOut m(MsgKind::issue);
-                send(a.fd, m.u64(item).u8(static_cast<std::uint8_t>(o)).str(reason).frame());
-              });
-    slot.phase.store(static_cast<std::uint32_t>(Phase::finishing));
-    slot.started_ns.store(monotonic_ns());
-    if (a.cfg->want_blobs) {
-      const std::vector<std::uint8_t> blob = session->cache_data();
-      const std::string path = a.cfg->blob_dir + "/w" + std::to_string(a.id) + ".bin";
-      write_file_atomically(path, blob);
-      MsgOut m(MsgKind::cache);
-      send(a.fd, m.str(path).u64(blob.size()).frame());
-    }
-    // Destroying the device lets a driver finish writing its own disk cache.
-    session.reset();
-    MsgOut bye(MsgKind::bye);
-    send(a.fd, bye.u64(peak_rss()).frame());
-    ::_exit(0);
-  } catch (const Error& e) {
-    MsgOut m(MsgKind::fatal);
-    send(a.fd, m.u8(static_cast<std::uint8_t>(e.code())).str(e.where()).str(e.message()).frame());
-  } catch (const std::exception& e) {
-    MsgOut m(MsgKind::fatal);
-    send(a.fd, m.u8(static_cast<std::uint8_t>(Errc::unsupported)).str("worker").str(e.what()).frame());
-  }
-  ::_exit(1);
-}
-
 // ---- In the parent ------------------------------------------------------------------
 
 struct Worker {
@@ -147,15 +38,15 @@ struct Worker {
   unsigned slot = 0;
   std::uint32_t id = 0;
   std::string inbuf;
-  bool eof = false, hello = false, cached = false, bye = false, killed = false;
+  bool eof = false, hello = false, started = false, cached = false, bye = false, killed = false;
   std::uint64_t peak_rss = 0;
   std::vector<std::uint64_t> first;
 };
 
 class Pool {
  public:
-  Pool(const Plan& plan, SharedState& shared, Ledger& ledger, const SessionFactory& factory, const PoolConfig& cfg)
-      : plan_(plan), shared_(shared), ledger_(ledger), factory_(factory), cfg_(cfg) {}
+  Pool(const Plan& plan, SharedState& shared, Ledger& ledger, const PoolConfig& cfg)
+      : plan_(plan), shared_(shared), ledger_(ledger), cfg_(cfg) {}
   ~Pool() {
     // Only on an error path: no worker outlives the run, none is left a zombie.
     for (Worker& w : workers_) {
@@ -179,7 +70,6 @@ class Pool {
   const Plan& plan_;
   SharedState& shared_;
   Ledger& ledger_;
-  const SessionFactory& factory_;
   const PoolConfig& cfg_;
   std::vector<Worker> workers_;
   PoolResult result_;
@@ -191,33 +81,24 @@ class Pool {
 };
 
 void Pool::spawn(unsigned slot, std::vector<std::uint64_t> first) {
-  int p[2];
-  if (::pipe2(p, O_CLOEXEC) != 0) throw_errno("trak-replay", "pipe");
   Slot& s = shared_.slot(slot);
   s.item.store(-1);
   s.phase.store(static_cast<std::uint32_t>(Phase::starting));
   s.started_ns.store(monotonic_ns());
-  ChildArgs args{&plan_, &shared_, &factory_, &cfg_, slot, ++next_id_, first, p[1], ::getpid()};
-  const pid_t pid = ::fork();
-  if (pid < 0) {
-    ::close(p[0]);
-    ::close(p[1]);
-    throw_errno("trak-replay", "fork");
-  }
-  if (pid == 0) {
-    ::close(p[0]);
-    for (const Worker& w : workers_) ::close(w.fd);
-    if (cfg_.done) ::close(cfg_.done->fd());
-    child_main(args);
-  }
-  ::close(p[1]);
-  ::fcntl(p[0], F_SETFL, O_NONBLOCK);
+  const SpawnedWorker child = spawn_worker(cfg_.exe);
   Worker w;
-  w.pid = pid;
-  w.fd = p[0];
+  w.pid = child.pid;
+  w.fd = child.fd;
   w.slot = slot;
-  w.id = args.id;
+  w.id = ++next_id_;
   w.first = std::move(first);
+  WorkerSetup setup = cfg_.setup;
+  setup.id = w.id;
+  setup.slot = slot;
+  setup.parent = static_cast<std::int32_t>(::getpid());
+  // A worker that cannot take its setup has died already: its end of file
+  // says so, and reap() tells why.
+  send_frame(w.fd, setup_message(setup));
   workers_.push_back(std::move(w));
   ++result_.workers_started;
 }
@@ -242,11 +123,17 @@ void Pool::read_from(Worker& w) {
 void Pool::handle(Worker& w, MsgKind kind, const std::string& body) {
   MsgIn in(body);
   switch (kind) {
-    case MsgKind::hello:
+    case MsgKind::hello: {
       w.hello = true;
       start_failures_ = 0;
       if (!result_.device) result_.device = read_hello(in);
+      // Sent only now, while the worker waits for it: however large, it
+      // cannot fill a socket nobody reads.
+      static const InvalidModules kNone;
+      w.started = true;
+      send_frame(w.fd, start_message(w.first, cfg_.invalid_modules ? *cfg_.invalid_modules : kNone), shared_.fd());
       break;
+    }
     case MsgKind::issue: {
       const std::uint64_t item = in.u64();
       const auto o = static_cast<Outcome>(in.u8());
@@ -268,6 +155,9 @@ void Pool::handle(Worker& w, MsgKind kind, const std::string& body) {
       if (!fatal_) fatal_.emplace(code, std::move(where), in.str());
       break;
     }
+    default:  // not a worker's message: a worker of another build
+      if (!fatal_) fatal_.emplace(Errc::bad_record, "trak-replay", "a worker sent an unknown message");
+      break;
   }
 }
 
@@ -395,9 +285,11 @@ PoolResult Pool::run() {
 
 }  // namespace
 
-PoolResult run_processes(const Plan& plan, SharedState& shared, Ledger& ledger, const SessionFactory& factory,
-                         const PoolConfig& cfg) {
-  Pool pool(plan, shared, ledger, factory, cfg);
+PoolResult run_processes(const Plan& plan, SharedState& shared, Ledger& ledger, const PoolConfig& cfg) {
+  if (shared.fd() < 0) throw Error(Errc::usage, "trak-replay", "worker processes need a shared state between processes");
+  if (cfg.exe.empty())
+    throw Error(Errc::usage, "trak-replay", "worker processes need a worker executable (or run in-process)");
+  Pool pool(plan, shared, ledger, cfg);
   return pool.run();
 }
 

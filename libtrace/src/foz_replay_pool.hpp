@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Running the workers: forked processes that each own a device (crash
-// isolation, timeouts, replacement), or threads in this process
+// Running the workers: processes that each own a device (crash isolation,
+// timeouts, replacement; foz_replay_child.hpp), or threads in this process
 // (--in-process). The parent watches, settles outcomes and reports progress.
 #pragma once
 
@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "foz_replay_child.hpp"
 #include "foz_replay_ledger.hpp"
 #include "foz_replay_worker.hpp"
 
@@ -27,7 +28,13 @@ struct PoolConfig {
   const std::atomic<bool>* stop = nullptr;
   std::function<void(const ReplayProgress&)> progress;
   WarningSink warnings;
-  DoneLog* done = nullptr;  // flushed as outcomes settle; workers close it
+  DoneLog* done = nullptr;  // flushed as outcomes settle
+  // Processes only: the program they run, what every worker is told (id,
+  // slot, parent and blob_dir are filled in per worker), and the modules
+  // spirv-val rejected.
+  std::string exe;
+  WorkerSetup setup;
+  const InvalidModules* invalid_modules = nullptr;
 };
 
 struct PoolResult {
@@ -40,8 +47,8 @@ struct PoolResult {
   bool stopped = false;
 };
 
-PoolResult run_processes(const Plan& plan, SharedState& shared, Ledger& ledger, const SessionFactory& factory,
-                         const PoolConfig& cfg);
+// The shared state must be between processes, with the plan's items set.
+PoolResult run_processes(const Plan& plan, SharedState& shared, Ledger& ledger, const PoolConfig& cfg);
 PoolResult run_threads(const Plan& plan, SharedState& shared, Ledger& ledger, const SessionFactory& factory,
                        const PoolConfig& cfg);
 

@@ -113,6 +113,9 @@ inline void print_progress(const libtrace::foz::ReplayProgress& p) {
 inline int run_foz(FozCli& c, const std::vector<std::string>& inputs, bool json) {
   auto& o = c.opt;
   o.inputs = inputs;
+  // Workers are fresh images of this very program (it may have been
+  // replaced on disk since: /proc/self/exe is still this one).
+  o.worker_executable = "/proc/self/exe";
   for (const auto& r : c.ranges) o.ranges.push_back(libtrace::foz::parse_range(r));
   if (!c.shard.empty()) o.shard = libtrace::foz::parse_shard(c.shard);
   if (c.module_cache_mib < 0 || c.worker_memory_mib < 0) throw UsageError("sizes in MiB must be 0 or more");
