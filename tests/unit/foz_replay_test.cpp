@@ -519,6 +519,25 @@ TEST_CASE("foz_replay: ray-tracing pipelines are counted, and skipped on a devic
   }
 }
 
+TEST_CASE("foz_replay: a real ray-tracing pipeline is created where the device has ray tracing, else skipped") {
+  // tests/data/foz/raytracing: raygen, miss and closest hit from SPIR-V
+  // assembly, a TLAS + storage image set layout (tests/gen/foz_rt_gen.cpp).
+  const auto r = foz::replay(options({std::string(TRAK_TEST_DATA) + "/foz/raytracing/raytracing.foz"}, 1));
+  const foz::TypeCounts& rt = r.counts[2];
+  CHECK(rt.total == 1);
+  CHECK(rt.failed == 0);
+  CHECK(rt.ok + rt.unsupported == 1);
+  CHECK(r.failed.empty());
+  if (rt.unsupported) {  // lavapipe (Mesa 22.3) has none
+    REQUIRE(r.unsupported.size() == 1);
+    CHECK(r.unsupported[0].hash == 0xad67c83944072029);
+    CHECK(r.unsupported[0].reason == "the device lacks VK_KHR_ray_tracing_pipeline.rayTracingPipeline");
+  }
+  if (is_lavapipe(r)) CHECK(rt.unsupported == 1);
+  MESSAGE("ray tracing on " << r.device << ": " << rt.ok << " created, " << rt.unsupported << " unsupported");
+  CHECK(foz::replay_exit_status(r) == 0);
+}
+
 TEST_CASE("foz_replay: workers hand over to fresh ones past their memory limit; every cache is merged") {
   if (!have_shared()) return;
   test::ScratchDir dir;
