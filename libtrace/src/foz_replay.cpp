@@ -6,6 +6,8 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <future>
+#include <optional>
 #include <thread>
 
 #include "foz_replay_cache.hpp"
@@ -76,17 +78,6 @@ ReplayResult replay(const ReplayOptions& opt) {
     if (opt.warnings) opt.warnings(where, why);
   };
 
-  const Sources sources(opt.inputs, warn);
-  std::unique_ptr<DoneLog> done;
-  if (!opt.skip_done.empty()) done = std::make_unique<DoneLog>(opt.skip_done, warn);
-  const Plan plan = make_plan(sources, opt.ranges, opt.shard, done.get());
-
-  Arena app_arena;
-  std::vector<std::string> app_warnings;
-  const VkPhysicalDeviceFeatures2* archive_features = application_features(sources, app_arena, app_warnings);
-  for (const auto& w : app_warnings) warn("trak-replay", w);
-  InvalidModules invalid;
-  if (opt.validate) invalid = validate_modules(sources, opt.spirv_val, r.jobs);
   std::vector<CacheFile> load_caches;
   for (const auto& name : opt.load_caches) {
     auto blob = read_file_bytes(name);
@@ -97,9 +88,6 @@ ReplayResult replay(const ReplayOptions& opt) {
       load_caches.push_back(CacheFile{name, std::move(blob)});
   }
 
-  SharedState shared(plan.items.size(), r.jobs, !opt.in_process);
-  shared.set_items(plan.items);
-  Ledger ledger(plan, shared, done.get(), !opt.pipeline_cache.empty());
   std::unique_ptr<TempDir> blobs;
   PoolConfig cfg;
   cfg.jobs = r.jobs;
@@ -114,20 +102,12 @@ ReplayResult replay(const ReplayOptions& opt) {
   cfg.stop = opt.stop;
   cfg.progress = opt.progress;
   cfg.warnings = warn;
-  cfg.done = done.get();
+  InvalidModules invalid;
 
-  // Threads share one device, made here; each worker process makes its own.
-  std::unique_ptr<ReplayDevice> device;
-  PoolResult pr;
-  if (opt.in_process) {
-    device = opt.null_device ? std::make_unique<ReplayDevice>()
-                             : std::make_unique<ReplayDevice>(opt.device, archive_features);
-    pr = run_threads(plan, shared, ledger, [&](SharedState& s, unsigned slot) -> std::unique_ptr<Session> {
-      auto session = std::make_unique<DeviceSession>(nullptr, device.get(), load_caches);
-      session->start(sources, s, slot, opt.module_cache_bytes, &invalid);
-      return session;
-    }, cfg);
-  } else {
+  // The first worker process starts now: it sets up its device (tens of
+  // milliseconds to seconds) while this process reads the archives.
+  std::optional<ProcessPool> pool;
+  if (!opt.in_process) {
     cfg.exe = opt.worker_executable;
     cfg.invalid_modules = &invalid;
     WorkerSetup& ws = cfg.setup;
@@ -138,7 +118,47 @@ ReplayResult replay(const ReplayOptions& opt) {
     ws.module_budget = opt.module_cache_bytes;
     ws.limits = cfg.limits;
     ws.blob_dir = cfg.blob_dir;
-    pr = run_processes(plan, shared, ledger, cfg);
+    ws.exit = opt.worker_exit;
+    pool.emplace(cfg);
+    pool->prestart();
+  }
+
+  const Sources sources(opt.inputs, warn);
+  std::unique_ptr<DoneLog> done;
+  if (!opt.skip_done.empty()) done = std::make_unique<DoneLog>(opt.skip_done, warn);
+  cfg.done = done.get();
+  const Plan plan = make_plan(sources, opt.ranges, opt.shard, done.get());
+
+  Arena app_arena;
+  std::vector<std::string> app_warnings;
+  const VkPhysicalDeviceFeatures2* archive_features = application_features(sources, app_arena, app_warnings);
+  for (const auto& w : app_warnings) warn("trak-replay", w);
+  if (opt.validate) invalid = validate_modules(sources, opt.spirv_val, r.jobs);
+
+  SharedState shared(plan.items.size(), r.jobs, !opt.in_process);
+  shared.set_items(plan.items);
+  Ledger ledger(plan, shared, done.get(), !opt.pipeline_cache.empty());
+
+  // Threads share one device, made here; each worker process makes its own,
+  // and this process one only to merge their caches, made while they work
+  // (the workers are fresh processes: nothing of it reaches them).
+  std::unique_ptr<ReplayDevice> device;
+  std::future<std::unique_ptr<ReplayDevice>> merge_device;
+  PoolResult pr;
+  if (opt.in_process) {
+    device = opt.null_device ? std::make_unique<ReplayDevice>()
+                             : std::make_unique<ReplayDevice>(opt.device, archive_features);
+    pr = run_threads(plan, shared, ledger, [&](SharedState& s, unsigned slot) -> std::unique_ptr<Session> {
+      auto session = std::make_unique<DeviceSession>(nullptr, device.get(), load_caches);
+      session->start(sources, s, slot, opt.module_cache_bytes, &invalid);
+      return session;
+    }, cfg);
+  } else {
+    if (!opt.null_device && !opt.pipeline_cache.empty())
+      merge_device = std::async(std::launch::async, [&] { return std::make_unique<ReplayDevice>(opt.device, archive_features); });
+    pr = pool->run(plan, shared, ledger);
+    pool.reset();
+    if (merge_device.valid()) device = merge_device.get();
   }
   ledger.settle(plan.items.size());
   ledger.finish(r);

@@ -3,9 +3,11 @@
 #include "foz_replay_child.hpp"
 
 #include <signal.h>
+#include <strings.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <cstring>
 
 #include "foz_replay_cache.hpp"
@@ -55,6 +57,7 @@ std::string setup_message(const WorkerSetup& s) {
   m.str(s.device_spec).u8(s.null_device);
   put_strings(m, s.load_caches);
   m.u64(s.module_budget).u64(f64_bits(s.limits.seconds)).u64(s.limits.rss_bytes).str(s.blob_dir);
+  m.u8(static_cast<std::uint8_t>(s.exit));
   return m.frame();
 }
 
@@ -75,6 +78,9 @@ WorkerSetup read_setup(std::string_view body) {
   s.limits.seconds = bits_f64(in.u64());
   s.limits.rss_bytes = in.u64();
   s.blob_dir = in.str();
+  const std::uint8_t exit = in.u8();
+  if (exit > static_cast<std::uint8_t>(WorkerExit::fast)) throw malformed("setup");
+  s.exit = static_cast<WorkerExit>(exit);
   if (!in.ok()) throw malformed("setup");
   return s;
 }
@@ -102,7 +108,7 @@ WorkerStart read_start(std::string_view body) {
 
 std::string hello_message(const DeviceReport& d) {
   MsgOut m(MsgKind::hello);
-  m.str(d.name).str(d.driver).u32(d.vendor_id).u32(d.device_id).u32(d.api_version).raw(d.uuid, 16);
+  m.str(d.name).str(d.driver).u32(d.vendor_id).u32(d.device_id).u32(d.api_version).u32(d.driver_id).raw(d.uuid, 16);
   m.u32(d.caches_loaded).u8(d.null_device);
   put_strings(m, d.missing_features);
   m.u32(static_cast<std::uint32_t>(d.warnings.size()));
@@ -117,6 +123,7 @@ DeviceReport read_hello(MsgIn& in) {
   d.vendor_id = in.u32();
   d.device_id = in.u32();
   d.api_version = in.u32();
+  d.driver_id = in.u32();
   in.take(d.uuid, 16);
   d.caches_loaded = in.u32();
   d.null_device = in.u8();
@@ -126,6 +133,50 @@ DeviceReport read_hello(MsgIn& in) {
     d.warnings.emplace_back(std::move(where), in.str());
   }
   return d;
+}
+
+namespace {
+
+// Mesa's reading of a boolean variable (env_var_as_boolean).
+bool env_true(const char* name) {
+  const char* v = std::getenv(name);
+  if (!v) return false;
+  const std::string s(v);
+  return s == "1" || strcasecmp(v, "true") == 0 || strcasecmp(v, "y") == 0 || strcasecmp(v, "yes") == 0;
+}
+
+bool is_mesa(std::uint32_t driver_id) {
+  switch (static_cast<VkDriverId>(driver_id)) {
+    case VK_DRIVER_ID_MESA_RADV:
+    case VK_DRIVER_ID_INTEL_OPEN_SOURCE_MESA:
+    case VK_DRIVER_ID_MESA_LLVMPIPE:
+    case VK_DRIVER_ID_MESA_TURNIP:
+    case VK_DRIVER_ID_MESA_V3DV:
+    case VK_DRIVER_ID_MESA_PANVK:
+    case VK_DRIVER_ID_MESA_VENUS:
+    case VK_DRIVER_ID_MESA_DOZEN:
+    case VK_DRIVER_ID_MESA_NVK:
+    case VK_DRIVER_ID_IMAGINATION_OPEN_SOURCE_MESA:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+bool skips_teardown(WorkerExit mode, const DeviceReport& d) {
+  if (mode != WorkerExit::automatic) return mode == WorkerExit::fast;
+  if (d.null_device) return true;
+  // Only where the driver's own disk cache is known to be off: otherwise its
+  // last writes may still be queued, and vkDestroyDevice/vkDestroyInstance is
+  // where a driver finishes them.
+  if (is_mesa(d.driver_id)) return env_true("MESA_SHADER_CACHE_DISABLE") || env_true("MESA_GLSL_CACHE_DISABLE");
+  if (d.driver_id == VK_DRIVER_ID_NVIDIA_PROPRIETARY) {
+    const char* v = std::getenv("__GL_SHADER_DISK_CACHE");
+    return v && std::string(v) == "0";
+  }
+  return false;
 }
 
 namespace {
@@ -203,10 +254,17 @@ int work(Uplink& up, const WorkerSetup& setup) {
     MsgOut m(MsgKind::cache);
     up.send(m.str(path).u64(blob.size()).frame());
   }
-  // Destroying the device lets a driver finish writing its own disk cache.
-  session.reset();
+  // Everything is handed over: the parent goes on (a replacement, the
+  // merge) while this process ends.
   MsgOut bye(MsgKind::bye);
   up.send(bye.u64(peak_rss()).frame());
+  if (skips_teardown(setup.exit, session->report())) {
+    // The caller _exits next; the kernel frees what the driver holds.
+    static_cast<void>(session.release());
+    return 0;
+  }
+  // Destroying the device lets a driver finish writing its own disk cache.
+  session.reset();
   return 0;
 }
 

@@ -9,7 +9,8 @@
 //                    the shared state's memfd attached)
 //   worker: issue*  (one per pipeline that is not ok)
 //   worker: cache   (with a cache file wanted: the blob is saved)
-//   worker: bye     (all handed over; it exits next)
+//   worker: bye     (all handed over; it ends next, with or without
+//                    destroying its device: WorkerExit)
 // The parent hears of a crash from the worker's exit status and the slot it
 // left in the shared state; a worker hears of its parent's death from the
 // socket (end of file) or PR_SET_PDEATHSIG.
@@ -38,6 +39,7 @@ struct WorkerSetup {
   std::uint64_t module_budget = 0;
   LoopLimits limits;
   std::string blob_dir;  // "" = no cache blob wanted, else where to save it
+  WorkerExit exit = WorkerExit::automatic;
 };
 
 // What to do, once the plan exists (the pipelines themselves are in the
@@ -52,6 +54,10 @@ std::string setup_message(const WorkerSetup& s);
 WorkerSetup read_setup(std::string_view body);
 std::string start_message(const std::vector<std::uint64_t>& first, const InvalidModules& invalid);
 WorkerStart read_start(std::string_view body);
+
+// Whether a worker of this device, told `mode`, may end without destroying
+// its device and instance (WorkerExit::automatic's rules).
+bool skips_teardown(WorkerExit mode, const DeviceReport& d);
 
 std::string hello_message(const DeviceReport& d);
 DeviceReport read_hello(MsgIn& in);

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,8 +48,27 @@ struct PoolResult {
   bool stopped = false;
 };
 
-// The shared state must be between processes, with the plan's items set.
-PoolResult run_processes(const Plan& plan, SharedState& shared, Ledger& ledger, const PoolConfig& cfg);
+// Worker processes. Every worker is reaped before run() returns or the pool
+// is destroyed (which kills those still there: only on an error path).
+class ProcessPool {
+ public:
+  // Error(usage) without cfg.exe. `cfg` must outlive the pool.
+  explicit ProcessPool(const PoolConfig& cfg);
+  ~ProcessPool();
+  ProcessPool(const ProcessPool&) = delete;
+  ProcessPool& operator=(const ProcessPool&) = delete;
+
+  // Starts the first worker before there is a plan: it sets up its device
+  // while the caller reads the archives and plans.
+  void prestart();
+  // Runs the plan to its end. The shared state must be between processes,
+  // with the plan's items set.
+  PoolResult run(const Plan& plan, SharedState& shared, Ledger& ledger);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 PoolResult run_threads(const Plan& plan, SharedState& shared, Ledger& ledger, const SessionFactory& factory,
                        const PoolConfig& cfg);
 

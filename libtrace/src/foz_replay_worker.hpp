@@ -20,6 +20,7 @@ namespace libtrace::foz::detail {
 struct DeviceReport {
   std::string name, driver;
   std::uint32_t vendor_id = 0, device_id = 0, api_version = 0;
+  std::uint32_t driver_id = 0;  // VkDriverId (0: unknown, or the null device)
   std::uint8_t uuid[16] = {};
   std::vector<std::string> missing_features;
   std::vector<std::pair<std::string, std::string>> warnings;  // where, message

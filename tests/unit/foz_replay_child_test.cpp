@@ -3,6 +3,8 @@
 // another protocol version is refused, and a cut message is noticed.
 #include <doctest/doctest.h>
 
+#include <cstdlib>
+
 #include "../../libtrace/src/foz_replay_child.hpp"
 
 namespace foz = libtrace::foz;
@@ -35,6 +37,7 @@ TEST_CASE("foz_replay_child: the setup a worker starts from round-trips") {
   s.limits.seconds = 2.5;
   s.limits.rss_bytes = 1ull << 33;
   s.blob_dir = "/tmp/.trak-replay-x";
+  s.exit = foz::WorkerExit::fast;
   const WorkerSetup t = read_setup(body_of(setup_message(s), MsgKind::setup));
   CHECK(t.id == 7);
   CHECK(t.slot == 2);
@@ -47,6 +50,7 @@ TEST_CASE("foz_replay_child: the setup a worker starts from round-trips") {
   CHECK(t.limits.seconds == 2.5);
   CHECK(t.limits.rss_bytes == 1ull << 33);
   CHECK(t.blob_dir == s.blob_dir);
+  CHECK(t.exit == foz::WorkerExit::fast);
 }
 
 TEST_CASE("foz_replay_child: another protocol, or a cut message, is an error, not a misread") {
@@ -91,4 +95,41 @@ TEST_CASE("foz_replay_child: the device report of hello round-trips") {
   CHECK(e.missing_features == d.missing_features);
   CHECK(e.warnings == d.warnings);
   CHECK(e.caches_loaded == 2);
+}
+
+TEST_CASE("foz_replay_child: a worker skips its teardown only where the driver's disk cache is off") {
+  struct Env {
+    const char* name;
+    Env(const char* n, const char* v) : name(n) { ::setenv(n, v, 1); }
+    ~Env() { ::unsetenv(name); }
+  };
+  ::unsetenv("MESA_SHADER_CACHE_DISABLE");
+  ::unsetenv("MESA_GLSL_CACHE_DISABLE");
+  ::unsetenv("__GL_SHADER_DISK_CACHE");
+  DeviceReport lavapipe, nvidia, other, null;
+  lavapipe.driver_id = VK_DRIVER_ID_MESA_LLVMPIPE;
+  nvidia.driver_id = VK_DRIVER_ID_NVIDIA_PROPRIETARY;
+  other.driver_id = VK_DRIVER_ID_AMD_PROPRIETARY;
+  null.null_device = true;
+  const auto autom = foz::WorkerExit::automatic;
+  CHECK(skips_teardown(foz::WorkerExit::fast, lavapipe));
+  CHECK_FALSE(skips_teardown(foz::WorkerExit::clean, null));
+  CHECK(skips_teardown(autom, null));  // nothing to flush
+  CHECK_FALSE(skips_teardown(autom, lavapipe));
+  CHECK_FALSE(skips_teardown(autom, nvidia));
+  CHECK_FALSE(skips_teardown(autom, other));
+  {
+    Env off("MESA_SHADER_CACHE_DISABLE", "TRUE");
+    CHECK(skips_teardown(autom, lavapipe));
+    CHECK_FALSE(skips_teardown(autom, nvidia));  // another driver's switch
+  }
+  {
+    Env on("MESA_SHADER_CACHE_DISABLE", "false");
+    CHECK_FALSE(skips_teardown(autom, lavapipe));
+  }
+  {
+    Env off("__GL_SHADER_DISK_CACHE", "0");
+    CHECK(skips_teardown(autom, nvidia));
+    CHECK_FALSE(skips_teardown(autom, other));
+  }
 }

@@ -244,6 +244,27 @@ TEST_CASE("foz_replay: a worker program that cannot work fails the run with an E
   CHECK(no_children());
 }
 
+TEST_CASE("foz_replay: workers that end fast or clean give the same results and caches") {
+  if (!have_shared()) return;
+  test::ScratchDir dir;
+  std::vector<std::uint64_t> sizes;
+  for (const auto mode : {foz::WorkerExit::fast, foz::WorkerExit::clean}) {
+    auto o = options({kCompute});
+    o.ranges = {foz::parse_range("compute:0-199")};
+    o.worker_exit = mode;
+    o.worker_memory_bytes = 1;  // a handover every 16 pipelines: replacements start while others end
+    o.pipeline_cache = dir / "cache.bin";
+    const auto r = foz::replay(o);
+    CHECK(compute(r).ok == 200);
+    CHECK(r.workers_started >= 13);
+    CHECK(r.lost_from_cache == 0);
+    CHECK(warnings(r).empty());
+    sizes.push_back(r.pipeline_cache_bytes);
+    CHECK(no_children());
+  }
+  CHECK(sizes[0] == sizes[1]);
+}
+
 TEST_CASE("foz_replay: a pipeline that hangs is killed after --timeout and recorded") {
   if (!have_shared()) return;
   const auto hashes = foz::ArchiveReader(kCompute).hashes(Tag::compute_pipeline);
@@ -295,9 +316,12 @@ TEST_CASE("foz_replay: a resumed run skips what the resume database holds") {
   CHECK(compute(r).ok == 30);
   CHECK(compute(r).skipped == 30);
   CHECK(foz::ArchiveReader(o.skip_done).size() == 60);
-  const auto again = foz::replay(o);  // nothing left: no worker is started
+  // Nothing left: only the worker started before the archive was read (it
+  // names the device), and it creates nothing.
+  const auto again = foz::replay(o);
   CHECK(compute(again).already_done == 60);
-  CHECK(again.workers_started == 0);
+  CHECK(compute(again).ok == 0);
+  CHECK(again.workers_started == 1);
   CHECK_FALSE(again.device.empty());
 
   // Stopped before it began (as by Ctrl-C): nothing run, all counted.
