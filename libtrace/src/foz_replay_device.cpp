@@ -117,6 +117,7 @@ ReplayDevice::ReplayDevice(const std::string& spec, const VkPhysicalDeviceFeatur
   report_.driver = phys.driver_name.empty() ? "" : phys.driver_name + (phys.driver_info.empty() ? "" : " " + phys.driver_info);
   report_.vendor_id = phys.properties.vendorID;
   report_.device_id = phys.properties.deviceID;
+  report_.driver_id = static_cast<std::uint32_t>(phys.driver_id);
   report_.api_version = phys.properties.apiVersion;
   std::copy(std::begin(phys.properties.pipelineCacheUUID), std::end(phys.properties.pipelineCacheUUID), report_.uuid);
   report_.missing_features = missing_features(requested, supported);

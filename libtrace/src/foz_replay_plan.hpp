@@ -16,7 +16,7 @@ namespace libtrace::foz::detail {
 
 // The inputs of a run. An object is looked up in each archive in turn and the
 // first one holding it wins, as in Fossilize's concurrent database. Lookups
-// and reads are thread-safe and work in forked children (pread).
+// and reads are thread-safe.
 class Sources {
  public:
   Sources(const std::vector<std::string>& paths, const WarningSink& warnings);

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: MIT
-// Worker processes: fork, watch, reap, replace. A worker reports through its
-// pipe and the shared mapping; when it dies, the slot's `item` names the
+// Worker processes: spawn, watch, reap, replace. A worker reports through its
+// socket and the shared state; when it dies, the slot's `item` names the
 // pipeline it was creating, which is recorded as crashed (or timed out when
-// the parent killed it), and a fresh worker carries on after it.
+// the parent killed it), and a fresh worker carries on after it. A worker
+// that said goodbye is done with: its slot goes to a replacement at once,
+// and its process is reaped when it is gone (freeing a driver's memory takes
+// a while, and need not hold anything up but the end of the run).
 #include "foz_replay_pool.hpp"
 
-#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -18,8 +19,7 @@
 #include <cstring>
 #include <memory>
 
-#include "foz_replay_cache.hpp"
-#include "foz_replay_proto.hpp"
+#include "foz_replay_spawn.hpp"
 
 namespace libtrace::foz::detail {
 
@@ -33,112 +33,6 @@ namespace {
 constexpr double kStartStopLimit = 120;  // s: device creation, cache saving
 constexpr int kMaxStartFailures = 3;
 
-// ---- In the worker ---------------------------------------------------------------
-
-void send(int fd, const std::string& frame) {
-  const char* p = frame.data();
-  std::size_t n = frame.size();
-  while (n > 0) {
-    const ssize_t r = ::write(fd, p, n);
-    if (r < 0) {
-      if (errno == EINTR) continue;
-      ::_exit(1);  // the parent is gone: nobody to work for
-    }
-    p += r;
-    n -= static_cast<std::size_t>(r);
-  }
-}
-
-MsgOut hello_message(const DeviceReport& d) {
-  MsgOut m(MsgKind::hello);
-  m.str(d.name).str(d.driver).u32(d.vendor_id).u32(d.device_id).u32(d.api_version).raw(d.uuid, 16);
-  m.u32(d.caches_loaded).u8(d.null_device);
-  m.u32(static_cast<std::uint32_t>(d.missing_features.size()));
-  for (const auto& f : d.missing_features) m.str(f);
-  m.u32(static_cast<std::uint32_t>(d.warnings.size()));
-  for (const auto& [where, what] : d.warnings) m.str(where).str(what);
-  return m;
-}
-
-DeviceReport read_hello(MsgIn& in) {
-  DeviceReport d;
-  d.name = in.str();
-  d.driver = in.str();
-  d.vendor_id = in.u32();
-  d.device_id = in.u32();
-  d.api_version = in.u32();
-  in.take(d.uuid, 16);
-  d.caches_loaded = in.u32();
-  d.null_device = in.u8();
-  for (std::uint32_t n = in.u32(); n > 0 && in.ok(); --n) d.missing_features.push_back(in.str());
-  for (std::uint32_t n = in.u32(); n > 0 && in.ok(); --n) {
-    std::string where = in.str();
-    d.warnings.emplace_back(std::move(where), in.str());
-  }
-  return d;
-}
-
-struct ChildArgs {
-  const Plan* plan;
-  SharedState* shared;
-  const SessionFactory* factory;
-  const PoolConfig* cfg;
-  unsigned slot;
-  std::uint32_t id;
-  std::vector<std::uint64_t> first;
-  int fd;
-  pid_t parent;
-};
-
-[[noreturn]] void child_main(const ChildArgs& a) {
-  // Die with the parent: no orphaned workers (Fossilize issue #302).
-  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (::getppid() != a.parent) ::_exit(1);
-  // Ctrl-C goes to the whole process group; the parent decides, and stops
-  // the workers through the shared mapping so that caches are saved.
-  ::signal(SIGINT, SIG_IGN);
-  ::signal(SIGTERM, SIG_DFL);
-  ::signal(SIGPIPE, SIG_IGN);
-  // A crash must kill the worker, whatever handler the host process set up
-  // (a test framework's, say): the parent reads the signal from its status.
-  for (int sig : {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS}) ::signal(sig, SIG_DFL);
-  // stdout carries the parent's data only; anything a driver prints goes to
-  // stderr.
-  ::dup2(STDERR_FILENO, STDOUT_FILENO);
-  Slot& slot = a.shared->slot(a.slot);
-  try {
-    auto session = (*a.factory)(*a.shared, a.slot);
-    send(a.fd, hello_message(session->report()).frame());
-    const Injection inject = Injection::from_env();
-    run_items(*a.plan, *a.shared, a.slot, a.id, *session, a.first, a.cfg->limits, &inject,
-              [&](std::uint64_t item, Outcome o, const std::string& reason) {
-                MsgOut m(MsgKind::issue);
-                send(a.fd, m.u64(item).u8(static_cast<std::uint8_t>(o)).str(reason).frame());
-              });
-    slot.phase.store(static_cast<std::uint32_t>(Phase::finishing));
-    slot.started_ns.store(monotonic_ns());
-    if (a.cfg->want_blobs) {
-      const std::vector<std::uint8_t> blob = session->cache_data();
-      const std::string path = a.cfg->blob_dir + "/w" + std::to_string(a.id) + ".bin";
-      write_file_atomically(path, blob);
-      MsgOut m(MsgKind::cache);
-      send(a.fd, m.str(path).u64(blob.size()).frame());
-    }
-    // Destroying the device lets a driver finish writing its own disk cache.
-    session.reset();
-    MsgOut bye(MsgKind::bye);
-    send(a.fd, bye.u64(peak_rss()).frame());
-    ::_exit(0);
-  } catch (const Error& e) {
-    MsgOut m(MsgKind::fatal);
-    send(a.fd, m.u8(static_cast<std::uint8_t>(e.code())).str(e.where()).str(e.message()).frame());
-  } catch (const std::exception& e) {
-    MsgOut m(MsgKind::fatal);
-    send(a.fd, m.u8(static_cast<std::uint8_t>(Errc::unsupported)).str("worker").str(e.what()).frame());
-  }
-  ::_exit(1);
-}
-
 // ---- In the parent ------------------------------------------------------------------
 
 struct Worker {
@@ -147,82 +41,95 @@ struct Worker {
   unsigned slot = 0;
   std::uint32_t id = 0;
   std::string inbuf;
-  bool eof = false, hello = false, cached = false, bye = false, killed = false;
+  bool eof = false, hello = false, started = false, cached = false, bye = false, killed = false;
+  bool retired = false;            // said goodbye and was settled: only its exit is awaited
+  std::int64_t spawned_ns = 0, retired_ns = 0;
   std::uint64_t peak_rss = 0;
   std::vector<std::uint64_t> first;
 };
 
-class Pool {
- public:
-  Pool(const Plan& plan, SharedState& shared, Ledger& ledger, const SessionFactory& factory, const PoolConfig& cfg)
-      : plan_(plan), shared_(shared), ledger_(ledger), factory_(factory), cfg_(cfg) {}
-  ~Pool() {
+}  // namespace
+
+struct ProcessPool::Impl {
+  explicit Impl(const PoolConfig& c) : cfg(c) {}
+  ~Impl() {
     // Only on an error path: no worker outlives the run, none is left a zombie.
-    for (Worker& w : workers_) {
+    for (Worker& w : workers) {
       ::kill(w.pid, SIGKILL);
-      ::waitpid(w.pid, nullptr, 0);
+      while (::waitpid(w.pid, nullptr, 0) < 0 && errno == EINTR) {
+      }
       ::close(w.fd);
     }
   }
 
-  PoolResult run();
-
- private:
   void spawn(unsigned slot, std::vector<std::uint64_t> first);
+  void begin_slot(const Worker& w);
+  void send_start(Worker& w);
   void read_from(Worker& w);
   void handle(Worker& w, MsgKind kind, const std::string& body);
+  void retire(Worker& w);
   void reap(std::size_t index);
+  void settle_death(Worker& w, int status);
   void check_timeouts();
   void report_progress(bool force);
   std::string describe_death(const Worker& w, int status, Phase phase, Tag dep_tag, std::uint64_t dep_hash) const;
+  std::size_t active() const {
+    return static_cast<std::size_t>(std::count_if(workers.begin(), workers.end(), [](const Worker& w) { return !w.retired; }));
+  }
 
-  const Plan& plan_;
-  SharedState& shared_;
-  Ledger& ledger_;
-  const SessionFactory& factory_;
-  const PoolConfig& cfg_;
-  std::vector<Worker> workers_;
-  PoolResult result_;
-  std::uint32_t next_id_ = 0;
-  int start_failures_ = 0;
-  bool stopping_ = false;
-  std::optional<Error> fatal_;
-  std::int64_t last_progress_ = 0, last_settle_ = 0;
+  const PoolConfig& cfg;
+  // Set by run(); null while prestarted workers wait for the plan.
+  const Plan* plan = nullptr;
+  SharedState* shared = nullptr;
+  Ledger* ledger = nullptr;
+  std::vector<Worker> workers;
+  std::vector<std::pair<unsigned, std::vector<std::uint64_t>>> respawn;  // slot, handover
+  PoolResult result;
+  std::uint32_t next_id = 0;
+  int start_failures = 0;
+  bool stopping = false;
+  std::optional<Error> fatal;
+  std::int64_t last_progress = 0, last_settle = 0;
 };
 
-void Pool::spawn(unsigned slot, std::vector<std::uint64_t> first) {
-  int p[2];
-  if (::pipe2(p, O_CLOEXEC) != 0) throw_errno("trak-replay", "pipe");
-  Slot& s = shared_.slot(slot);
-  s.item.store(-1);
-  s.phase.store(static_cast<std::uint32_t>(Phase::starting));
-  s.started_ns.store(monotonic_ns());
-  ChildArgs args{&plan_, &shared_, &factory_, &cfg_, slot, ++next_id_, first, p[1], ::getpid()};
-  const pid_t pid = ::fork();
-  if (pid < 0) {
-    ::close(p[0]);
-    ::close(p[1]);
-    throw_errno("trak-replay", "fork");
-  }
-  if (pid == 0) {
-    ::close(p[0]);
-    for (const Worker& w : workers_) ::close(w.fd);
-    if (cfg_.done) ::close(cfg_.done->fd());
-    child_main(args);
-  }
-  ::close(p[1]);
-  ::fcntl(p[0], F_SETFL, O_NONBLOCK);
+void ProcessPool::Impl::spawn(unsigned slot, std::vector<std::uint64_t> first) {
+  const SpawnedWorker child = spawn_worker(cfg.exe);
   Worker w;
-  w.pid = pid;
-  w.fd = p[0];
+  w.pid = child.pid;
+  w.fd = child.fd;
   w.slot = slot;
-  w.id = args.id;
+  w.id = ++next_id;
   w.first = std::move(first);
-  workers_.push_back(std::move(w));
-  ++result_.workers_started;
+  w.spawned_ns = monotonic_ns();
+  WorkerSetup setup = cfg.setup;
+  setup.id = w.id;
+  setup.slot = slot;
+  setup.parent = static_cast<std::int32_t>(::getpid());
+  // A worker that cannot take its setup has died already: its end of file
+  // says so, and reap() tells why.
+  send_frame(w.fd, setup_message(setup));
+  if (shared) begin_slot(w);
+  workers.push_back(std::move(w));
+  ++result.workers_started;
 }
 
-void Pool::read_from(Worker& w) {
+// The slot's record of a starting worker, which the timeouts read.
+void ProcessPool::Impl::begin_slot(const Worker& w) {
+  Slot& s = shared->slot(w.slot);
+  s.item.store(-1);
+  s.phase.store(static_cast<std::uint32_t>(Phase::starting));
+  s.started_ns.store(w.spawned_ns);
+}
+
+void ProcessPool::Impl::send_start(Worker& w) {
+  // Sent only once the worker said hello, while it waits for it: however
+  // large, it cannot fill a socket nobody reads.
+  static const InvalidModules kNone;
+  w.started = true;
+  send_frame(w.fd, start_message(w.first, cfg.invalid_modules ? *cfg.invalid_modules : kNone), shared->fd());
+}
+
+void ProcessPool::Impl::read_from(Worker& w) {
   char buf[1 << 16];
   for (;;) {
     const ssize_t r = ::read(w.fd, buf, sizeof buf);
@@ -236,45 +143,51 @@ void Pool::read_from(Worker& w) {
   }
   MsgKind kind;
   std::string body;
-  while (next_frame(w.inbuf, kind, body)) handle(w, kind, body);
+  while (!w.retired && next_frame(w.inbuf, kind, body)) handle(w, kind, body);
 }
 
-void Pool::handle(Worker& w, MsgKind kind, const std::string& body) {
+void ProcessPool::Impl::handle(Worker& w, MsgKind kind, const std::string& body) {
   MsgIn in(body);
   switch (kind) {
     case MsgKind::hello:
       w.hello = true;
-      start_failures_ = 0;
-      if (!result_.device) result_.device = read_hello(in);
+      start_failures = 0;
+      if (!result.device) result.device = read_hello(in);
+      if (shared) send_start(w);
       break;
     case MsgKind::issue: {
       const std::uint64_t item = in.u64();
       const auto o = static_cast<Outcome>(in.u8());
-      ledger_.note_issue(item, o, in.str());
+      ledger->note_issue(item, o, in.str());
       break;
     }
     case MsgKind::cache:
-      result_.blob_files.push_back(in.str());
+      result.blob_files.push_back(in.str());
       w.cached = true;
-      ledger_.commit_worker(w.id);
+      ledger->commit_worker(w.id);
       break;
     case MsgKind::bye:
       w.bye = true;
       w.peak_rss = in.u64();
+      retire(w);
       break;
     case MsgKind::fatal: {
       const auto code = static_cast<Errc>(in.u8());
       std::string where = in.str();
-      if (!fatal_) fatal_.emplace(code, std::move(where), in.str());
+      if (!fatal) fatal.emplace(code, std::move(where), in.str());
       break;
     }
+    default:  // not a worker's message: a worker of another build
+      if (!fatal) fatal.emplace(Errc::bad_record, "trak-replay", "a worker sent an unknown message");
+      break;
   }
 }
 
-std::string Pool::describe_death(const Worker& w, int status, Phase phase, Tag dep_tag, std::uint64_t dep_hash) const {
+std::string ProcessPool::Impl::describe_death(const Worker& w, int status, Phase phase, Tag dep_tag,
+                                              std::uint64_t dep_hash) const {
   std::string s;
-  if (w.killed)
-    s = "no result after " + std::to_string(static_cast<long long>(cfg_.timeout_seconds)) + " s: the worker was killed";
+  if (w.killed && !w.retired)
+    s = "no result after " + std::to_string(static_cast<long long>(cfg.timeout_seconds)) + " s: the worker was killed";
   else if (WIFSIGNALED(status))
     s = "the worker died of " + signal_name(WTERMSIG(status));
   else
@@ -283,18 +196,27 @@ std::string Pool::describe_death(const Worker& w, int status, Phase phase, Tag d
   return s;
 }
 
-void Pool::reap(std::size_t index) {
-  Worker w = std::move(workers_[index]);
-  workers_.erase(workers_.begin() + static_cast<std::ptrdiff_t>(index));
-  int status = 0;
-  rusage ru{};
-  while (::wait4(w.pid, &status, 0, &ru) < 0 && errno == EINTR) {
-  }
-  ::close(w.fd);
-  result_.peak_rss_worker =
-      std::max({result_.peak_rss_worker, w.peak_rss, static_cast<std::uint64_t>(ru.ru_maxrss) * 1024});
+// After goodbye: everything it made is accounted for, its slot is free, and
+// a replacement starts if there is work left; its process ends on its own.
+void ProcessPool::Impl::retire(Worker& w) {
+  w.retired = true;
+  w.retired_ns = monotonic_ns();
+  Slot& slot = shared->slot(w.slot);
+  slot.item.store(-1);
+  slot.started_ns.store(0);
+  slot.phase.store(static_cast<std::uint32_t>(Phase::idle));
+  std::vector<std::uint64_t> handover;
+  for (std::uint64_t i : w.first)
+    if (shared->outcome_of(i) == Outcome::pending) handover.push_back(i);
+  // Spawned once the messages read are handled: `w` lives in `workers`.
+  const bool more = shared->control().next.load() < plan->items.size() || !handover.empty();
+  if (more && !stopping && !fatal) respawn.emplace_back(w.slot, std::move(handover));
+}
 
-  Slot& slot = shared_.slot(w.slot);
+// A worker that died before its goodbye: the pipeline in its slot is the
+// culprit, and what it had not finished goes to its replacement.
+void ProcessPool::Impl::settle_death(Worker& w, int status) {
+  Slot& slot = shared->slot(w.slot);
   const std::int64_t culprit = slot.item.load();
   const auto phase = static_cast<Phase>(slot.phase.load());
   const auto dep_tag = static_cast<Tag>(slot.dep_tag.load());
@@ -303,45 +225,66 @@ void Pool::reap(std::size_t index) {
   slot.started_ns.store(0);
   slot.phase.store(static_cast<std::uint32_t>(Phase::idle));
 
-  const bool clean = WIFEXITED(status) && WEXITSTATUS(status) == 0 && w.bye;
   std::vector<std::uint64_t> handover;
   for (std::uint64_t i : w.first)
-    if (static_cast<std::int64_t>(i) != culprit && shared_.outcome_of(i) == Outcome::pending) handover.push_back(i);
-
-  if (!clean && !fatal_) {
+    if (static_cast<std::int64_t>(i) != culprit && shared->outcome_of(i) == Outcome::pending) handover.push_back(i);
+  if (!fatal) {
     const int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     const std::string why = describe_death(w, status, phase, dep_tag, dep_hash);
-    if (culprit >= 0 && shared_.outcome_of(static_cast<std::size_t>(culprit)) == Outcome::pending) {
+    if (culprit >= 0 && shared->outcome_of(static_cast<std::size_t>(culprit)) == Outcome::pending) {
       const auto i = static_cast<std::size_t>(culprit);
       const Outcome o = w.killed ? Outcome::timed_out : Outcome::crashed;
-      ledger_.note_issue(i, o, why, sig);
-      shared_.finish(i, o, w.id);
-      if (phase == Phase::dependency && dep_tag == Tag::shader_module) shared_.ban(dep_hash);
+      ledger->note_issue(i, o, why, sig);
+      shared->finish(i, o, w.id);
+      if (phase == Phase::dependency && dep_tag == Tag::shader_module) shared->ban(dep_hash);
     } else if (!w.hello) {
-      if (++start_failures_ >= kMaxStartFailures)
-        fatal_.emplace(Errc::unsupported, "trak-replay",
-                       "workers keep dying while they set up the device (" + why + ")");
-    } else if (cfg_.warnings) {
-      cfg_.warnings("trak-replay", "worker " + std::to_string(w.id) + ": " + why + " outside any pipeline");
+      if (++start_failures >= kMaxStartFailures)
+        fatal.emplace(Errc::unsupported, "trak-replay", "workers keep dying while they set up the device (" + why + ")");
+    } else if (cfg.warnings) {
+      cfg.warnings("trak-replay", "worker " + std::to_string(w.id) + ": " + why + " outside any pipeline");
     }
-    const auto reclaimed = ledger_.reclaim_uncommitted(w.id, shared_.control().next.load());
-    result_.lost_from_cache += reclaimed.size();
+    const auto reclaimed = ledger->reclaim_uncommitted(w.id, shared->control().next.load());
+    result.lost_from_cache += reclaimed.size();
     handover.insert(handover.end(), reclaimed.begin(), reclaimed.end());
   }
-  const bool more = shared_.control().next.load() < plan_.items.size() || !handover.empty();
-  if (more && !stopping_ && !fatal_) spawn(w.slot, std::move(handover));
+  const bool more = shared->control().next.load() < plan->items.size() || !handover.empty();
+  if (more && !stopping && !fatal) spawn(w.slot, std::move(handover));
 }
 
-void Pool::check_timeouts() {
+void ProcessPool::Impl::reap(std::size_t index) {
+  Worker w = std::move(workers[index]);
+  workers.erase(workers.begin() + static_cast<std::ptrdiff_t>(index));
+  int status = 0;
+  rusage ru{};
+  while (::wait4(w.pid, &status, 0, &ru) < 0 && errno == EINTR) {
+  }
+  ::close(w.fd);
+  result.peak_rss_worker =
+      std::max({result.peak_rss_worker, w.peak_rss, static_cast<std::uint64_t>(ru.ru_maxrss) * 1024});
+  const bool clean = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  if (!w.retired) {
+    settle_death(w, status);
+  } else if (!clean && !w.killed && !fatal && cfg.warnings) {
+    // Its results were in; a driver that crashes tearing down costs nothing.
+    cfg.warnings("trak-replay", "worker " + std::to_string(w.id) + ": " + describe_death(w, status, Phase::idle, {}, 0) +
+                                    " after it had handed everything over");
+  }
+}
+
+void ProcessPool::Impl::check_timeouts() {
   const std::int64_t now = monotonic_ns();
-  for (Worker& w : workers_) {
+  for (Worker& w : workers) {
     if (w.killed || w.eof) continue;
-    const Slot& s = shared_.slot(w.slot);
+    if (w.retired) {  // a driver stuck tearing down must not stall the run's end
+      if (static_cast<double>(now - w.retired_ns) / 1e9 > kStartStopLimit) ::kill(w.pid, SIGKILL), w.killed = true;
+      continue;
+    }
+    const Slot& s = shared->slot(w.slot);
     const std::int64_t started = s.started_ns.load(std::memory_order_acquire);
-    if (!started || cfg_.timeout_seconds <= 0) continue;
+    if (!started || cfg.timeout_seconds <= 0) continue;
     const auto phase = static_cast<Phase>(s.phase.load());
     const bool in_pipeline = phase == Phase::pipeline || phase == Phase::dependency;
-    const double limit = in_pipeline ? cfg_.timeout_seconds : std::max(cfg_.timeout_seconds, kStartStopLimit);
+    const double limit = in_pipeline ? cfg.timeout_seconds : std::max(cfg.timeout_seconds, kStartStopLimit);
     if (static_cast<double>(now - started) / 1e9 > limit) {
       ::kill(w.pid, SIGKILL);
       w.killed = true;
@@ -349,56 +292,73 @@ void Pool::check_timeouts() {
   }
 }
 
-void Pool::report_progress(bool force) {
-  if (!cfg_.progress) return;
+void ProcessPool::Impl::report_progress(bool force) {
+  if (!cfg.progress) return;
   const std::int64_t now = monotonic_ns();
-  if (!force && now - last_progress_ < 200'000'000) return;
-  last_progress_ = now;
-  cfg_.progress(ledger_.progress());
+  if (!force && now - last_progress < 200'000'000) return;
+  last_progress = now;
+  cfg.progress(ledger->progress());
 }
 
-PoolResult Pool::run() {
-  const unsigned n = static_cast<unsigned>(std::min<std::uint64_t>(cfg_.jobs, plan_.items.size()));
-  for (unsigned s = 0; s < n; ++s) spawn(s, {});
+ProcessPool::ProcessPool(const PoolConfig& cfg) : impl_(std::make_unique<Impl>(cfg)) {
+  if (cfg.exe.empty())
+    throw Error(Errc::usage, "trak-replay", "worker processes need a worker executable (or run in-process)");
+}
+
+ProcessPool::~ProcessPool() = default;
+
+void ProcessPool::prestart() {
+  if (impl_->workers.empty() && impl_->cfg.jobs > 0) impl_->spawn(0, {});
+}
+
+PoolResult ProcessPool::run(const Plan& plan, SharedState& shared, Ledger& ledger) {
+  if (shared.fd() < 0) throw Error(Errc::usage, "trak-replay", "worker processes need a shared state between processes");
+  Impl& p = *impl_;
+  p.plan = &plan;
+  p.shared = &shared;
+  p.ledger = &ledger;
+  // A prestarted worker runs even with nothing to do: its hello names the
+  // device.
+  for (Worker& w : p.workers) {
+    p.begin_slot(w);
+    if (w.hello && !w.started) p.send_start(w);
+  }
+  const unsigned n = static_cast<unsigned>(std::min<std::uint64_t>(p.cfg.jobs, plan.items.size()));
+  for (unsigned s = static_cast<unsigned>(p.workers.size()); s < n; ++s) p.spawn(s, {});
   std::vector<pollfd> fds;
-  while (!workers_.empty()) {
-    if (!stopping_ && ((cfg_.stop && cfg_.stop->load()) || fatal_)) {
-      stopping_ = true;
-      result_.stopped = !fatal_;
-      shared_.control().stop.store(1);
-      if (fatal_)
-        for (Worker& w : workers_) ::kill(w.pid, SIGKILL);
+  while (!p.workers.empty()) {
+    if (!p.stopping && ((p.cfg.stop && p.cfg.stop->load()) || p.fatal)) {
+      p.stopping = true;
+      p.result.stopped = !p.fatal;
+      shared.control().stop.store(1);
+      if (p.fatal)
+        for (Worker& w : p.workers) ::kill(w.pid, SIGKILL), w.killed = true;
     }
     fds.clear();
-    for (const Worker& w : workers_) fds.push_back(pollfd{w.fd, POLLIN, 0});
+    for (const Worker& w : p.workers) fds.push_back(pollfd{w.fd, POLLIN, 0});
     const int r = ::poll(fds.data(), fds.size(), 50);
     if (r < 0 && errno != EINTR) throw_errno("trak-replay", "poll");
     for (std::size_t i = 0; i < fds.size(); ++i)
-      if (fds[i].revents) read_from(workers_[i]);
+      if (fds[i].revents) p.read_from(p.workers[i]);
+    for (auto& [slot, handover] : p.respawn) p.spawn(slot, std::move(handover));
+    p.respawn.clear();
     bool reaped = false;
-    for (std::size_t i = workers_.size(); i-- > 0;)
-      if (workers_[i].eof) reap(i), reaped = true;
-    check_timeouts();
+    for (std::size_t i = p.workers.size(); i-- > 0;)
+      if (p.workers[i].eof) p.reap(i), reaped = true;
+    p.check_timeouts();
     // Settling scans the outcomes since the oldest unsettled pipeline: ten
-    // times a second is often enough for progress and the resume database.
+    // times a second is often enough for progress and the resume database;
+    // and at once when the last worker is done.
     const std::int64_t now = monotonic_ns();
-    if (reaped || now - last_settle_ > 100'000'000) {
-      last_settle_ = now;
-      ledger_.settle(shared_.control().next.load());
-      if (cfg_.done) cfg_.done->flush();
+    if (reaped || p.active() == 0 || now - p.last_settle > 100'000'000) {
+      p.last_settle = now;
+      ledger.settle(shared.control().next.load());
+      if (p.cfg.done) p.cfg.done->flush();
     }
-    report_progress(false);
+    p.report_progress(false);
   }
-  if (fatal_) throw *fatal_;
-  return std::move(result_);
-}
-
-}  // namespace
-
-PoolResult run_processes(const Plan& plan, SharedState& shared, Ledger& ledger, const SessionFactory& factory,
-                         const PoolConfig& cfg) {
-  Pool pool(plan, shared, ledger, factory, cfg);
-  return pool.run();
+  if (p.fatal) throw *p.fatal;
+  return std::move(p.result);
 }
 
 }  // namespace libtrace::foz::detail

@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: MIT
-// Running the workers: forked processes that each own a device (crash
-// isolation, timeouts, replacement), or threads in this process
+// Running the workers: processes that each own a device (crash isolation,
+// timeouts, replacement; foz_replay_child.hpp), or threads in this process
 // (--in-process). The parent watches, settles outcomes and reports progress.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "foz_replay_child.hpp"
 #include "foz_replay_ledger.hpp"
 #include "foz_replay_worker.hpp"
 
@@ -27,7 +29,13 @@ struct PoolConfig {
   const std::atomic<bool>* stop = nullptr;
   std::function<void(const ReplayProgress&)> progress;
   WarningSink warnings;
-  DoneLog* done = nullptr;  // flushed as outcomes settle; workers close it
+  DoneLog* done = nullptr;  // flushed as outcomes settle
+  // Processes only: the program they run, what every worker is told (id,
+  // slot, parent and blob_dir are filled in per worker), and the modules
+  // spirv-val rejected.
+  std::string exe;
+  WorkerSetup setup;
+  const InvalidModules* invalid_modules = nullptr;
 };
 
 struct PoolResult {
@@ -40,8 +48,27 @@ struct PoolResult {
   bool stopped = false;
 };
 
-PoolResult run_processes(const Plan& plan, SharedState& shared, Ledger& ledger, const SessionFactory& factory,
-                         const PoolConfig& cfg);
+// Worker processes. Every worker is reaped before run() returns or the pool
+// is destroyed (which kills those still there: only on an error path).
+class ProcessPool {
+ public:
+  // Error(usage) without cfg.exe. `cfg` must outlive the pool.
+  explicit ProcessPool(const PoolConfig& cfg);
+  ~ProcessPool();
+  ProcessPool(const ProcessPool&) = delete;
+  ProcessPool& operator=(const ProcessPool&) = delete;
+
+  // Starts the first worker before there is a plan: it sets up its device
+  // while the caller reads the archives and plans.
+  void prestart();
+  // Runs the plan to its end. The shared state must be between processes,
+  // with the plan's items set.
+  PoolResult run(const Plan& plan, SharedState& shared, Ledger& ledger);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 PoolResult run_threads(const Plan& plan, SharedState& shared, Ledger& ledger, const SessionFactory& factory,
                        const PoolConfig& cfg);
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Messages from a worker process to its parent, over the worker's own pipe.
-// A frame is a little-endian u32 length (of what follows), a kind byte and
-// the body. Only what is rare travels here (device report, one message per
-// failed pipeline, the cache blob's file, goodbye); outcomes go through
-// shared memory (foz_replay_shared.hpp).
+// Messages between a worker process and its parent, over the worker's own
+// socket. A frame is a little-endian u32 length (of what follows), a kind
+// byte and the body. Only what is rare travels here (what to do, device
+// report, one message per failed pipeline, the cache blob's file, goodbye);
+// outcomes go through shared memory (foz_replay_shared.hpp).
 #pragma once
 
 #include <cstdint>
@@ -15,11 +15,15 @@
 namespace libtrace::foz::detail {
 
 enum class MsgKind : std::uint8_t {
+  // Worker to parent.
   hello = 1,  // DeviceReport fields
   issue,      // u64 item, u8 outcome, string reason
   cache,      // string path of the saved cache blob, u64 bytes
   bye,        // u64 peak RSS bytes
   fatal,      // u8 Errc, string where, string message
+  // Parent to worker (foz_replay_child.hpp).
+  setup = 16,  // WorkerSetup: which device, which archives
+  start,       // WorkerStart, with the shared state's memfd attached
 };
 
 class MsgOut {

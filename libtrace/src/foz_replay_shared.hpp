@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: MIT
-// State the parent and its workers share: the work queue, what each worker is
-// doing right now, and every pipeline's outcome. One anonymous MAP_SHARED
-// mapping made before the first fork, so a worker's last writes survive its
-// crash and the parent reads them without any message.
+// State the parent and its workers share: the work queue and its items, what
+// each worker is doing right now, and every pipeline's outcome. One memfd the
+// parent makes and hands to each worker process (over its socket), which maps
+// it too, so a worker's last writes survive its crash and the parent reads
+// them without any message.
 #pragma once
 
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <span>
+#include <type_traits>
 
+#include "foz_replay_plan.hpp"
 #include "libtrace/foz_replay.hpp"
 
 namespace libtrace::foz::detail {
@@ -43,15 +47,26 @@ struct Control {
 static_assert(std::atomic<std::uint64_t>::is_always_lock_free && std::atomic<std::uint8_t>::is_always_lock_free,
               "cross-process atomics must be lock-free");
 
-// One mapping: Control, the slots, then an outcome byte and an owner (worker
-// id) per item.
+static_assert(sizeof(WorkItem) == 16 && std::is_trivially_copyable_v<WorkItem>, "WorkItem is shared as bytes");
+
+// One mapping: a header (sizes, for the worker that attaches), Control, the
+// slots, the work items, then an outcome byte and an owner (worker id) per
+// item.
 class SharedState {
  public:
-  // `between_processes`: MAP_SHARED, else private memory (threads).
+  // `between_processes`: a memfd mapped MAP_SHARED (fd() passes it on), else
+  // private memory (threads). The items are zero until set_items().
   SharedState(std::size_t items, unsigned slots, bool between_processes);
+  // In a worker process: maps the parent's memfd (the descriptor is closed
+  // here). Error when it is not one, or of another layout.
+  explicit SharedState(int memfd);
   ~SharedState();
   SharedState(const SharedState&) = delete;
   SharedState& operator=(const SharedState&) = delete;
+
+  int fd() const { return fd_; }  // -1 unless shared between processes
+  void set_items(std::span<const WorkItem> items);
+  std::span<const WorkItem> items_view() const { return {items_, n_items_}; }
 
   Control& control() { return *control_; }
   Slot& slot(unsigned i) { return slots_[i]; }
@@ -71,10 +86,14 @@ class SharedState {
   void ban(std::uint64_t module_hash);
 
  private:
+  void lay_out();
+
   void* base_ = nullptr;
   std::size_t bytes_ = 0;
+  int fd_ = -1;
   Control* control_ = nullptr;
   Slot* slots_ = nullptr;
+  WorkItem* items_ = nullptr;
   std::atomic<std::uint8_t>* outcome_ = nullptr;
   std::atomic<std::uint32_t>* owner_ = nullptr;
   unsigned n_slots_ = 0;

@@ -58,7 +58,7 @@ Injection Injection::from_env() {
   return in;
 }
 
-LoopEnd run_items(const Plan& plan, SharedState& shared, unsigned slot_index, std::uint32_t worker_id,
+LoopEnd run_items(std::span<const WorkItem> items, SharedState& shared, unsigned slot_index, std::uint32_t worker_id,
                   Session& session, const std::vector<std::uint64_t>& first, const LoopLimits& limits,
                   const Injection* inject, const IssueFn& issue) {
   Slot& slot = shared.slot(slot_index);
@@ -80,9 +80,9 @@ LoopEnd run_items(const Plan& plan, SharedState& shared, unsigned slot_index, st
       i = first[next_first++];
     } else {
       i = ctl.next.fetch_add(1, std::memory_order_relaxed);
-      if (i >= plan.items.size()) return LoopEnd::queue_empty;
+      if (i >= items.size()) return LoopEnd::queue_empty;
     }
-    const WorkItem& item = plan.items[i];
+    const WorkItem& item = items[i];
     slot.item.store(static_cast<std::int64_t>(i), std::memory_order_relaxed);
     slot.phase.store(static_cast<std::uint32_t>(Phase::pipeline), std::memory_order_relaxed);
     slot.started_ns.store(monotonic_ns(), std::memory_order_release);

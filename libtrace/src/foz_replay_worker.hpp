@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,7 @@ namespace libtrace::foz::detail {
 struct DeviceReport {
   std::string name, driver;
   std::uint32_t vendor_id = 0, device_id = 0, api_version = 0;
+  std::uint32_t driver_id = 0;  // VkDriverId (0: unknown, or the null device)
   std::uint8_t uuid[16] = {};
   std::vector<std::string> missing_features;
   std::vector<std::pair<std::string, std::string>> warnings;  // where, message
@@ -37,8 +39,8 @@ class Session {
   virtual std::vector<std::uint8_t> cache_data() = 0;
 };
 
-// Makes the session of the worker in `slot` (in the worker itself, after the
-// fork). Throws Error when the device cannot be set up.
+// Makes the session of the worker thread in `slot` (--in-process). Throws
+// Error when the device cannot be set up.
 using SessionFactory = std::function<std::unique_ptr<Session>(SharedState& shared, unsigned slot)>;
 
 // When a worker process should hand over to a fresh one: bounded driver
@@ -66,9 +68,9 @@ using IssueFn = std::function<void(std::uint64_t item, Outcome o, const std::str
 // then the shared queue, until it is empty, stop is set or a limit is hit.
 // Each outcome is stored in shared memory; `issue` hears about every one that
 // is not ok, before the outcome is stored.
-LoopEnd run_items(const Plan& plan, SharedState& shared, unsigned slot, std::uint32_t worker_id, Session& session,
-                  const std::vector<std::uint64_t>& first, const LoopLimits& limits, const Injection* inject,
-                  const IssueFn& issue);
+LoopEnd run_items(std::span<const WorkItem> items, SharedState& shared, unsigned slot, std::uint32_t worker_id,
+                  Session& session, const std::vector<std::uint64_t>& first, const LoopLimits& limits,
+                  const Injection* inject, const IssueFn& issue);
 
 // Resident set size now, and the peak (VmHWM), in bytes; 0 when unknown.
 std::uint64_t current_rss();

@@ -103,12 +103,3 @@ TEST_CASE("foz_replay_ledger: with a cache file, created pipelines wait for thei
   CHECK(r.counts[1].ok == 4);
   CHECK(foz::ArchiveReader(dir / "done.foz").size() == 4);
 }
-
-TEST_CASE("foz_replay_ledger: modules that crashed the driver are banned for every worker") {
-  foz::detail::SharedState shared(1, 1, true);
-  CHECK_FALSE(shared.is_banned(0x42));
-  shared.ban(0x42);
-  shared.ban(0x42);
-  CHECK(shared.is_banned(0x42));
-  CHECK(shared.control().banned_count.load() == 1);
-}

@@ -22,6 +22,7 @@ struct FozCli {
   std::vector<std::string> ranges;
   std::string shard;
   double module_cache_mib = 256, worker_memory_mib = 2048;
+  std::string worker_exit = "auto";
   bool progress = false;
 };
 
@@ -74,6 +75,12 @@ inline void add_foz_options(CLI::App& app, FozCli& c) {
   app.add_option("--worker-memory", c.worker_memory_mib,
                  "MiB of resident memory after which a worker hands over to a fresh one (0: never)")
       ->capture_default_str();
+  app.add_option("--worker-exit", c.worker_exit,
+                 "How a worker ends once its results are in: clean (destroy its device, so that the driver "
+                 "finishes writing its own disk cache), fast (leave it to the kernel), auto (fast where the "
+                 "driver's disk cache is off: MESA_SHADER_CACHE_DISABLE, __GL_SHADER_DISK_CACHE=0; else clean)")
+      ->check(CLI::IsMember({"auto", "clean", "fast"}))
+      ->capture_default_str();
   app.add_option("--worker-seconds", o.worker_seconds,
                  "Seconds after which a worker hands over to a fresh one (0: never; default: 300 with "
                  "--pipeline-cache, else never)");
@@ -113,11 +120,17 @@ inline void print_progress(const libtrace::foz::ReplayProgress& p) {
 inline int run_foz(FozCli& c, const std::vector<std::string>& inputs, bool json) {
   auto& o = c.opt;
   o.inputs = inputs;
+  // Workers are fresh images of this very program (it may have been
+  // replaced on disk since: /proc/self/exe is still this one).
+  o.worker_executable = "/proc/self/exe";
   for (const auto& r : c.ranges) o.ranges.push_back(libtrace::foz::parse_range(r));
   if (!c.shard.empty()) o.shard = libtrace::foz::parse_shard(c.shard);
   if (c.module_cache_mib < 0 || c.worker_memory_mib < 0) throw UsageError("sizes in MiB must be 0 or more");
   o.module_cache_bytes = static_cast<std::uint64_t>(c.module_cache_mib * 1048576.0);
   o.worker_memory_bytes = static_cast<std::uint64_t>(c.worker_memory_mib * 1048576.0);
+  o.worker_exit = c.worker_exit == "clean"  ? libtrace::foz::WorkerExit::clean
+                  : c.worker_exit == "fast" ? libtrace::foz::WorkerExit::fast
+                                            : libtrace::foz::WorkerExit::automatic;
   if (c.progress) o.progress = print_progress;
   o.warnings = [](const std::string& where, const std::string& why) {
     clear_progress_line();

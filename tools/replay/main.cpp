@@ -4,6 +4,9 @@
 // against a model of the recorded heaps; and Fossilize archives (.foz), whose
 // pipelines it creates on the device (foz_cli.hpp). The format is told by
 // content.
+#include <unistd.h>
+
+#include <cstdlib>
 #include <iostream>
 
 #include "foz_cli.hpp"
@@ -39,6 +42,9 @@ Lines parse_lines(const std::string& spec) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A replay worker that this program started for a .foz replay (before
+  // anything else: it must not touch Vulkan or parse options first).
+  if (argc == 3 && argv[1] == libtrace::foz::kWorkerFlag) ::_exit(libtrace::foz::run_worker(std::atoi(argv[2])));
   CLI::App app{"Replay a VMA calls recording on a Vulkan device: real buffers, images and device memory, "
                "suballocated by trak's own VMA-like allocator. --simulate models the recorded heaps instead. "
                "Or create every pipeline of Fossilize archives (.foz) on the device, to warm its caches.",

@@ -67,10 +67,30 @@ struct ReplayProgress {
   bool final = false;
 };
 
+// How a worker process ends once it has handed over its results and cache.
+enum class WorkerExit : std::uint8_t {
+  // fast where nothing is lost by it: the null device, Mesa's drivers with
+  // MESA_SHADER_CACHE_DISABLE set, NVIDIA's with __GL_SHADER_DISK_CACHE=0;
+  // clean everywhere else.
+  automatic,
+  // Destroy the device and instance first: a driver finishes writing its own
+  // disk cache there (Mesa waits for its cache writer threads), which warming
+  // that cache needs. Costs what the driver takes to free everything
+  // (lavapipe: ~150 ms after 6,000 pipelines).
+  clean,
+  // End at once and leave the driver's state to the kernel: writes the
+  // driver still had queued for its disk cache are lost.
+  fast,
+};
+
 struct ReplayOptions {
   std::vector<std::string> inputs;  // .foz files; the first holding an object wins
   // Worker processes (threads with in_process); 0 = one per core.
   unsigned jobs = 0;
+  // The program the worker processes run: one that calls run_worker() when
+  // started as `<program> --foz-replay-worker FD` (trak-replay does; it
+  // passes /proc/self/exe). Needed unless in_process.
+  std::string worker_executable;
   // Threads in this process instead of worker processes: no crash isolation,
   // no --timeout, for debugging.
   bool in_process = false;
@@ -93,6 +113,7 @@ struct ReplayOptions {
   // pipeline-cache file, which a crash would cost all of, else never: a new
   // worker pays the driver's start-up again, over a second on some drivers).
   double worker_seconds = -1;
+  WorkerExit worker_exit = WorkerExit::automatic;
   std::function<void(const ReplayProgress&)> progress;
   WarningSink warnings;
   // Set (by a signal handler) to stop: in-flight pipelines finish, outputs
@@ -162,13 +183,23 @@ struct ReplayResult {
 // archive, no (or no such) device, a worker that cannot start, an unwritable
 // output. Per-pipeline problems are in the result.
 //
-// Worker processes are forked from the caller, so the caller must not have
-// used Vulkan before (this process touches it only after its workers are
-// gone): NVIDIA's driver, for one, fails vkCreateDevice with
-// VK_ERROR_INITIALIZATION_FAILED in a child forked after it was initialized
-// (lavapipe does not mind). A warning says so when the loader is already
-// loaded; with in_process nothing is forked.
+// Worker processes are fresh images of opt.worker_executable (posix_spawn),
+// not forks of the caller: a driver the caller initialized leaves nothing in
+// them (NVIDIA's fails vkCreateDevice with VK_ERROR_INITIALIZATION_FAILED in
+// a child forked after it was initialized), so the caller may use Vulkan
+// before, during and after. They inherit no descriptor of the caller but
+// stdin (/dev/null), stdout (the caller's stderr), stderr and their socket,
+// and every one is reaped before replay() returns or throws.
 ReplayResult replay(const ReplayOptions& opt);
+
+// A worker process's entry point. A program passed as worker_executable
+// calls it when its arguments are exactly {kWorkerFlag, FD}, before anything
+// else (no argument parsing, no Vulkan), and ends at once with
+// ::_exit(status): the worker's driver state is the kernel's to free, no
+// static destructor runs. `channel_fd` is the socket the parent handed down
+// (always 3). Never throws; a worker started by hand just exits 1.
+inline constexpr std::string_view kWorkerFlag = "--foz-replay-worker";
+int run_worker(int channel_fd);
 
 // Merges pipeline-cache files of one device into `output` (through the
 // temporary-and-rename): how the caches of shards run on several machines
