@@ -18,9 +18,9 @@ class PlainDecoder final : public Decoder {
       const std::string_view v = mapped_.substr(pos_, kDecodeBlock);
       out.assign(v.begin(), v.end());
       pos_ += v.size();
-      // Copied out, the pages can go (32 MiB at a time: each call costs a
+      // Copied out, the pages can go (8 MiB at a time: each call costs a
       // TLB flush), so that memory stays flat on a long file.
-      if (pos_ - copied_from_ >= (32u << 20) || pos_ == mapped_.size()) {
+      if (pos_ - copied_from_ >= (8u << 20) || pos_ == mapped_.size()) {
         in_.unmap_range(mapped_.substr(copied_from_, pos_ - copied_from_));
         copied_from_ = pos_;
       }

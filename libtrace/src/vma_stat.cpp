@@ -434,7 +434,7 @@ class Pipeline {
     }
   }
 
-  // The merged chunks' memory goes back in file order, 32 MiB at a time: a
+  // The merged chunks' memory goes back in file order, 8 MiB at a time: a
   // mapped file's pages then stop counting towards the process, and giving
   // them back chunk by chunk would interrupt the other thread each time (the
   // kernel flushes its TLB entries).
@@ -442,7 +442,7 @@ class Pipeline {
     if (!source_.in_place(c)) return;
     if (!pending_.data()) pending_ = {c.data, c.size};
     else pending_ = {pending_.data(), static_cast<std::size_t>(c.data + c.size - pending_.data())};
-    if (last || pending_.size() >= (32u << 20)) {
+    if (last || pending_.size() >= (8u << 20)) {
       source_.done_with(pending_);
       pending_ = {};
     }
