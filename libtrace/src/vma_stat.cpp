@@ -168,7 +168,7 @@ class Merger {
 
   void apply(const Event& e, std::uint64_t base, const ChunkStats& cs) {
     now_ = e.time;
-    static const detail::EventAux kNone;
+    static constexpr detail::EventAux kNone{};
     const detail::EventAux& aux = e.aux ? cs.aux[e.aux - 1] : kNone;
     const std::string_view text(cs.texts.data() + aux.text_at, aux.text_size);
     switch (e.kind) {

@@ -76,8 +76,9 @@ class Sink {
 // failure never leaves a half-written file where a good one was (through a
 // symbolic link, next to the file it names, which stays a link); stdout for
 // "-"; a device, FIFO or socket written in place, since renaming over one
-// would replace it with a regular file. Writes are buffered, and the buffers go to the system on a second
-// thread, so producing the next bytes overlaps with writing the last ones.
+// would replace it with a regular file. Writes are buffered, and the buffers
+// go to the system on a second thread, so producing the next bytes overlaps
+// with writing the last ones.
 class OutputFile final : public Sink {
  public:
   explicit OutputFile(const std::string& path);
