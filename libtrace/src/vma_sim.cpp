@@ -40,13 +40,21 @@ struct Block {
   std::uint64_t size = 0;
   std::uint64_t used = 0;
   std::map<std::uint64_t, std::uint64_t> free;  // offset -> size
+  // No free range is larger: blocks that cannot hold an allocation are passed
+  // over without walking their ranges (on a long, fragmented recording that
+  // walk was most of --simulate's time). Only ever too large, never too small,
+  // so first fit places everything where it did.
+  std::uint64_t largest_bound = 0;
 
-  explicit Block(std::uint64_t s) : size(s) { free.emplace(0, s); }
+  explicit Block(std::uint64_t s) : size(s), largest_bound(s) { free.emplace(0, s); }
 
   bool allocate(std::uint64_t bytes, std::uint64_t align, std::uint64_t& offset) {
+    if (bytes > largest_bound) return false;
+    std::uint64_t largest = 0;
     for (auto it = free.begin(); it != free.end(); ++it) {
       const std::uint64_t start = align_up(it->first, align);
       const std::uint64_t end = it->first + it->second;
+      largest = std::max(largest, it->second);
       if (start + bytes > end) continue;
       const std::uint64_t range_start = it->first;
       free.erase(it);
@@ -56,6 +64,7 @@ struct Block {
       used += bytes;
       return true;
     }
+    largest_bound = largest;  // every range was seen
     return false;
   }
 
@@ -71,8 +80,10 @@ struct Block {
       if (prev->first + prev->second == it->first) {
         prev->second += it->second;
         free.erase(it);
+        it = prev;
       }
     }
+    largest_bound = std::max(largest_bound, it->second);
   }
 };
 
