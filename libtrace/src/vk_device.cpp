@@ -243,10 +243,16 @@ Instance::Instance(const InstanceOptions& opt) {
   }
   if (api_version_ < VK_API_VERSION_1_1 && vkGetPhysicalDeviceFeatures2) api_version_ = VK_API_VERSION_1_1;
 
+  // Checked, not only counted: a driver that is there but fails to start
+  // (NVIDIA's, now and then, while other processes' devices go away) is not
+  // "no driver".
   std::vector<VkPhysicalDevice> pds;
   try {
-    pds = enumerate<VkPhysicalDevice>(
-        [&](std::uint32_t* n, VkPhysicalDevice* p) { return vkEnumeratePhysicalDevices(instance_, n, p); });
+    std::uint32_t n = 0;
+    check(vkEnumeratePhysicalDevices(instance_, &n, nullptr), "vkEnumeratePhysicalDevices");
+    pds.resize(n);
+    check(vkEnumeratePhysicalDevices(instance_, &n, pds.data()), "vkEnumeratePhysicalDevices");
+    pds.resize(n);
   } catch (...) {
     vkDestroyInstance(instance_, nullptr);
     throw;
