@@ -52,26 +52,25 @@ PhysicalDeviceInfo describe(VkPhysicalDevice pd, std::uint32_t index, std::uint3
   d.queue_families = enumerate<VkQueueFamilyProperties>(
       [&](std::uint32_t* n, VkQueueFamilyProperties* p) { vkGetPhysicalDeviceQueueFamilyProperties(pd, n, p); });
   const std::uint32_t api = std::min(instance_api, d.properties.apiVersion);
-  if (vkGetPhysicalDeviceProperties2 && api >= VK_API_VERSION_1_1 &&
-      (api >= VK_API_VERSION_1_2 || d.has_extension(VK_KHR_DRIVER_PROPERTIES_EXTENSION_NAME))) {
-    VkPhysicalDeviceDriverProperties drv{};
-    drv.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES;
-    VkPhysicalDeviceProperties2 p2{};
-    p2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
-    p2.pNext = &drv;
-    vkGetPhysicalDeviceProperties2(pd, &p2);
-    d.driver_id = drv.driverID;
-    d.driver_name = drv.driverName;
-    d.driver_info = drv.driverInfo;
-  }
   if (vkGetPhysicalDeviceProperties2 && api >= VK_API_VERSION_1_1) {
+    // One query: maintenance3 is core in 1.1; driver properties need 1.2
+    // or their extension.
     VkPhysicalDeviceMaintenance3Properties m3{};
     m3.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES;
+    VkPhysicalDeviceDriverProperties drv{};
+    drv.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES;
+    const bool driver = api >= VK_API_VERSION_1_2 || d.has_extension(VK_KHR_DRIVER_PROPERTIES_EXTENSION_NAME);
+    if (driver) m3.pNext = &drv;
     VkPhysicalDeviceProperties2 p2{};
     p2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
     p2.pNext = &m3;
     vkGetPhysicalDeviceProperties2(pd, &p2);
     d.max_memory_allocation_size = m3.maxMemoryAllocationSize;
+    if (driver) {
+      d.driver_id = drv.driverID;
+      d.driver_name = drv.driverName;
+      d.driver_info = drv.driverInfo;
+    }
   }
   return d;
 }

@@ -97,6 +97,7 @@ bool Source::next_chunk(Chunk& c) {
   c.begin = c.end = 0;
   c.data = nullptr;
   c.size = 0;
+  c.in_place = false;
   c.last = c.cut_off = c.too_long = false;
   c.error = nullptr;
   if (!chunked_) {
@@ -137,6 +138,7 @@ bool Source::next_chunk(Chunk& c) {
     if (!in_place) view = std::string_view(reinterpret_cast<const char*>(c.block.data()), c.block.size());
     c.data = view.data();
     c.size = view.size();
+    c.in_place = in_place;
     const char* b = view.data();
     const std::size_t n = view.size();
     bytes_ += n;

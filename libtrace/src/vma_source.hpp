@@ -39,6 +39,8 @@ struct Chunk {
   std::vector<std::uint8_t> block;  // the decoder's block, when copied
   const char* data = nullptr;       // the block: block.data(), or in place
   std::size_t size = 0;             // the block's bytes
+  bool in_place = false;            // data is the decoder's memory (a mapped
+                                    // file): such chunks follow each other in it
   std::string head;
   std::size_t begin = 0, end = 0;
   std::uint64_t bytes = 0;    // of the stream, read up to this chunk's end
@@ -64,10 +66,7 @@ class Source {
   // Instead of fill(): the next lines, the first call taking over what the
   // header left; false when the last chunk was handed out. Never throws.
   bool next_chunk(Chunk& c);
-  // Whether a chunk's block is the decoder's memory (a mapped file), not its
-  // own copy: consecutive such chunks are consecutive in memory.
-  bool in_place(const Chunk& c) const { return c.data && c.data != reinterpret_cast<const char*>(c.block.data()); }
-  // After such chunks' lines are parsed, their memory can go. Any thread.
+  // After in-place chunks' lines are parsed, their memory can go. Any thread.
   void done_with(std::string_view blocks) { decoder_->done_with(blocks); }
   std::uint64_t lines_read() const { return line_no_; }  // before the first chunk: the header's
 

@@ -439,7 +439,7 @@ class Pipeline {
   // them back chunk by chunk would interrupt the other thread each time (the
   // kernel flushes its TLB entries).
   void give_back(const detail::Chunk& c, bool last) {
-    if (!source_.in_place(c)) return;
+    if (!c.in_place) return;
     if (!pending_.data()) pending_ = {c.data, c.size};
     else pending_ = {pending_.data(), static_cast<std::size_t>(c.data + c.size - pending_.data())};
     if (last || pending_.size() >= (8u << 20)) {

@@ -175,18 +175,7 @@ void check_counts(const ReplayResult& r, const Truth& t) {
   CHECK(r.total.used == 0);
 }
 
-// The memory layout of VMA's documentation example (a Radeon RX Vega).
-const std::string kHeader =
-    "Vulkan Memory Allocator,Calls recording\n1,8\nConfig,Begin\n"
-    "PhysicalDeviceMemory,HeapCount,3\nPhysicalDeviceMemory,Heap,0,size,8304721920\n"
-    "PhysicalDeviceMemory,Heap,0,flags,3\nPhysicalDeviceMemory,Heap,1,size,8286175232\n"
-    "PhysicalDeviceMemory,Heap,1,flags,0\nPhysicalDeviceMemory,Heap,2,size,268435456\n"
-    "PhysicalDeviceMemory,Heap,2,flags,3\nPhysicalDeviceMemory,TypeCount,4\n"
-    "PhysicalDeviceMemory,Type,0,heapIndex,0\nPhysicalDeviceMemory,Type,0,propertyFlags,1\n"
-    "PhysicalDeviceMemory,Type,1,heapIndex,1\nPhysicalDeviceMemory,Type,1,propertyFlags,6\n"
-    "PhysicalDeviceMemory,Type,2,heapIndex,2\nPhysicalDeviceMemory,Type,2,propertyFlags,7\n"
-    "PhysicalDeviceMemory,Type,3,heapIndex,1\nPhysicalDeviceMemory,Type,3,propertyFlags,14\nConfig,End\n"
-    "1,0.000,0,vmaCreateAllocator\n";
+const std::string kHeader = test::kVegaConfig + "1,0.000,0,vmaCreateAllocator\n";
 
 }  // namespace
 
