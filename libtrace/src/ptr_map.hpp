@@ -100,7 +100,7 @@ class PtrMap {
 
  private:
   static constexpr std::size_t kMinSlots = 64;
-  struct Slot {
+  struct alignas(64) Slot {
     std::uint64_t key = 0;
     V value{};
   };

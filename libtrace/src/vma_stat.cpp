@@ -143,15 +143,23 @@ class Merger {
     s_.frames = frames_.size();
     s_.live_at_end = live_.size();
     s_.live_bytes_at_end = live_bytes_;
-    std::vector<std::pair<std::uint64_t, Leak>> leaks;
-    leaks.reserve(live_.size());
-    live_.for_each([&](std::uint64_t ptr, const Live& l) {
-      leaks.push_back({l.seq, Leak{ptr, l.line, l.function, l.bytes, l.text ? texts_[l.text - 1] : std::string()}});
-      ++s_.lifetime_histogram[7];
-    });
     // Creation order: by line, and the pages of one call in their order.
-    std::sort(leaks.begin(), leaks.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (auto& l : leaks) s_.leaks.push_back(std::move(l.second));
+    // Sorted as small records, the leaks built after (a large recording leaves
+    // tens of thousands, and this runs on one thread at the end).
+    struct Left {
+      std::uint64_t seq, ptr;
+      const Live* live;
+    };
+    std::vector<Left> order;
+    order.reserve(live_.size());
+    live_.for_each([&](std::uint64_t ptr, const Live& l) { order.push_back({l.seq, ptr, &l}); });
+    std::sort(order.begin(), order.end(), [](const Left& a, const Left& b) { return a.seq < b.seq; });
+    s_.lifetime_histogram[7] += order.size();
+    s_.leaks.reserve(order.size());
+    for (const Left& o : order) {
+      const Live& l = *o.live;
+      s_.leaks.push_back(Leak{o.ptr, l.line, l.function, l.bytes, l.text ? texts_[l.text - 1] : std::string()});
+    }
     const std::size_t heaps = heap_bytes_.size();
     s_.timeline_time.assign(times_.begin(), times_.begin() + static_cast<std::ptrdiff_t>(samples_));
     s_.timeline_heap_bytes.resize(samples_);
