@@ -20,6 +20,9 @@ int main(int argc, char** argv) {
   app.add_flag("--keep-going", keep_going, "Recordings: count malformed lines as warnings instead of stopping");
   std::string html;
   app.add_option("--html", html, "Recordings: also write a self-contained HTML report (plot and tables) to FILE");
+  unsigned threads = 0;
+  app.add_option("-T,--threads", threads, "Recordings: threads parsing and counting (default: one per core, up to 12)")
+      ->check(CLI::Range(1u, 256u));
   app.add_flag("--no-progress", no_progress, "No progress bar on stderr");
   app.footer(R"(Examples:
   trak-stat gears.trace
@@ -28,6 +31,7 @@ int main(int argc, char** argv) {
   trak-stat app.vma.csv                    VMA recording: peaks, leaks, pools, histograms
   trak-stat app.vma.csv --json | jq '.peak_live_allocations, .leaks'
   trak-stat app.vma.csv --html report.html   plot of live bytes per heap, tables
+  trak-stat big.vma.csv -T 4               four threads, whatever the cores
   trak-repack x.br.trace - --codec snappy | trak-stat -
   trak-stat app.foz                        Fossilize archive: entries per tag, bytes, applications, damage
   trak-stat app.foz --json | jq '.entries_per_tag.graphics_pipeline, .torn_tail')");
@@ -67,6 +71,7 @@ int main(int argc, char** argv) {
       libtrace::vma::StatOptions opt;
       opt.keep_going = keep_going;
       opt.timeline = !html.empty();
+      opt.threads = threads;
       opt.progress = progress;
       opt.warnings = [](const std::string& where, const std::string& why) {
         tools::clear_progress_line();
