@@ -69,7 +69,7 @@ class PtrMap {
   void prefetch(std::uint64_t key) const {
     const char* at = reinterpret_cast<const char*>(&slots_[home(key)]);
     __builtin_prefetch(at);
-    __builtin_prefetch(at + sizeof(Slot) - 1);  // a slot may straddle two cache lines
+    __builtin_prefetch(at + sizeof(Slot) - 1);  // a slot larger than a cache line spans two
   }
 
   // Removes the entry in `slot`. Later entries of its probe run move back into
@@ -100,6 +100,8 @@ class PtrMap {
 
  private:
   static constexpr std::size_t kMinSlots = 64;
+  // A cache line each: a lookup then touches one line, not two (a 56-byte
+  // slot straddled two lines most of the time).
   struct alignas(64) Slot {
     std::uint64_t key = 0;
     V value{};
