@@ -37,7 +37,7 @@ unsigned BuddyMetadata::level_for(std::uint64_t size) const {
 
 std::uint64_t BuddyMetadata::node_size_for(const Request& r) const {
   const Request e = effective(r);
-  return e.size == 0 || e.size > usable_ ? 0 : node_size(level_for(e.size));
+  return e.size == 0 || e.size > usable_ ? 0 : node_size(level_for(r.size));
 }
 
 void BuddyMetadata::push_free(unsigned level, std::uint64_t offset) {
@@ -66,7 +66,10 @@ std::optional<std::uint64_t> BuddyMetadata::find(const Request& r) const {
 }
 
 void BuddyMetadata::allocate(std::uint64_t offset, const Request& r, void* user) {
-  const unsigned target = level_for(effective(r).size);
+  // The node found for the granularity-sized request is split down to the
+  // allocation's own size, as VMA 2.x does: the rest of that page stays free
+  // for others.
+  const unsigned target = level_for(r.size);
   // Free nodes never overlap, so one level at most has a free node here.
   unsigned level = 0;
   while (level <= target && !free_where_[level].count(offset)) ++level;
@@ -124,7 +127,7 @@ std::string BuddyMetadata::validate() const {
   std::uint64_t used = 0;
   for (const auto& [offset, n] : allocated_) {
     if (!nodes.emplace(offset, Seen{n.level, false}).second) return "two nodes at " + std::to_string(offset);
-    if (n.level != level_for(effective(Request{n.size, 1, n.kind, false}).size))
+    if (n.level != level_for(n.size))
       return "allocation at " + std::to_string(offset) + " in a node of the wrong size";
     used += n.size;
   }

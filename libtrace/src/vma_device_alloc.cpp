@@ -292,7 +292,9 @@ Allocation* DeviceAllocator::allocate_in_list(List& l, const AllocRequest& r, st
       why = Failure::too_large;  // not even in a new block: alignment, margins, a buddy's usable size
     }
   }
-  if (r.can_make_other_lost)
+  // A linear pool makes others lost only as a ring buffer, which VMA
+  // allows in a pool of one block only.
+  if (r.can_make_other_lost && (l.algorithm != Algorithm::linear || l.max_blocks == 1))
     if (Allocation* a = make_others_lost(l, r, alignment)) return a;
   return nullptr;
 }

@@ -117,13 +117,10 @@ Allocation* DeviceAllocator::make_others_lost(List& l, const AllocRequest& r, st
   std::uint64_t best_cost = UINT64_MAX;
   std::vector<void*> victims, best_victims;
   const Request q = block_request(r, alignment);
-  // A linear pool only ever allocates from its last block; there the
-  // oldest allocations of a ring buffer go.
-  const std::size_t from = l.algorithm == Algorithm::linear && !l.blocks.empty() ? l.blocks.size() - 1 : 0;
-  for (std::size_t i = from; i < l.blocks.size(); ++i) {
+  for (const auto& b : l.blocks) {
     std::uint64_t cost = 0;
-    if (l.blocks[i]->meta->find_evicting(q, evictable, victims, cost) && cost < best_cost) {
-      best = l.blocks[i].get();
+    if (b->meta->find_evicting(q, evictable, victims, cost) && cost < best_cost) {
+      best = b.get();
       best_cost = cost;
       best_victims = victims;
     }

@@ -68,12 +68,10 @@ std::optional<std::uint64_t> LinearMetadata::find_upper(const Request& r) const 
   const std::uint64_t top = second_.empty() ? size_ : second_.begin()->first;
   if (!fits_before(0, r.size, margin_, top)) return std::nullopt;
   std::uint64_t offset = align_down(top - r.size - margin_, r.alignment);
-  if (granularity_ > 1 && conflict_above(second_, offset, r.size, r.kind)) {
-    // A conflicting neighbour above: down until its end leaves that page.
-    const std::uint64_t page = align_down(offset + r.size - 1, granularity_);
-    if (page < r.size) return std::nullopt;
-    offset = align_down(page - r.size, r.alignment);
-  }
+  // A conflicting neighbour above moves the offset down to a page's start.
+  // That is VMA 2.x's rule, kept for the same placements, though an
+  // allocation smaller than a page then still ends on the neighbour's page.
+  if (granularity_ > 1 && conflict_above(second_, offset, r.size, r.kind)) offset = align_down(offset, granularity_);
   const std::uint64_t lower = end_of(first_);
   if (offset < lower || offset - lower < margin_) return std::nullopt;
   if (granularity_ > 1 && conflict_below(first_, offset, r.kind)) return std::nullopt;

@@ -82,13 +82,17 @@ TEST_CASE("vma_buddy: the first aligned free node, in free-list order (freed nod
   CHECK(put(c, 32) == 0);
 }
 
-TEST_CASE("vma_buddy: what might be an optimal image takes a whole bufferImageGranularity page") {
+TEST_CASE("vma_buddy: what might be an optimal image starts a bufferImageGranularity page") {
+  // As VMA 2.x: looked for as a whole aligned page, then split down to its
+  // own size, so the rest of the page is free for the next allocations.
   BuddyMetadata b(4096, 1024);
-  CHECK(b.node_size_for(Request{100, 16, Kind::image_optimal, false}) == 1024);
-  CHECK(b.node_size_for(Request{100, 16, Kind::image_linear, false}) == 128);
+  CHECK(b.node_size_for(Request{100, 16, Kind::image_optimal, false}) == 128);
   CHECK(put(b, 100, 16, Kind::image_optimal) == 0);
-  CHECK(put(b, 100, 16, Kind::buffer) == 1024);  // the free 1024-byte node, split to 128
-  CHECK(put(b, 100, 16, Kind::unknown) == 2048);
+  CHECK(put(b, 100, 16, Kind::buffer) == 128);     // the 128-byte node beside it
+  CHECK(put(b, 100, 16, Kind::unknown) == 1024);   // the next page's start
+  CHECK(put(b, 100, 16, Kind::image_linear) == 1152);  // the last split's right half comes first
+  CHECK_FALSE(b.find(Request{2049, 1, Kind::image_linear, false}));
+  CHECK_FALSE(BuddyMetadata(512, 1024).find(Request{16, 1, Kind::image_optimal, false}));  // a page beyond the block
 }
 
 TEST_CASE("vma_buddy: VMA's minimum node and level limit; no margins; no upper stack") {

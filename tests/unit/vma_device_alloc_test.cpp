@@ -453,3 +453,40 @@ TEST_CASE("vma_device_alloc: VMA_DEBUG_MARGIN around block allocations, not dedi
   for (Allocation* v : {x, y, z, whole}) a.free(v);
   CHECK(a.validate() == "");
 }
+
+TEST_CASE("vma_device_alloc: a one-block linear pool used as a ring buffer makes its oldest allocations lost") {
+  Fixture f;
+  DeviceAllocator a(f.device, {});
+  const std::uint32_t t = f.host_type;
+  Failure why;
+  for (std::uint64_t max_blocks : {1, 2}) {
+    CAPTURE(max_blocks);
+    Pool* pool = a.create_pool(t, 0x4, 64 * 1024, 0, max_blocks, 0, why);
+    REQUIRE(pool);
+    AllocRequest r = req(t, 32768);
+    r.pool = pool;
+    r.can_become_lost = true;
+    Allocation* x = a.allocate(r, why);
+    Allocation* y = a.allocate(r, why);
+    REQUIRE((x && y));
+    if (max_blocks == 2)  // fill the second block as well
+      for (int i = 0; i < 2; ++i) REQUIRE(a.allocate(r, why));
+    r.size = 16384;
+    r.frame = 5;
+    r.can_make_other_lost = true;
+    Allocation* z = a.allocate(r, why);
+    if (max_blocks == 1) {
+      // Wrapped to the start, where x was.
+      REQUIRE(z);
+      CHECK(x->lost);
+      CHECK_FALSE(y->lost);
+      CHECK(z->offset == 0);
+      CHECK(z->memory == y->memory);
+    } else {
+      CHECK_FALSE(z);  // VMA allows it only in a pool of one block
+      CHECK_FALSE(x->lost);
+    }
+    a.destroy_pool(pool);
+    CHECK(a.validate() == "");
+  }
+}

@@ -53,7 +53,8 @@ class BuddyMetadata final : public Suballocator {
 
   std::uint64_t node_size(unsigned level) const { return usable_ >> level; }
   // VMA's rule for bufferImageGranularity: whatever might be an optimal
-  // image takes at least a granularity page, aligned to one.
+  // image is looked for as at least a granularity page, aligned to one
+  // (it then takes a node of its own size there).
   Request effective(const Request& r) const;
   unsigned level_for(std::uint64_t size) const;
   void push_free(unsigned level, std::uint64_t offset);

@@ -144,8 +144,9 @@ class DeviceAllocator {
   // Compacts the block lists holding `allocations` and every allocation of
   // `pools`: moves toward fuller blocks and lower offsets within the limits,
   // then frees empty blocks. Linear and buddy pools are left alone, as VMA
-  // 2.x defragments only its default algorithm. `moved` is called for each moved allocation
-  // (its memory and offset already new) so the caller can rebind.
+  // 2.x defragments only its default algorithm. `moved` is called for each
+  // moved allocation (its memory and offset already new) so the caller can
+  // rebind.
   DefragStats defragment(const std::vector<Allocation*>& allocations, const std::vector<Pool*>& pools,
                          const DefragLimits& limits, const std::function<void(Allocation&)>& moved);
 
