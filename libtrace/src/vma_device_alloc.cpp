@@ -289,7 +289,10 @@ Allocation* DeviceAllocator::allocate_in_list(List& l, const AllocRequest& r, st
     }
     if (block) {
       if (auto offset = block->meta->find(q)) return place(l, *block, *offset, r, alignment);
-      why = Failure::too_large;  // not even in a new block: alignment, margins, a buddy's usable size
+      // Not even in a new block (alignment, margins, a buddy's usable size):
+      // VMA gives up there, without making others lost.
+      why = Failure::too_large;
+      return nullptr;
     }
   }
   // A linear pool makes others lost only as a ring buffer, which VMA
@@ -339,10 +342,9 @@ Allocation* DeviceAllocator::allocate(const AllocRequest& r, Failure& why) {
       why = Failure::dedicated_in_pool;
       return nullptr;
     }
-    // With its margins before and after, as VMA 2.x checks (a buddy pool
-    // has none).
-    const std::uint64_t margins = l.algorithm == Algorithm::buddy ? 0 : 2 * l.margin;
-    if (!fits_before(0, r.size, margins, l.block_size)) {
+    // With its margins before and after, as VMA 2.x checks (in a buddy pool
+    // too, where no margin is kept).
+    if (!fits_before(0, r.size, 2 * l.margin, l.block_size)) {
       why = Failure::too_large;
       return nullptr;
     }

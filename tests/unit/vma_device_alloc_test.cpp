@@ -443,14 +443,21 @@ TEST_CASE("vma_device_alloc: VMA_DEBUG_MARGIN around block allocations, not dedi
   p.pool = pool;
   CHECK_FALSE(a.allocate(p, why));
   CHECK(why == Failure::too_large);
-  Pool* buddy = a.create_pool(t, 0x8, 8192, 0, 0, 0, why);  // no margins in buddy pools
+  Pool* buddy = a.create_pool(t, 0x8, 8192, 0, 0, 0, why);  // no margins in buddy blocks
   REQUIRE(buddy);
   p.pool = buddy;
-  p.size = 8192;
+  p.size = 4096;
   Allocation* whole = a.allocate(p, why);
   REQUIRE(whole);
   CHECK(whole->offset == 0);
-  for (Allocation* v : {x, y, z, whole}) a.free(v);
+  Allocation* half = a.allocate(p, why);
+  REQUIRE(half);
+  CHECK(half->offset == 4096);
+  CHECK(half->memory == whole->memory);
+  p.size = 8192;  // but VMA's check of the size and two margins against the block size still applies
+  CHECK_FALSE(a.allocate(p, why));
+  CHECK(why == Failure::too_large);
+  for (Allocation* v : {x, y, z, whole, half}) a.free(v);
   CHECK(a.validate() == "");
 }
 
