@@ -122,6 +122,7 @@ struct BlockList {
   std::uint64_t block_size = 0;
   std::uint32_t type = 0;
   Algorithm algorithm = Algorithm::free_list;
+  std::uint64_t min_blocks = 0;  // a custom pool's minBlockCount
   std::vector<std::unique_ptr<Block>> blocks;
 };
 
@@ -167,7 +168,8 @@ class Model {
     l->type = type;
     l->algorithm = pool_algorithm(flags);
     l->block_size = block_size ? block_size : default_[type].block_size;
-    for (std::uint64_t i = 0; i < min_blocks && i < 1024; ++i) new_block(*l, l->block_size);
+    l->min_blocks = std::min<std::uint64_t>(min_blocks, 1024);
+    for (std::uint64_t i = 0; i < l->min_blocks; ++i) new_block(*l, l->block_size);
     pools_[ptr] = std::move(l);
   }
 
@@ -247,8 +249,9 @@ class Model {
       return;
     }
     p.block->release(p.offset, p.bytes);
-    // VMA keeps at most one empty block per list; custom pools keep theirs.
-    if (p.block->used == 0 && !is_pool(p.list)) {
+    // VMA keeps at most one empty block per list, custom pools included
+    // (never fewer blocks than their minBlockCount).
+    if (p.block->used == 0 && p.list->blocks.size() > p.list->min_blocks) {
       std::size_t empty = 0;
       for (auto& b : p.list->blocks) empty += b->used == 0;
       if (empty > 1) {
@@ -265,12 +268,6 @@ class Model {
   }
 
  private:
-  bool is_pool(const BlockList* l) const {
-    for (const auto& [k, v] : pools_)
-      if (v.get() == l) return true;
-    return false;
-  }
-
   // The list's block size, or more where one allocation needs more (VMA
   // would have failed; the recording says it did not).
   std::uint64_t block_size_for(const BlockList& l, std::uint64_t bytes, std::uint64_t align) const {

@@ -148,3 +148,16 @@ TEST_CASE("vma_sim: VMA_DEBUG_MARGIN spaces the allocations of a block") {
   CHECK(spaced.heaps[0].peak_blocks == 2);
   CHECK(spaced.heaps[0].peak_committed == 131072);
 }
+
+TEST_CASE("vma_sim: a custom pool keeps one empty block, and its minBlockCount") {
+  // Three 48 KiB allocations in 64 KiB blocks of pools with minBlockCount 0
+  // and 3, all freed: the first pool keeps one block, the second three.
+  std::string calls = "1,0.0,0,vmaCreatePool,0,0,65536,0,0,0,00000000000000C1\n"
+                      "1,0.0,0,vmaCreatePool,1,0,65536,3,0,0,00000000000000C2\n";
+  for (std::uint64_t p : {0xA1, 0xA2, 0xA3}) calls += alloc_line(p, 49152, 0xC1) + alloc_line(p + 0x10, 49152, 0xC2);
+  for (std::uint64_t p : {0xA1, 0xA2, 0xA3}) calls += free_line(p) + free_line(p + 0x10);
+  const SimResult r = run(calls);
+  CHECK(r.heaps[0].peak_blocks == 3);
+  CHECK(r.heaps[0].committed_at_end == 65536);
+  CHECK(r.heaps[1].committed_at_end == 3 * 65536);
+}
