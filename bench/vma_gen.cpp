@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Generates a realistic VMA calls recording (format 1.8) for benchmarks:
-// several threads, custom pools, every 1.8 function, the quirks of real files
-// (pointer reuse, failed creations, user data with commas, time stepping back
-// across threads, trailing commas). Not installed.
+// several threads, custom pools (free-list, linear and buddy ones), every 1.8
+// function, the quirks of real files (pointer reuse, failed creations, user
+// data with commas, time stepping back across threads, trailing commas). Not
+// installed.
 // usage: vma-gen CALLS [THREADS] [SEED] > rec.csv
 #include <cinttypes>
 #include <cstdint>
@@ -125,7 +126,12 @@ int main(int argc, char** argv) {
       g.live.push_back(b);
     } else if (r < 79 && g.pools.size() < 8) {
       const std::uint64_t p = g.next_ptr += 0x48;
-      std::printf("vmaCreatePool,%u,0,16777216,0,0,0,%016" PRIX64 "\n", static_cast<unsigned>(g.rng() % 4), p);
+      // Every second and third pool is a linear and a buddy one (VMA's
+      // LINEAR_ALGORITHM_BIT and BUDDY_ALGORITHM_BIT); chosen by count, so
+      // that the random stream, and every other line, stays as it was.
+      static const unsigned kPoolFlags[] = {0, 0x4, 0x8};
+      std::printf("vmaCreatePool,%u,%u,16777216,0,0,0,%016" PRIX64 "\n", static_cast<unsigned>(g.rng() % 4),
+                  kPoolFlags[g.pools.size() % 3], p);
       g.pools.push_back(p);
       std::printf("%u,%.3f,%u,vmaSetPoolName,%016" PRIX64 ",Pool %zu, generated\n", tid, t, g.frame, p, g.pools.size());
       ++i;

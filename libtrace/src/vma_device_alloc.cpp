@@ -46,6 +46,7 @@ DeviceAllocator::DeviceAllocator(const vk::Device& device, const AllocatorSettin
     l->type = t;
     l->block_size = preferred_block_size(t);
     l->granularity = granularity_;
+    l->margin = settings_.debug_margin;
     default_.push_back(std::move(l));
   }
 }
@@ -129,22 +130,25 @@ void DeviceAllocator::free_memory(std::uint32_t type, VkDeviceMemory memory, std
 Block* DeviceAllocator::create_block(List& list, std::uint64_t size, Failure& why) {
   VkDeviceMemory memory = allocate_memory(list.type, size, why);
   if (!memory) return nullptr;
-  list.blocks.push_back(std::make_unique<Block>(memory, size, list.granularity));
-  account(list.type, 0, 0, 0, 0, 1);
+  list.blocks.push_back(
+      std::make_unique<Block>(memory, make_suballocator(list.algorithm, size, list.granularity, list.margin)));
+  account(list.type, 0, 0, 0, 0, static_cast<std::int64_t>(list.blocks.back()->meta->free_range_count()));
   return list.blocks.back().get();
 }
 
 void DeviceAllocator::destroy_block(List& list, Block* block) {
   if (block->map_count) vkUnmapMemory(dev_.handle(), block->memory);
-  account(list.type, 0, 0, 0, 0, -static_cast<std::int64_t>(block->meta.free_range_count()));
-  free_memory(list.type, block->memory, block->meta.size());
+  account(list.type, 0, 0, 0, 0, -static_cast<std::int64_t>(block->meta->free_range_count()));
+  free_memory(list.type, block->memory, block->meta->size());
   auto& bl = list.blocks;
   bl.erase(std::find_if(bl.begin(), bl.end(), [&](const auto& b) { return b.get() == block; }));
 }
 
 void DeviceAllocator::sort_blocks(List& list) {
   // One swap per change, as VMA's IncrementallySortBlocks: the order only
-  // steers the search, so a rough one is enough.
+  // steers the search, so a rough one is enough. A linear pool's order is
+  // its blocks' age: VMA allocates from the newest only.
+  if (list.algorithm == Algorithm::linear) return;
   auto& bl = list.blocks;
   for (std::size_t i = 1; i < bl.size(); ++i)
     if (bl[i - 1]->free_bytes() > bl[i]->free_bytes()) {
@@ -176,6 +180,8 @@ Pool* DeviceAllocator::create_pool(std::uint32_t type, std::uint64_t flags, std:
   l.max_blocks = max_blocks ? max_blocks : UINT64_MAX;
   l.frame_in_use = frame_in_use;
   l.pool = pool.get();
+  l.algorithm = vma::pool_algorithm(flags);
+  l.margin = settings_.debug_margin;  // buddy blocks leave it out themselves
   constexpr std::uint64_t kIgnoreGranularity = 0x2;  // VMA_POOL_CREATE_IGNORE_BUFFER_IMAGE_GRANULARITY_BIT
   l.granularity = flags & kIgnoreGranularity ? 1 : granularity_;
   for (std::uint64_t i = 0; i < min_blocks; ++i) {
@@ -201,6 +207,8 @@ void DeviceAllocator::destroy_pool(Pool* pool) {
 
 std::uint32_t DeviceAllocator::pool_type(const Pool* pool) const { return pool->list->type; }
 
+Algorithm DeviceAllocator::pool_algorithm(const Pool* pool) const { return pool->list->algorithm; }
+
 DeviceAllocator::List& DeviceAllocator::list_of(const Allocation* a) {
   return a->pool ? *a->pool->list : *default_[a->type];
 }
@@ -219,6 +227,10 @@ void DeviceAllocator::unlink(Allocation* a) {
   --live_count_;
 }
 
+Request DeviceAllocator::block_request(const AllocRequest& r, std::uint64_t alignment) {
+  return Request{r.size, alignment, r.kind, r.upper_address};
+}
+
 Allocation* DeviceAllocator::place(List& list, Block& block, std::uint64_t offset, const AllocRequest& r,
                                    std::uint64_t alignment) {
   auto* a = new Allocation;
@@ -232,10 +244,10 @@ Allocation* DeviceAllocator::place(List& list, Block& block, std::uint64_t offse
   a->pool = list.pool;
   a->can_become_lost = r.can_become_lost;
   a->last_use_frame = r.frame;
-  const auto ranges = static_cast<std::int64_t>(block.meta.free_range_count());
-  block.meta.allocate(offset, r.size, r.kind, a);
+  const auto ranges = static_cast<std::int64_t>(block.meta->free_range_count());
+  block.meta->allocate(offset, block_request(r, alignment), a);
   account(list.type, 0, 0, 1, static_cast<std::int64_t>(r.size),
-          static_cast<std::int64_t>(block.meta.free_range_count()) - ranges);
+          static_cast<std::int64_t>(block.meta->free_range_count()) - ranges);
   link(a);
   sort_blocks(list);
   if (r.mapped && map(a) == MapResult::ok) a->persistent_map = true;
@@ -243,8 +255,18 @@ Allocation* DeviceAllocator::place(List& list, Block& block, std::uint64_t offse
 }
 
 Allocation* DeviceAllocator::allocate_in_list(List& l, const AllocRequest& r, std::uint64_t alignment, Failure& why) {
-  for (auto& b : l.blocks)
-    if (auto offset = b->meta.find(r.size, alignment, r.kind)) return place(l, *b, *offset, r, alignment);
+  // VMA answers UPPER_ADDRESS outside a one-block linear pool with
+  // VK_ERROR_FEATURE_NOT_PRESENT.
+  if (r.upper_address && !l.double_stack_allowed()) {
+    why = Failure::invalid;
+    return nullptr;
+  }
+  const Request q = block_request(r, alignment);
+  // A linear pool allocates from its last block only (VMA 2.x): the older
+  // ones wait to be emptied.
+  const std::size_t from = l.algorithm == Algorithm::linear && !l.blocks.empty() ? l.blocks.size() - 1 : 0;
+  for (std::size_t i = from; i < l.blocks.size(); ++i)
+    if (auto offset = l.blocks[i]->meta->find(q)) return place(l, *l.blocks[i], *offset, r, alignment);
   if (r.never_allocate) {
     why = Failure::never_allocate;
   } else if (l.blocks.size() >= l.max_blocks) {
@@ -256,7 +278,7 @@ Allocation* DeviceAllocator::allocate_in_list(List& l, const AllocRequest& r, st
     int shift = 0;
     if (!l.explicit_size) {
       std::uint64_t largest = 0;
-      for (const auto& b : l.blocks) largest = std::max(largest, b->meta.size());
+      for (const auto& b : l.blocks) largest = std::max(largest, b->meta->size());
       while (shift < 3 && size / 2 > largest && size / 2 >= r.size * 2) size /= 2, ++shift;
     }
     Block* block = create_block(l, size, why);
@@ -265,10 +287,17 @@ Allocation* DeviceAllocator::allocate_in_list(List& l, const AllocRequest& r, st
       ++shift;
       block = create_block(l, size, why);
     }
-    if (block)
-      if (auto offset = block->meta.find(r.size, alignment, r.kind)) return place(l, *block, *offset, r, alignment);
+    if (block) {
+      if (auto offset = block->meta->find(q)) return place(l, *block, *offset, r, alignment);
+      // Not even in a new block (alignment, margins, a buddy's usable size):
+      // VMA gives up there, without making others lost.
+      why = Failure::too_large;
+      return nullptr;
+    }
   }
-  if (r.can_make_other_lost)
+  // A linear pool makes others lost only as a ring buffer, which VMA
+  // allows in a pool of one block only.
+  if (r.can_make_other_lost && (l.algorithm != Algorithm::linear || l.max_blocks == 1))
     if (Allocation* a = make_others_lost(l, r, alignment)) return a;
   return nullptr;
 }
@@ -313,7 +342,9 @@ Allocation* DeviceAllocator::allocate(const AllocRequest& r, Failure& why) {
       why = Failure::dedicated_in_pool;
       return nullptr;
     }
-    if (r.size > l.block_size) {
+    // With its margins before and after, as VMA 2.x checks (in a buddy pool
+    // too, where no margin is kept).
+    if (!fits_before(0, r.size, 2 * l.margin, l.block_size)) {
       why = Failure::too_large;
       return nullptr;
     }
@@ -345,10 +376,10 @@ void DeviceAllocator::release(Allocation* a, bool tidy) {
     --dedicated_count_;
   } else {
     Block* b = a->block;
-    const auto ranges = static_cast<std::int64_t>(b->meta.free_range_count());
-    b->meta.free(a->offset);
+    const auto ranges = static_cast<std::int64_t>(b->meta->free_range_count());
+    b->meta->free(a->offset);
     account(a->type, 0, 0, -1, -static_cast<std::int64_t>(a->size),
-            static_cast<std::int64_t>(b->meta.free_range_count()) - ranges);
+            static_cast<std::int64_t>(b->meta->free_range_count()) - ranges);
     if (tidy) after_free(list_of(a), b);
   }
   a->block = nullptr;
@@ -362,14 +393,14 @@ void DeviceAllocator::after_free(List& l, Block* b) {
   const HeapUsage& heap = heaps_[dev_.memory().memoryTypes[l.type].heapIndex];
   const bool over_budget = heap.committed >= heap.budget;
   const bool can_delete = l.blocks.size() > l.min_blocks;
-  if (b->meta.empty()) {
+  if (b->meta->empty()) {
     const bool other_empty = std::any_of(l.blocks.begin(), l.blocks.end(),
-                                         [&](const auto& x) { return x.get() != b && x->meta.empty(); });
+                                         [&](const auto& x) { return x.get() != b && x->meta->empty(); });
     if ((other_empty || over_budget) && can_delete) {
       destroy_block(l, b);
       return;
     }
-  } else if (can_delete && l.blocks.back().get() != b && l.blocks.back()->meta.empty()) {
+  } else if (can_delete && l.blocks.back().get() != b && l.blocks.back()->meta->empty()) {
     destroy_block(l, l.blocks.back().get());
   }
   sort_blocks(l);
@@ -395,12 +426,13 @@ std::string DeviceAllocator::validate() const {
   auto add_list = [&](const List& l) -> std::string {
     HeapUsage& h = sum[dev_.memory().memoryTypes[l.type].heapIndex];
     for (const auto& b : l.blocks) {
-      if (auto e = b->meta.validate(); !e.empty()) return e;
-      h.committed += b->meta.size();
+      if (b->meta->algorithm() != l.algorithm) return "a block of another algorithm than its list's";
+      if (auto e = b->meta->validate(); !e.empty()) return e;
+      h.committed += b->meta->size();
       ++h.blocks;
-      h.allocations += b->meta.allocation_count();
-      h.used += b->meta.used();
-      h.free_ranges += b->meta.free_range_count();
+      h.allocations += b->meta->allocation_count();
+      h.used += b->meta->used();
+      h.free_ranges += b->meta->free_range_count();
     }
     if (l.blocks.size() < l.min_blocks) return "fewer blocks than minBlockCount";
     if (l.blocks.size() > l.max_blocks) return "more blocks than maxBlockCount";

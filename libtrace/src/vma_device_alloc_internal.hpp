@@ -7,12 +7,12 @@
 namespace libtrace::vma {
 
 struct Block {
-  Block(VkDeviceMemory m, std::uint64_t size, std::uint64_t granularity) : memory(m), meta(size, granularity) {}
+  Block(VkDeviceMemory m, std::unique_ptr<Suballocator> s) : memory(m), meta(std::move(s)) {}
   VkDeviceMemory memory;
-  BlockMetadata meta;
+  std::unique_ptr<Suballocator> meta;  // the list's algorithm
   std::uint32_t map_count = 0;
   void* data = nullptr;
-  std::uint64_t free_bytes() const { return meta.size() - meta.used(); }
+  std::uint64_t free_bytes() const { return meta->size() - meta->used(); }
 };
 
 // The blocks of one memory type, or of one custom pool.
@@ -22,9 +22,15 @@ struct DeviceAllocator::List {
   bool explicit_size = false;
   std::uint64_t min_blocks = 0, max_blocks = UINT64_MAX;
   std::uint64_t granularity = 1;
+  std::uint64_t margin = 0;  // VMA_DEBUG_MARGIN
   std::uint32_t frame_in_use = 0;
+  Algorithm algorithm = Algorithm::free_list;
   Pool* pool = nullptr;
-  std::vector<std::unique_ptr<Block>> blocks;  // roughly by free bytes, fewest first
+  // Roughly by free bytes, fewest first; a linear pool's in creation order,
+  // as VMA allocates only from the last one.
+  std::vector<std::unique_ptr<Block>> blocks;
+  // VMA allows UPPER_ADDRESS only in a linear pool of one block.
+  bool double_stack_allowed() const { return algorithm == Algorithm::linear && max_blocks == 1; }
 };
 
 class Pool {

@@ -69,7 +69,7 @@ SyncResult DeviceAllocator::sync(Allocation* a, std::uint64_t offset, std::uint6
   if (!mapped) return SyncResult::not_mapped;
   if (size == 0 || offset >= a->size) return SyncResult::nothing;
   const std::uint64_t len = size == VK_WHOLE_SIZE || size > a->size - offset ? a->size - offset : size;
-  const std::uint64_t memory_size = a->dedicated ? a->size : a->block->meta.size();
+  const std::uint64_t memory_size = a->dedicated ? a->size : a->block->meta->size();
   const std::uint64_t start = align_down(a->offset + offset, atom_);
   const std::uint64_t end = align_up(a->offset + offset + len, atom_);
   VkMappedMemoryRange range{};
@@ -91,9 +91,11 @@ bool DeviceAllocator::touch(Allocation* a, std::uint32_t frame) {
 
 std::size_t DeviceAllocator::make_lost(Pool* pool, std::uint32_t frame) {
   List& l = *pool->list;
+  // VMA 2.x's buddy pools never make their allocations lost.
+  if (l.algorithm == Algorithm::buddy) return 0;
   std::vector<Allocation*> victims;
   for (const auto& b : l.blocks)
-    b->meta.for_each_allocation([&](std::uint64_t, std::uint64_t, Kind, void* user) {
+    b->meta->for_each_allocation([&](std::uint64_t, std::uint64_t, Kind, void* user) {
       auto* a = static_cast<Allocation*>(user);
       // VMA: unused for more than frameInUseCount frames; mapped ones stay.
       if (a->can_become_lost && a->map_count == 0 && std::uint64_t{a->last_use_frame} + l.frame_in_use < frame)
@@ -114,9 +116,10 @@ Allocation* DeviceAllocator::make_others_lost(List& l, const AllocRequest& r, st
   Block* best = nullptr;
   std::uint64_t best_cost = UINT64_MAX;
   std::vector<void*> victims, best_victims;
+  const Request q = block_request(r, alignment);
   for (const auto& b : l.blocks) {
     std::uint64_t cost = 0;
-    if (b->meta.find_evicting(r.size, alignment, evictable, victims, cost) && cost < best_cost) {
+    if (b->meta->find_evicting(q, evictable, victims, cost) && cost < best_cost) {
       best = b.get();
       best_cost = cost;
       best_victims = victims;
@@ -128,18 +131,19 @@ Allocation* DeviceAllocator::make_others_lost(List& l, const AllocRequest& r, st
     release(a, false);
     a->lost = true;
   }
-  if (auto offset = best->meta.find(r.size, alignment, r.kind)) return place(l, *best, *offset, r, alignment);
+  if (auto offset = best->meta->find(q)) return place(l, *best, *offset, r, alignment);
   after_free(l, best);
   return nullptr;
 }
 
 bool DeviceAllocator::resize(Allocation* a, std::uint64_t new_size) {
   if (a->lost || a->dedicated || !a->block || new_size == 0) return false;
+  if (new_size == a->size) return true;  // VMA succeeds before asking the block
   Block& b = *a->block;
-  const auto ranges = static_cast<std::int64_t>(b.meta.free_range_count());
-  if (!b.meta.resize(a->offset, new_size)) return false;
+  const auto ranges = static_cast<std::int64_t>(b.meta->free_range_count());
+  if (!b.meta->resize(a->offset, new_size)) return false;
   account(a->type, 0, 0, 0, static_cast<std::int64_t>(new_size) - static_cast<std::int64_t>(a->size),
-          static_cast<std::int64_t>(b.meta.free_range_count()) - ranges);
+          static_cast<std::int64_t>(b.meta->free_range_count()) - ranges);
   a->size = new_size;
   sort_blocks(list_of(a));
   return true;
@@ -154,6 +158,7 @@ DefragStats DeviceAllocator::defragment(const std::vector<Allocation*>& allocati
   auto add = [&](Allocation* a) {
     if (!a || a->lost || a->dedicated || !a->block || !seen.insert(a).second) return;
     List* l = &list_of(a);
+    if (l->algorithm != Algorithm::free_list) return;  // VMA 2.x moves nothing in linear or buddy pools
     auto& v = work[l];
     if (v.empty()) lists.push_back(l);
     v.push_back(a);
@@ -161,7 +166,7 @@ DefragStats DeviceAllocator::defragment(const std::vector<Allocation*>& allocati
   for (Allocation* a : allocations) add(a);
   for (Pool* p : pools)
     for (const auto& b : p->list->blocks)
-      b->meta.for_each_allocation([&](std::uint64_t, std::uint64_t, Kind, void* user) { add(static_cast<Allocation*>(user)); });
+      b->meta->for_each_allocation([&](std::uint64_t, std::uint64_t, Kind, void* user) { add(static_cast<Allocation*>(user)); });
 
   for (List* l : lists) {
     const bool host = dev_.memory().memoryTypes[l->type].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
@@ -171,7 +176,7 @@ DefragStats DeviceAllocator::defragment(const std::vector<Allocation*>& allocati
     // largest allocations first (VMA's generic algorithm).
     std::vector<Block*> order;
     for (const auto& b : l->blocks) order.push_back(b.get());
-    std::stable_sort(order.begin(), order.end(), [](Block* x, Block* y) { return x->meta.used() > y->meta.used(); });
+    std::stable_sort(order.begin(), order.end(), [](Block* x, Block* y) { return x->meta->used() > y->meta->used(); });
     std::unordered_map<Block*, std::size_t> rank;
     for (std::size_t i = 0; i < order.size(); ++i) rank[order[i]] = i;
     auto& cands = work[l];
@@ -185,21 +190,22 @@ DefragStats DeviceAllocator::defragment(const std::vector<Allocation*>& allocati
       Block* src = a->block;
       for (std::size_t d = 0; d <= rank[src]; ++d) {
         Block* dst = order[d];
-        auto offset = dst->meta.find(a->size, a->alignment, a->kind);
+        const Request q{a->size, a->alignment, a->kind, false};
+        auto offset = dst->meta->find(q);
         if (!offset || (dst == src && *offset >= a->offset)) continue;
         if (st.allocations_moved + 1 > max_moves || a->size > max_bytes - std::min(max_bytes, st.bytes_moved)) {
           stop = true;
           break;
         }
-        const auto src_ranges = static_cast<std::int64_t>(src->meta.free_range_count());
-        const auto dst_ranges = static_cast<std::int64_t>(dst->meta.free_range_count());
-        dst->meta.allocate(*offset, a->size, a->kind, a);
-        const auto dst_mid = static_cast<std::int64_t>(dst->meta.free_range_count());
-        const auto src_mid = static_cast<std::int64_t>(src->meta.free_range_count());
-        src->meta.free(a->offset);
+        const auto src_ranges = static_cast<std::int64_t>(src->meta->free_range_count());
+        const auto dst_ranges = static_cast<std::int64_t>(dst->meta->free_range_count());
+        dst->meta->allocate(*offset, q, a);
+        const auto dst_mid = static_cast<std::int64_t>(dst->meta->free_range_count());
+        const auto src_mid = static_cast<std::int64_t>(src->meta->free_range_count());
+        src->meta->free(a->offset);
         account(l->type, 0, 0, 0, 0,
-                dst == src ? static_cast<std::int64_t>(src->meta.free_range_count()) - src_ranges
-                           : (dst_mid - dst_ranges) + (static_cast<std::int64_t>(src->meta.free_range_count()) - src_mid));
+                dst == src ? static_cast<std::int64_t>(src->meta->free_range_count()) - src_ranges
+                           : (dst_mid - dst_ranges) + (static_cast<std::int64_t>(src->meta->free_range_count()) - src_mid));
         if (a->map_count && dst != src) {
           block_map(*dst, a->map_count);
           block_unmap(*src, a->map_count);
@@ -216,9 +222,9 @@ DefragStats DeviceAllocator::defragment(const std::vector<Allocation*>& allocati
     // Empty blocks go, down to minBlockCount (VMA's FreeEmptyBlocks).
     for (std::size_t i = l->blocks.size(); i-- > 0;) {
       Block* b = l->blocks[i].get();
-      if (!b->meta.empty() || l->blocks.size() <= l->min_blocks) continue;
+      if (!b->meta->empty() || l->blocks.size() <= l->min_blocks) continue;
       ++st.blocks_freed;
-      st.bytes_freed += b->meta.size();
+      st.bytes_freed += b->meta->size();
       destroy_block(*l, b);
     }
     sort_blocks(*l);

@@ -20,7 +20,6 @@ std::string_view compromise_name(Compromise c) {
     case Compromise::type_fallback: return "another memory type after an allocation failure";
     case Compromise::pool_type_incompatible: return "resource not allowed in its pool's type: allocated outside";
     case Compromise::pool_unknown: return "pool not live here: default pools used";
-    case Compromise::pool_algorithm: return "linear/buddy pool replayed with the free-list allocator";
     case Compromise::pool_type_unrecorded: return "pool memory type not described by the recording";
     case Compromise::buffer_adjusted: return "buffer create-info adjusted (flags, usage, sharing mode)";
     case Compromise::image_adjusted: return "image create-info adjusted (flags, usage, extent, mips, layers, samples)";
@@ -67,6 +66,7 @@ AllocatorSettings settings_from(const Config& c, bool budget) {
   s.min_granularity = macro(c, "VMA_DEBUG_MIN_BUFFER_IMAGE_GRANULARITY", 1);
   if (!is_pow2(s.min_granularity) || s.min_granularity > (1ull << 20)) s.min_granularity = 1;
   s.always_dedicated = macro(c, "VMA_DEBUG_ALWAYS_DEDICATED_MEMORY", 0) != 0;
+  s.debug_margin = std::min<std::uint64_t>(macro(c, "VMA_DEBUG_MARGIN", 0), kMaxDebugMargin);
   s.enforce_heap_budget = budget;
   return s;
 }
@@ -224,8 +224,6 @@ void Replayer::create_pool(const Call& c) {
     compromise(Compromise::pool_type_unrecorded);
     type = rt < 32 && (types_.all_types() & (1u << rt)) ? static_cast<int>(rt) : types_.choose(-1, 1, 0, 0, types_.all_types()).type;
   }
-  constexpr std::uint64_t kLinear = 0x4, kBuddy = 0x8;
-  if (n[1] & (kLinear | kBuddy)) compromise(Compromise::pool_algorithm);
   const std::uint32_t frame_in_use = n.size() == 7 ? static_cast<std::uint32_t>(n[5]) : 0;
   Failure why = Failure::none;
   if (type >= 0) ps.pool = alloc_.create_pool(static_cast<std::uint32_t>(type), n[1], n[2], n[3], n[4], frame_in_use, why);

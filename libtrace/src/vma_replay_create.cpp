@@ -13,7 +13,7 @@ namespace {
 
 // VmaAllocationCreateFlagBits (VMA 2.x).
 constexpr std::uint64_t kDedicated = 0x1, kNeverAllocate = 0x2, kMapped = 0x4, kCanBecomeLost = 0x8,
-                        kCanMakeOtherLost = 0x10;
+                        kCanMakeOtherLost = 0x10, kUpperAddress = 0x40;
 
 bool retryable(Failure f) {
   return f == Failure::heap_budget || f == Failure::device || f == Failure::too_large ||
@@ -29,6 +29,7 @@ Allocation* Replayer::allocate(const Call& c, const Aci& aci, AllocRequest q, st
   q.mapped = aci.flags & kMapped;
   q.can_become_lost = aci.flags & kCanBecomeLost;
   q.can_make_other_lost = aci.flags & kCanMakeOtherLost;
+  q.upper_address = aci.flags & kUpperAddress;
   q.frame = c.frame;
   const PoolState* ps = nullptr;
   if (aci.pool) {
@@ -52,6 +53,7 @@ Allocation* Replayer::allocate(const Call& c, const Aci& aci, AllocRequest q, st
       return a;
     }
     compromise(Compromise::pool_type_incompatible);
+    q.upper_address = false;  // the pool's double stack is not where it goes
   }
   const auto choice = types_.choose(rt, aci.usage, aci.required, aci.preferred, allowed);
   if (choice.type < 0) {

@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: MIT
 // A VMA 2.x-like block suballocator over the recorded memory types, driven by
 // a recording: committed memory, blocks and fragmentation without a device.
+// Custom pools keep their algorithm (linear and buddy blocks are the device
+// replay's own), and VMA_DEBUG_MARGIN spaces allocations in blocks.
 #include "libtrace/vma_sim.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <map>
 #include <unordered_map>
 
 #include "libtrace/vma_stat.hpp"
+#include "libtrace/vma_suballoc.hpp"
 
 namespace libtrace::vma {
 
@@ -16,6 +20,7 @@ namespace {
 
 constexpr std::uint32_t kDeviceLocal = 1, kHostVisible = 2, kHostCoherent = 4, kHostCached = 8, kLazy = 16;
 constexpr std::uint64_t kDedicatedFlag = 0x1;       // VMA_ALLOCATION_CREATE_DEDICATED_MEMORY_BIT
+constexpr std::uint64_t kUpperAddressFlag = 0x40;   // VMA_ALLOCATION_CREATE_UPPER_ADDRESS_BIT
 constexpr std::uint64_t kSmallHeapMax = 1ull << 30;  // VMA_SMALL_HEAP_MAX_SIZE default
 constexpr std::uint64_t kLargeBlock = 256ull << 20;  // VMA_DEFAULT_LARGE_HEAP_BLOCK_SIZE default
 // Buffers and images have requirements only a device knows; these are
@@ -33,29 +38,50 @@ std::pair<std::uint32_t, std::uint32_t> usage_flags(std::uint64_t usage) {
   }
 }
 
-std::uint64_t align_up(std::uint64_t v, std::uint64_t a) { return a ? (v + a - 1) / a * a : v; }
+// Any alignment a recording has, not only powers of two.
+std::uint64_t round_up(std::uint64_t v, std::uint64_t a) { return a ? (v + a - 1) / a * a : v; }
 
-// One device memory object with first-fit free ranges.
+// One device memory object. The default algorithm is modelled here by first
+// fit over free ranges; the blocks of linear and buddy pools are the device
+// replay's own (vma_linear.hpp, vma_buddy.hpp), so both replays place their
+// allocations alike. bufferImageGranularity is not modelled.
 struct Block {
   std::uint64_t size = 0;
   std::uint64_t used = 0;
+  std::uint64_t margin = 0;  // VMA_DEBUG_MARGIN, before and after every allocation
   std::map<std::uint64_t, std::uint64_t> free;  // offset -> size
   // No free range is larger: blocks that cannot hold an allocation are passed
   // over without walking their ranges (on a long, fragmented recording that
   // walk was most of --simulate's time). Only ever too large, never too small,
   // so first fit places everything where it did.
   std::uint64_t largest_bound = 0;
+  std::unique_ptr<Suballocator> other;  // linear or buddy; null: first fit
 
-  explicit Block(std::uint64_t s) : size(s), largest_bound(s) { free.emplace(0, s); }
+  Block(std::uint64_t s, std::uint64_t m, Algorithm a) : size(s), margin(m), largest_bound(s) {
+    if (a == Algorithm::free_list) free.emplace(0, s);
+    else other = make_suballocator(a, s, 1, m);
+  }
 
-  bool allocate(std::uint64_t bytes, std::uint64_t align, std::uint64_t& offset) {
-    if (bytes > largest_bound) return false;
+  bool allocate(std::uint64_t bytes, std::uint64_t align, bool upper, std::uint64_t& offset) {
+    if (other) {
+      // Their alignments are powers of two, as a device's are.
+      const std::uint64_t a = align <= 1 ? 1 : align > (1ull << 62) ? 1ull << 62 : std::bit_ceil(align);
+      const Request r{bytes, a, Kind::unknown, upper};
+      const auto place = other->find(r);
+      if (!place) return false;
+      other->allocate(*place, r, nullptr);
+      offset = *place;
+      used += bytes;
+      return true;
+    }
+    if (bytes > largest_bound || margin > (largest_bound - bytes) / 2) return false;
     std::uint64_t largest = 0;
     for (auto it = free.begin(); it != free.end(); ++it) {
-      const std::uint64_t start = align_up(it->first, align);
+      // The margins stay inside the free range, at both ends.
+      const std::uint64_t start = round_up(it->first + margin, align);
       const std::uint64_t end = it->first + it->second;
       largest = std::max(largest, it->second);
-      if (start + bytes > end) continue;
+      if (start < it->first || !fits_before(start, bytes, margin, end)) continue;
       const std::uint64_t range_start = it->first;
       free.erase(it);
       if (start > range_start) free.emplace(range_start, start - range_start);
@@ -70,6 +96,10 @@ struct Block {
 
   void release(std::uint64_t offset, std::uint64_t bytes) {
     used -= bytes;
+    if (other) {
+      other->free(offset);
+      return;
+    }
     auto [it, ok] = free.emplace(offset, bytes);
     if (auto next = std::next(it); next != free.end() && it->first + it->second == next->first) {
       it->second += next->second;
@@ -91,6 +121,8 @@ struct Block {
 struct BlockList {
   std::uint64_t block_size = 0;
   std::uint32_t type = 0;
+  Algorithm algorithm = Algorithm::free_list;
+  std::uint64_t min_blocks = 0;  // a custom pool's minBlockCount
   std::vector<std::unique_ptr<Block>> blocks;
 };
 
@@ -109,12 +141,16 @@ class Model {
     heap_committed_.assign(c.heaps.size(), 0);
     heap_blocks_.assign(c.heaps.size(), 0);
     heap_used_.assign(c.heaps.size(), 0);
-    std::uint64_t large = kLargeBlock;
-    if (auto it = c.macros.find("VMA_DEFAULT_LARGE_HEAP_BLOCK_SIZE"); it != c.macros.end()) {
+    auto macro = [&](const char* name, std::uint64_t fallback) {
+      auto it = c.macros.find(name);
+      if (it == c.macros.end()) return fallback;
       std::uint64_t v = 0;
       const auto parsed = std::from_chars(it->second.data(), it->second.data() + it->second.size(), v);
-      if (parsed.ec == std::errc() && v > 0) large = v;  // otherwise VMA's default
-    }
+      return parsed.ec == std::errc() ? v : fallback;
+    };
+    std::uint64_t large = macro("VMA_DEFAULT_LARGE_HEAP_BLOCK_SIZE", kLargeBlock);
+    if (large == 0) large = kLargeBlock;  // VMA's default
+    margin_ = std::min(macro("VMA_DEBUG_MARGIN", 0), kMaxDebugMargin);
     for (std::size_t t = 0; t < c.types.size(); ++t) {
       BlockList l;
       l.type = static_cast<std::uint32_t>(t);
@@ -125,12 +161,15 @@ class Model {
     }
   }
 
-  void create_pool(std::uint64_t ptr, std::uint32_t type, std::uint64_t block_size, std::uint64_t min_blocks) {
+  void create_pool(std::uint64_t ptr, std::uint32_t type, std::uint64_t flags, std::uint64_t block_size,
+                   std::uint64_t min_blocks) {
     if (type >= c_.types.size()) return;
     auto l = std::make_unique<BlockList>();
     l->type = type;
+    l->algorithm = pool_algorithm(flags);
     l->block_size = block_size ? block_size : default_[type].block_size;
-    for (std::uint64_t i = 0; i < min_blocks && i < 1024; ++i) new_block(*l, l->block_size);
+    l->min_blocks = std::min<std::uint64_t>(min_blocks, 1024);
+    for (std::uint64_t i = 0; i < l->min_blocks; ++i) new_block(*l, l->block_size);
     pools_[ptr] = std::move(l);
   }
 
@@ -141,8 +180,10 @@ class Model {
     pools_.erase(it);
   }
 
+  // `upper`: VMA_ALLOCATION_CREATE_UPPER_ADDRESS_BIT, honoured in linear
+  // pools (the model does not hold pools to their block count).
   void allocate(std::uint64_t ptr, std::uint64_t bytes, std::uint64_t align, int type, std::uint64_t pool,
-                bool dedicated) {
+                bool dedicated, bool upper) {
     if (!ptr) return;
     free(ptr);  // a live pointer reused: its free was not recorded
     Placement p;
@@ -168,18 +209,29 @@ class Model {
       live_[ptr] = p;
       return;
     }
-    for (auto& b : list->blocks) {
-      if (b->allocate(bytes, align, p.offset)) {
+    upper = upper && list->algorithm == Algorithm::linear;
+    // A linear pool allocates from its last block only, as VMA's does.
+    auto& bl = list->blocks;
+    for (auto it = list->algorithm == Algorithm::linear && !bl.empty() ? bl.end() - 1 : bl.begin(); it != bl.end(); ++it) {
+      if ((*it)->allocate(bytes, align, upper, p.offset)) {
         p.list = list;
-        p.block = b.get();
+        p.block = it->get();
         break;
       }
     }
     if (!p.block) {
-      Block& b = new_block(*list, std::max(list->block_size, bytes));
-      b.allocate(bytes, align, p.offset);
-      p.list = list;
-      p.block = &b;
+      Block& b = new_block(*list, block_size_for(*list, bytes, align));
+      if (b.allocate(bytes, align, upper, p.offset)) {
+        p.list = list;
+        p.block = &b;
+      } else {
+        // Nothing VMA could place either (an alignment beyond any block):
+        // the recording says it succeeded, so it counts as its own memory.
+        const std::uint64_t size = b.size;
+        list->blocks.pop_back();
+        commit(list->type, -static_cast<std::int64_t>(size), -1);
+        commit(list->type, static_cast<std::int64_t>(bytes), 1);
+      }
     }
     live_[ptr] = p;
   }
@@ -197,8 +249,9 @@ class Model {
       return;
     }
     p.block->release(p.offset, p.bytes);
-    // VMA keeps at most one empty block per list; custom pools keep theirs.
-    if (p.block->used == 0 && !is_pool(p.list)) {
+    // VMA keeps at most one empty block per list, custom pools included
+    // (never fewer blocks than their minBlockCount).
+    if (p.block->used == 0 && p.list->blocks.size() > p.list->min_blocks) {
       std::size_t empty = 0;
       for (auto& b : p.list->blocks) empty += b->used == 0;
       if (empty > 1) {
@@ -215,14 +268,18 @@ class Model {
   }
 
  private:
-  bool is_pool(const BlockList* l) const {
-    for (const auto& [k, v] : pools_)
-      if (v.get() == l) return true;
-    return false;
+  // The list's block size, or more where one allocation needs more (VMA
+  // would have failed; the recording says it did not).
+  std::uint64_t block_size_for(const BlockList& l, std::uint64_t bytes, std::uint64_t align) const {
+    if (l.algorithm == Algorithm::buddy)
+      return std::bit_floor(l.block_size) >= bytes ? l.block_size : std::bit_ceil(std::min<std::uint64_t>(bytes, 1ull << 62));
+    // Margins, and room to align past the first one.
+    const std::uint64_t slack = margin_ ? 2 * margin_ + (align > 1 && align <= kMaxDebugMargin ? align : 0) : 0;
+    return std::max(l.block_size, bytes + slack);
   }
 
   Block& new_block(BlockList& l, std::uint64_t size) {
-    l.blocks.push_back(std::make_unique<Block>(size));
+    l.blocks.push_back(std::make_unique<Block>(size, margin_, l.algorithm));
     commit(l.type, static_cast<std::int64_t>(size), 1);
     return *l.blocks.back();
   }
@@ -257,6 +314,7 @@ class Model {
   std::unordered_map<std::uint64_t, Placement> live_;
   std::vector<std::uint64_t> heap_committed_, heap_blocks_, heap_used_;
   std::uint64_t total_committed_ = 0, total_blocks_ = 0;
+  std::uint64_t margin_ = 0;  // VMA_DEBUG_MARGIN
 };
 
 }  // namespace
@@ -320,7 +378,7 @@ SimResult simulate(std::unique_ptr<Decoder> decoder, const std::string& name, co
           }
           ++r.pools;
           pool_types[n.back()] = static_cast<std::uint32_t>(n[0]);
-          m.create_pool(n.back(), static_cast<std::uint32_t>(n[0]), n[2], n[3]);
+          m.create_pool(n.back(), static_cast<std::uint32_t>(n[0]), n[1], n[2], n[3]);
           break;
         case Function::DestroyPool:
           m.destroy_pool(n[0]);
@@ -329,8 +387,8 @@ SimResult simulate(std::unique_ptr<Decoder> decoder, const std::string& name, co
         case Function::CreateBuffer:
           if (!n[10]) { ++r.originally_failed; break; }
           ++r.buffers;
-          m.allocate(n[10], align_up(n[1], kBufferAlign), kBufferAlign, resolve(n[9], n[5], n[6], n[7], n[8], ~0u), n[9],
-                     n[4] & kDedicatedFlag);
+          m.allocate(n[10], round_up(n[1], kBufferAlign), kBufferAlign, resolve(n[9], n[5], n[6], n[7], n[8], ~0u), n[9],
+                     n[4] & kDedicatedFlag, n[4] & kUpperAddressFlag);
           break;
         case Function::CreateImage: {
           if (!n[19]) { ++r.originally_failed; break; }
@@ -339,29 +397,29 @@ SimResult simulate(std::unique_ptr<Decoder> decoder, const std::string& name, co
               static_cast<std::uint32_t>(n[2]), static_cast<std::uint32_t>(n[3]), static_cast<std::uint32_t>(n[4]),
               static_cast<std::uint32_t>(n[5]), static_cast<std::uint32_t>(n[6]), static_cast<std::uint32_t>(n[7]),
               static_cast<std::uint32_t>(n[8]));
-          m.allocate(n[19], align_up(bytes, kImageAlign), kImageAlign, resolve(n[18], n[14], n[15], n[16], n[17], ~0u), n[18],
-                     n[13] & kDedicatedFlag);
+          m.allocate(n[19], round_up(bytes, kImageAlign), kImageAlign, resolve(n[18], n[14], n[15], n[16], n[17], ~0u),
+                     n[18], n[13] & kDedicatedFlag, n[13] & kUpperAddressFlag);
           break;
         }
         case Function::AllocateMemory:
           if (!n[9]) { ++r.originally_failed; break; }
           ++r.memory_allocations;
           m.allocate(n[9], n[0], n[1], resolve(n[8], n[4], n[5], n[6], n[7], static_cast<std::uint32_t>(n[2])), n[8],
-                     n[3] & kDedicatedFlag);
+                     n[3] & kDedicatedFlag, n[3] & kUpperAddressFlag);
           break;
         case Function::AllocateMemoryForBuffer:
         case Function::AllocateMemoryForImage:
           if (!n[11]) { ++r.originally_failed; break; }
           ++r.memory_allocations;
           m.allocate(n[11], n[0], n[1], resolve(n[10], n[6], n[7], n[8], n[9], static_cast<std::uint32_t>(n[2])), n[10],
-                     (n[5] & kDedicatedFlag) || n[3] || n[4]);
+                     (n[5] & kDedicatedFlag) || n[3] || n[4], n[5] & kUpperAddressFlag);
           break;
         case Function::AllocateMemoryPages: {
           if (call->lists[0].empty()) { ++r.originally_failed; break; }
           const int type = resolve(n[8], n[4], n[5], n[6], n[7], static_cast<std::uint32_t>(n[2]));
           for (std::uint64_t p : call->lists[0]) {
             ++r.pages;
-            m.allocate(p, n[0], n[1], type, n[8], n[3] & kDedicatedFlag);
+            m.allocate(p, n[0], n[1], type, n[8], n[3] & kDedicatedFlag, n[3] & kUpperAddressFlag);
           }
           break;
         }

@@ -1,19 +1,14 @@
 // SPDX-License-Identifier: MIT
-// Best-fit free-list suballocation of one device memory object.
+// Best-fit free-list suballocation of one device memory object (VMA's
+// default algorithm), and what every block algorithm shares.
 #include "libtrace/vma_suballoc.hpp"
 
 #include <cassert>
 
+#include "libtrace/vma_buddy.hpp"
+#include "libtrace/vma_linear.hpp"
+
 namespace libtrace::vma {
-
-namespace {
-
-// Whether the last byte of A and the first byte of B fall on one page.
-bool same_page(std::uint64_t a_offset, std::uint64_t a_size, std::uint64_t b_offset, std::uint64_t page) {
-  return align_down(a_offset + a_size - 1, page) == align_down(b_offset, page);
-}
-
-}  // namespace
 
 bool granularity_conflict(Kind a, Kind b) {
   if (a > b) std::swap(a, b);
@@ -28,8 +23,43 @@ bool granularity_conflict(Kind a, Kind b) {
   return true;
 }
 
-BlockMetadata::BlockMetadata(std::uint64_t size, std::uint64_t granularity)
-    : size_(size), granularity_(is_pow2(granularity) ? granularity : 1) {
+Algorithm pool_algorithm(std::uint64_t pool_flags) {
+  constexpr std::uint64_t kLinear = 0x4, kBuddy = 0x8;
+  if (pool_flags & kLinear) return Algorithm::linear;
+  if (pool_flags & kBuddy) return Algorithm::buddy;
+  return Algorithm::free_list;
+}
+
+std::string_view algorithm_name(Algorithm a) {
+  switch (a) {
+    case Algorithm::free_list: return "free list";
+    case Algorithm::linear: return "linear";
+    case Algorithm::buddy: return "buddy";
+  }
+  return "?";
+}
+
+bool Suballocator::resize(std::uint64_t, std::uint64_t) { return false; }
+
+std::optional<std::uint64_t> Suballocator::find_evicting(const Request&, const std::function<bool(void*)>&,
+                                                         std::vector<void*>& victims, std::uint64_t& cost) const {
+  victims.clear();
+  cost = 0;
+  return std::nullopt;
+}
+
+std::unique_ptr<Suballocator> make_suballocator(Algorithm algorithm, std::uint64_t size, std::uint64_t granularity,
+                                                std::uint64_t margin) {
+  switch (algorithm) {
+    case Algorithm::linear: return std::make_unique<LinearMetadata>(size, granularity, margin);
+    case Algorithm::buddy: return std::make_unique<BuddyMetadata>(size, granularity);
+    case Algorithm::free_list: break;
+  }
+  return std::make_unique<BlockMetadata>(size, granularity, margin);
+}
+
+BlockMetadata::BlockMetadata(std::uint64_t size, std::uint64_t granularity, std::uint64_t margin)
+    : Suballocator(size), granularity_(is_pow2(granularity) ? granularity : 1), margin_(margin) {
   if (size_) {
     ranges_.emplace(0, Range{size_, Kind::free, nullptr});
     free_.emplace(size_, 0);
@@ -38,8 +68,11 @@ BlockMetadata::BlockMetadata(std::uint64_t size, std::uint64_t granularity)
 
 std::optional<std::uint64_t> BlockMetadata::place(Ranges::const_iterator range, std::uint64_t size,
                                                   std::uint64_t alignment, Kind kind) const {
+  // Free ranges are never adjacent, so a range's neighbours are allocations:
+  // the margin goes inside the free range, at both ends (VMA 2.x).
   const std::uint64_t start = range->first, end = range->first + range->second.size;
-  std::uint64_t offset = align_up(start, alignment);
+  if (margin_ > end - start) return std::nullopt;
+  std::uint64_t offset = align_up(start + margin_, alignment);
   const std::uint64_t g = granularity_;
   if (g > 1) {
     // A conflicting resource ending on the page where this one would start
@@ -53,7 +86,7 @@ std::optional<std::uint64_t> BlockMetadata::place(Ranges::const_iterator range, 
       }
     }
   }
-  if (offset < start || offset > end || size > end - offset) return std::nullopt;
+  if (offset < start || !fits_before(offset, size, margin_, end)) return std::nullopt;
   if (g > 1) {
     // A conflicting resource starting on the page where this one ends rules
     // the place out.
@@ -65,21 +98,23 @@ std::optional<std::uint64_t> BlockMetadata::place(Ranges::const_iterator range, 
   return offset;
 }
 
-std::optional<std::uint64_t> BlockMetadata::find(std::uint64_t size, std::uint64_t alignment, Kind kind) const {
-  if (size == 0 || size > largest_free()) return std::nullopt;
+std::optional<std::uint64_t> BlockMetadata::find(const Request& r) const {
+  const std::uint64_t largest = largest_free();
+  if (r.size == 0 || r.upper || r.size > largest || margin_ > (largest - r.size) / 2) return std::nullopt;
   // Only offset 0 is aligned to more than the block's size.
-  if (alignment >= size_) {
+  if (r.alignment >= size_) {
     const auto first = ranges_.begin();
-    return first->second.kind == Kind::free ? place(first, size, alignment, kind) : std::nullopt;
+    return first->second.kind == Kind::free ? place(first, r.size, r.alignment, r.kind) : std::nullopt;
   }
-  for (auto it = free_.lower_bound({size, 0}); it != free_.end(); ++it) {
+  for (auto it = free_.lower_bound({r.size + 2 * margin_, 0}); it != free_.end(); ++it) {
     const auto range = ranges_.find(it->second);
-    if (auto offset = place(range, size, alignment, kind)) return offset;
+    if (auto offset = place(range, r.size, r.alignment, r.kind)) return offset;
   }
   return std::nullopt;
 }
 
-void BlockMetadata::allocate(std::uint64_t offset, std::uint64_t size, Kind kind, void* user) {
+void BlockMetadata::allocate(std::uint64_t offset, const Request& r, void* user) {
+  const std::uint64_t size = r.size;
   auto it = ranges_.upper_bound(offset);
   assert(it != ranges_.begin());
   --it;
@@ -91,7 +126,7 @@ void BlockMetadata::allocate(std::uint64_t offset, std::uint64_t size, Kind kind
     free_.emplace(offset - start, start);
     it = ranges_.emplace_hint(std::next(it), offset, Range{});
   }
-  it->second = Range{size, kind, user};
+  it->second = Range{size, r.kind, user};
   if (offset + size < end) {
     ranges_.emplace_hint(std::next(it), offset + size, Range{end - offset - size, Kind::free, nullptr});
     free_.emplace(end - offset - size, offset + size);
@@ -132,7 +167,8 @@ bool BlockMetadata::resize(std::uint64_t offset, std::uint64_t new_size) {
   auto next = std::next(it);
   const bool next_free = next != ranges_.end() && next->second.kind == Kind::free;
   const std::uint64_t room = old_size + (next_free ? next->second.size : 0);
-  if (new_size > room) return false;
+  // Growing keeps the margin before whatever follows (or the block's end).
+  if (new_size > old_size && !fits_before(0, new_size, margin_, room)) return false;
   if (next_free) {
     free_.erase({next->second.size, next->first});
     ranges_.erase(next);
@@ -146,8 +182,67 @@ bool BlockMetadata::resize(std::uint64_t offset, std::uint64_t new_size) {
   return true;
 }
 
+std::optional<std::uint64_t> BlockMetadata::find_evicting(const Request& r,
+                                                          const std::function<bool(void*)>& evictable,
+                                                          std::vector<void*>& victims, std::uint64_t& cost) const {
+  // One pass with a window [it, j) of ranges: both ends only move forward,
+  // so a block of n ranges costs O(n), whatever the input. The margins are
+  // counted at both ends of the window, as if its neighbours stayed.
+  const std::uint64_t size = r.size;
+  auto usable = [&](const Range& x) { return x.kind == Kind::free || evictable(x.user); };
+  std::optional<std::uint64_t> best;
+  Ranges::const_iterator best_it;
+  cost = UINT64_MAX;
+  victims.clear();
+  if (size == 0 || r.upper || !fits_before(0, size, 2 * margin_, size_)) return std::nullopt;
+  std::uint64_t window = 0;  // evicted bytes in [it, j)
+  auto j = ranges_.begin();
+  for (auto it = ranges_.begin(); it != ranges_.end(); ++it) {
+    if (j == it) window = 0;
+    if (!usable(it->second)) {
+      j = std::next(it);
+      window = 0;
+      continue;
+    }
+    const std::uint64_t offset = align_up(it->first + margin_, r.alignment);
+    if (offset < it->first || !fits_before(offset, size, margin_, size_)) break;
+    bool blocked = false;
+    while (j != ranges_.end() && j->first < offset + size + margin_) {
+      if (!usable(j->second)) {
+        blocked = true;
+        break;
+      }
+      if (j->second.kind != Kind::free) window += j->second.size;
+      ++j;
+    }
+    if (blocked) {
+      // No start before j can get past it.
+      it = j;
+      j = std::next(j);
+      window = 0;
+      if (it == ranges_.end()) break;
+      continue;
+    }
+    if (window < cost) {
+      cost = window;
+      best = offset;
+      best_it = it;
+    }
+    if (it->second.kind != Kind::free) window -= it->second.size;
+  }
+  if (best)
+    for (auto k = best_it; k != ranges_.end() && k->first < *best + size + margin_; ++k)
+      if (k->second.kind != Kind::free) victims.push_back(k->second.user);
+  return best;
+}
+
+void BlockMetadata::for_each_allocation(const std::function<void(std::uint64_t, std::uint64_t, Kind, void*)>& f) const {
+  for (const auto& [offset, r] : ranges_)
+    if (r.kind != Kind::free) f(offset, r.size, r.kind, r.user);
+}
+
 std::string BlockMetadata::validate() const {
-  std::uint64_t expect = 0, used = 0;
+  std::uint64_t expect = 0, used = 0, last_end = 0;
   std::size_t allocations = 0, frees = 0;
   bool prev_free = false;
   for (const auto& [offset, r] : ranges_) {
@@ -159,6 +254,8 @@ std::string BlockMetadata::validate() const {
       ++frees;
       if (!free_.count({r.size, offset})) return "free range not indexed at " + std::to_string(offset);
     } else {
+      if (offset < last_end + margin_) return "margin missing before " + std::to_string(offset);
+      last_end = offset + r.size;
       ++allocations;
       used += r.size;
     }
@@ -166,6 +263,7 @@ std::string BlockMetadata::validate() const {
     expect = offset + r.size;
   }
   if (expect != size_) return "ranges end at " + std::to_string(expect) + ", block size " + std::to_string(size_);
+  if (allocations && !fits_before(last_end, 0, margin_, size_)) return "margin missing at the block's end";
   if (frees != free_.size()) return "stale free index entries";
   if (used != used_ || allocations != allocations_) return "counters out of step";
   return {};

@@ -302,3 +302,198 @@ TEST_CASE("vma_device_alloc: resize grows into free space and shrinks") {
   CHECK(a.validate() == "");
   a.free(x);
 }
+
+TEST_CASE("vma_device_alloc: a linear pool of one block: stack, ring buffer and double stack") {
+  Fixture f;
+  DeviceAllocator a(f.device, {});
+  const std::uint32_t t = f.host_type;
+  Failure why;
+  Pool* pool = a.create_pool(t, 0x4, 64 * 1024, 0, 1, 0, why);
+  REQUIRE(pool);
+  CHECK(a.pool_algorithm(pool) == Algorithm::linear);
+  auto in_pool = [&](std::uint64_t size, bool upper = false) {
+    AllocRequest r = req(t, size);
+    r.pool = pool;
+    r.upper_address = upper;
+    return a.allocate(r, why);
+  };
+  Allocation* x = in_pool(16384);
+  Allocation* y = in_pool(16384);
+  Allocation* z = in_pool(16384);
+  REQUIRE((x && y && z));
+  CHECK(z->offset == 32768);
+  a.free(y);
+  Allocation* w = in_pool(16384);  // after the last one, not in the hole
+  REQUIRE(w);
+  CHECK(w->offset == 49152);
+  CHECK_FALSE(in_pool(16384));  // full up to the end, and the start is taken
+  CHECK(why == Failure::pool_full);
+  a.free(x);
+  Allocation* ring = in_pool(16384);  // wraps to the freed start
+  REQUIRE(ring);
+  CHECK(ring->offset == 0);
+  CHECK(ring->memory == z->memory);
+  CHECK_FALSE(in_pool(256, true));  // no upper stack in a ring buffer
+  for (Allocation* v : {z, w, ring}) a.free(v);
+  // Empty again: a double stack.
+  Allocation* low = in_pool(16384);
+  Allocation* up1 = in_pool(16384, true);
+  Allocation* up2 = in_pool(16384, true);
+  Allocation* low2 = in_pool(16384);
+  REQUIRE((low && up1 && up2 && low2));
+  CHECK(up1->offset == 49152);
+  CHECK(up2->offset == 32768);
+  CHECK(low2->offset == 16384);
+  CHECK_FALSE(in_pool(256));
+  a.free(up2);
+  Allocation* up3 = in_pool(8192, true);
+  REQUIRE(up3);
+  CHECK(up3->offset == 40960);
+  CHECK(a.validate() == "");
+  a.destroy_pool(pool);
+  CHECK(a.validate() == "");
+}
+
+TEST_CASE("vma_device_alloc: a linear pool of several blocks fills its last block; UPPER_ADDRESS only in one-block ones") {
+  Fixture f;
+  DeviceAllocator a(f.device, {});
+  const std::uint32_t t = f.host_type;
+  Failure why;
+  Pool* pool = a.create_pool(t, 0x4, 64 * 1024, 0, 0, 0, why);
+  REQUIRE(pool);
+  AllocRequest r = req(t, 32768);
+  r.pool = pool;
+  Allocation* x = a.allocate(r, why);
+  Allocation* y = a.allocate(r, why);
+  Allocation* z = a.allocate(r, why);  // a second block
+  REQUIRE((x && y && z));
+  CHECK(z->memory != x->memory);
+  a.free(x);
+  r.size = 16384;
+  Allocation* w = a.allocate(r, why);  // room at the first block's start, but only the last is used
+  REQUIRE(w);
+  CHECK(w->memory == z->memory);
+  CHECK(w->offset == 32768);
+  r.upper_address = true;
+  CHECK_FALSE(a.allocate(r, why));
+  CHECK(why == Failure::invalid);
+  // In a default pool the block allocation is refused and dedicated memory taken.
+  AllocRequest d = req(t, 4096);
+  d.upper_address = true;
+  Allocation* v = a.allocate(d, why);
+  REQUIRE(v);
+  CHECK(v->dedicated);
+  for (Allocation* u : {y, z, w, v}) a.free(u);
+  CHECK(a.validate() == "");
+}
+
+TEST_CASE("vma_device_alloc: a buddy pool takes power-of-two nodes; nothing in it becomes lost or moves") {
+  Fixture f;
+  DeviceAllocator a(f.device, {});
+  const std::uint32_t t = f.host_type;
+  Failure why;
+  Pool* pool = a.create_pool(t, 0x8, 64 * 1024, 0, 2, 1, why);
+  REQUIRE(pool);
+  CHECK(a.pool_algorithm(pool) == Algorithm::buddy);
+  AllocRequest r = req(t, 20000);
+  r.pool = pool;
+  r.can_become_lost = true;
+  Allocation* x = a.allocate(r, why);
+  Allocation* y = a.allocate(r, why);
+  Allocation* z = a.allocate(r, why);  // two 32 KiB nodes fill a block
+  REQUIRE((x && y && z));
+  CHECK(y->offset == 32768);
+  CHECK(z->memory != x->memory);
+  CHECK(a.total().used == 60000);
+  CHECK(a.make_lost(pool, 100) == 0);
+  AllocRequest big = req(t, 65536);
+  big.pool = pool;
+  big.can_make_other_lost = true;
+  big.frame = 100;
+  CHECK_FALSE(a.allocate(big, why));  // the pool is at two blocks, and nobody becomes lost
+  CHECK(why == Failure::pool_full);
+  CHECK_FALSE(x->lost);
+  a.free(y);
+  CHECK(a.defragment({x, z}, {pool}, {}, nullptr).allocations_moved == 0);
+  CHECK(a.validate() == "");
+  a.destroy_pool(pool);
+}
+
+TEST_CASE("vma_device_alloc: VMA_DEBUG_MARGIN around block allocations, not dedicated ones") {
+  Fixture f;
+  AllocatorSettings s;
+  s.debug_margin = 64;
+  DeviceAllocator a(f.device, s);
+  const std::uint32_t t = f.host_type;
+  Failure why;
+  Allocation* x = a.allocate(req(t, 1000), why);
+  Allocation* y = a.allocate(req(t, 1000), why);
+  REQUIRE((x && y));
+  CHECK(x->offset == 256);   // 64 aligned up to 256
+  CHECK(y->offset == 1536);  // 1256 + 64 = 1320, aligned up
+  AllocRequest d = req(t, 1000);
+  d.dedicated = true;
+  Allocation* z = a.allocate(d, why);
+  REQUIRE(z);
+  CHECK(z->offset == 0);
+  // In a pool, an allocation and its two margins must fit a block.
+  Pool* pool = a.create_pool(t, 0, 8192, 0, 0, 0, why);
+  REQUIRE(pool);
+  AllocRequest p = req(t, 8192 - 127);
+  p.pool = pool;
+  CHECK_FALSE(a.allocate(p, why));
+  CHECK(why == Failure::too_large);
+  Pool* buddy = a.create_pool(t, 0x8, 8192, 0, 0, 0, why);  // no margins in buddy blocks
+  REQUIRE(buddy);
+  p.pool = buddy;
+  p.size = 4096;
+  Allocation* whole = a.allocate(p, why);
+  REQUIRE(whole);
+  CHECK(whole->offset == 0);
+  Allocation* half = a.allocate(p, why);
+  REQUIRE(half);
+  CHECK(half->offset == 4096);
+  CHECK(half->memory == whole->memory);
+  p.size = 8192;  // but VMA's check of the size and two margins against the block size still applies
+  CHECK_FALSE(a.allocate(p, why));
+  CHECK(why == Failure::too_large);
+  for (Allocation* v : {x, y, z, whole, half}) a.free(v);
+  CHECK(a.validate() == "");
+}
+
+TEST_CASE("vma_device_alloc: a one-block linear pool used as a ring buffer makes its oldest allocations lost") {
+  Fixture f;
+  DeviceAllocator a(f.device, {});
+  const std::uint32_t t = f.host_type;
+  Failure why;
+  for (std::uint64_t max_blocks : {1, 2}) {
+    CAPTURE(max_blocks);
+    Pool* pool = a.create_pool(t, 0x4, 64 * 1024, 0, max_blocks, 0, why);
+    REQUIRE(pool);
+    AllocRequest r = req(t, 32768);
+    r.pool = pool;
+    r.can_become_lost = true;
+    Allocation* x = a.allocate(r, why);
+    Allocation* y = a.allocate(r, why);
+    REQUIRE((x && y));
+    if (max_blocks == 2)  // fill the second block as well
+      for (int i = 0; i < 2; ++i) REQUIRE(a.allocate(r, why));
+    r.size = 16384;
+    r.frame = 5;
+    r.can_make_other_lost = true;
+    Allocation* z = a.allocate(r, why);
+    if (max_blocks == 1) {
+      // Wrapped to the start, where x was.
+      REQUIRE(z);
+      CHECK(x->lost);
+      CHECK_FALSE(y->lost);
+      CHECK(z->offset == 0);
+      CHECK(z->memory == y->memory);
+    } else {
+      CHECK_FALSE(z);  // VMA allows it only in a pool of one block
+      CHECK_FALSE(x->lost);
+    }
+    a.destroy_pool(pool);
+    CHECK(a.validate() == "");
+  }
+}

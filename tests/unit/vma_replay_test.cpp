@@ -339,6 +339,50 @@ TEST_CASE("vma_replay: defragmentation moves an allocation, rebinds its buffer, 
   CHECK(r.leaked_pools == 1);
 }
 
+TEST_CASE("vma_replay: linear and buddy pools keep their algorithm, with no compromise") {
+  Env env;
+  auto alloc = [](const char* ptr, const char* size, const char* pool, const char* flags = "0") {
+    return std::string("1,0.1,0,vmaAllocateMemory,") + size + ",256,15," + flags + ",0,0,0,0," + pool + "," + ptr + ",\n";
+  };
+  const char* lin = "00000000000000F1";
+  const char* bud = "00000000000000F2";
+  const char* dbl = "00000000000000F3";
+  std::string calls = std::string("1,0.1,0,vmaCreatePool,1,4,65536,0,0,0,") + lin + "\n" +
+                      "1,0.1,0,vmaCreatePool,1,8,65536,0,0,0," + bud + "\n" +
+                      "1,0.1,0,vmaCreatePool,1,4,65536,0,1,0," + dbl + "\n";
+  // Linear: the hole left by A2 is not refilled, so A5 needs a second block.
+  calls += alloc("00000000000000A1", "16384", lin) + alloc("00000000000000A2", "16384", lin) +
+           alloc("00000000000000A3", "16384", lin) + "1,0.2,0,vmaFreeMemory,00000000000000A2\n" +
+           alloc("00000000000000A4", "16384", lin) + alloc("00000000000000A5", "16384", lin);
+  // Buddy: three 20000-byte allocations in 32 KiB nodes, two blocks.
+  calls += alloc("00000000000000B1", "20000", bud) + alloc("00000000000000B2", "20000", bud) +
+           alloc("00000000000000B3", "20000", bud);
+  // Double stack in one block: two from each end fill it.
+  for (const char* p : {"00000000000000D1", "00000000000000D2"}) calls += alloc(p, "16384", dbl);
+  for (const char* p : {"00000000000000D3", "00000000000000D4"}) calls += alloc(p, "16384", dbl, "64");
+  const ReplayResult r = run(env, kHeader + calls);
+  CHECK_FALSE(r.error);
+  std::uint64_t failed = 0;
+  for (auto f : r.failed) failed += f;
+  CHECK(failed == 0);
+  CHECK(r.total.peak_blocks == 5);
+  CHECK(r.total.peak_committed == 5 * 65536);
+  for (std::size_t k = 0; k < kCompromiseCount; ++k)
+    if (static_cast<Compromise>(k) != Compromise::recorded_requirements) CHECK(r.compromises[k] == 0);
+}
+
+TEST_CASE("vma_replay: VMA_DEBUG_MARGIN from the Config section spaces block allocations") {
+  Env env;
+  std::string config = kHeader;
+  config.insert(config.find("Config,End"), "Macro,VMA_DEBUG_MARGIN,16\n");
+  const std::string calls =
+      "1,0.1,0,vmaCreatePool,1,0,65536,0,0,0,00000000000000F1\n"
+      "1,0.1,0,vmaAllocateMemory,32768,256,15,0,0,0,0,0,00000000000000F1,00000000000000A1,\n"
+      "1,0.1,0,vmaAllocateMemory,32768,256,15,0,0,0,0,0,00000000000000F1,00000000000000A2,\n";
+  CHECK(run(env, kHeader + calls).total.peak_blocks == 1);
+  CHECK(run(env, config + calls).total.peak_blocks == 2);  // 16 + 32768 + 16 leaves too little
+}
+
 TEST_CASE("vma_replay: heap exhaustion is a counted failure") {
   Env env;
   const auto& mem = env.device.memory();

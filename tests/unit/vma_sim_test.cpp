@@ -70,3 +70,94 @@ TEST_CASE("vma_sim: a recording without Config (format 1.0 label) replays with u
   CHECK_FALSE(r.error);
   CHECK(r.unresolved > 0);
 }
+
+namespace {
+
+// vmaAllocateMemory of `size` bytes (alignment 256) from `pool`, with
+// allocation create flags `flags`.
+std::string alloc_line(std::uint64_t ptr, std::uint64_t size, std::uint64_t pool, unsigned flags = 0) {
+  char line[200];
+  std::snprintf(line, sizeof line, "1,0.0,0,vmaAllocateMemory,%llu,256,15,%u,0,0,0,0,%016llX,%016llX,\n",
+                static_cast<unsigned long long>(size), flags, static_cast<unsigned long long>(pool),
+                static_cast<unsigned long long>(ptr));
+  return line;
+}
+
+std::string free_line(std::uint64_t ptr) {
+  char line[80];
+  std::snprintf(line, sizeof line, "1,0.0,0,vmaFreeMemory,%016llX\n", static_cast<unsigned long long>(ptr));
+  return line;
+}
+
+}  // namespace
+
+TEST_CASE("vma_sim: a linear pool never refills a hole in the middle: one block more than a free-list pool") {
+  // The same calls in a free-list pool (type 0, heap 0) and a linear one
+  // (type 2, heap 2) of 64 KiB blocks: three 16 KiB allocations, the middle
+  // one freed, two more. The free list refills the hole; the linear pool
+  // puts the fourth at 48 KiB and has no room left for the fifth (its
+  // start is still taken, so nothing wraps).
+  std::string calls = "1,0.0,0,vmaCreatePool,0,0,65536,0,0,0,00000000000000C1\n"
+                      "1,0.0,0,vmaCreatePool,2,4,65536,0,0,0,00000000000000C2\n";
+  for (std::uint64_t pool : {0xC1, 0xC2}) {
+    const std::uint64_t p = pool << 4;
+    calls += alloc_line(p + 1, 16384, pool) + alloc_line(p + 2, 16384, pool) + alloc_line(p + 3, 16384, pool);
+    calls += free_line(p + 2) + alloc_line(p + 4, 16384, pool) + alloc_line(p + 5, 16384, pool);
+  }
+  const SimResult r = run(calls);
+  CHECK_FALSE(r.error);
+  CHECK(r.heaps[0].peak_blocks == 1);
+  CHECK(r.heaps[0].peak_committed == 65536);
+  CHECK(r.heaps[2].peak_blocks == 2);
+  CHECK(r.heaps[2].peak_committed == 131072);
+  CHECK(r.heaps[2].used_at_peak == 4 * 16384);
+}
+
+TEST_CASE("vma_sim: a buddy pool rounds sizes up to powers of two") {
+  // Three 20000-byte allocations take 32 KiB nodes: two per 64 KiB block.
+  std::string calls = "1,0.0,0,vmaCreatePool,1,8,65536,0,0,0,00000000000000C1\n";
+  for (std::uint64_t p : {0xA1, 0xA2, 0xA3}) calls += alloc_line(p, 20000, 0xC1);
+  const SimResult r = run(calls);
+  CHECK(r.heaps[1].peak_blocks == 2);
+  CHECK(r.heaps[1].peak_committed == 131072);
+}
+
+TEST_CASE("vma_sim: UPPER_ADDRESS in a linear pool makes a double stack") {
+  // 16 KiB low, 16 KiB from the top, the low one freed: 40 KiB then fit
+  // below the upper stack. With the flag ignored the second allocation
+  // would sit at 16 KiB and the 40 KiB would need a new block.
+  const std::string calls = "1,0.0,0,vmaCreatePool,0,4,65536,0,1,0,00000000000000C1\n" +
+                            alloc_line(0xA1, 16384, 0xC1) + alloc_line(0xA2, 16384, 0xC1, 0x40) + free_line(0xA1) +
+                            alloc_line(0xA3, 40960, 0xC1);
+  const SimResult r = run(calls);
+  CHECK(r.heaps[0].peak_blocks == 1);
+  CHECK(r.heaps[0].peak_committed == 65536);
+}
+
+TEST_CASE("vma_sim: VMA_DEBUG_MARGIN spaces the allocations of a block") {
+  // Two halves of a 64 KiB pool block fit exactly, but not with 16-byte
+  // margins before, between and after them.
+  const std::string calls = "1,0.0,0,vmaCreatePool,0,0,65536,0,0,0,00000000000000C1\n" +
+                            alloc_line(0xA1, 32768, 0xC1) + alloc_line(0xA2, 32768, 0xC1);
+  std::string with_margin = kConfig;
+  with_margin.insert(with_margin.find("Config,End"), "Macro,VMA_DEBUG_MARGIN,16\n");
+  const SimResult plain = run(calls);
+  const SimResult spaced = simulate(std::make_unique<test::MemDecoder>(with_margin + calls, 64), "m.csv", SimOptions{});
+  CHECK_FALSE(spaced.error);
+  CHECK(plain.heaps[0].peak_blocks == 1);
+  CHECK(spaced.heaps[0].peak_blocks == 2);
+  CHECK(spaced.heaps[0].peak_committed == 131072);
+}
+
+TEST_CASE("vma_sim: a custom pool keeps one empty block, and its minBlockCount") {
+  // Three 48 KiB allocations in 64 KiB blocks of pools with minBlockCount 0
+  // and 3, all freed: the first pool keeps one block, the second three.
+  std::string calls = "1,0.0,0,vmaCreatePool,0,0,65536,0,0,0,00000000000000C1\n"
+                      "1,0.0,0,vmaCreatePool,1,0,65536,3,0,0,00000000000000C2\n";
+  for (std::uint64_t p : {0xA1, 0xA2, 0xA3}) calls += alloc_line(p, 49152, 0xC1) + alloc_line(p + 0x10, 49152, 0xC2);
+  for (std::uint64_t p : {0xA1, 0xA2, 0xA3}) calls += free_line(p) + free_line(p + 0x10);
+  const SimResult r = run(calls);
+  CHECK(r.heaps[0].peak_blocks == 3);
+  CHECK(r.heaps[0].committed_at_end == 65536);
+  CHECK(r.heaps[1].committed_at_end == 3 * 65536);
+}

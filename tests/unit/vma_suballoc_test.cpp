@@ -196,24 +196,24 @@ TEST_CASE("vma_suballoc: find_evicting picks the cheapest window of free and evi
   std::vector<void*> victims;
   std::uint64_t cost = 0;
   // 2048 bytes: not across `keep`; from 2048 it costs c and d (1024 bytes).
-  auto off = b.find_evicting(2048, 1, evictable, victims, cost);
+  auto off = b.find_evicting(Request{2048, 1, Kind::buffer}, evictable, victims, cost);
   REQUIRE(off);
   CHECK(*off == 2048);
   CHECK(cost == 1024);
   CHECK(victims == std::vector<void*>{&c, &d});
   // 1024 bytes: the free tail costs nothing.
-  off = b.find_evicting(1024, 1, evictable, victims, cost);
+  off = b.find_evicting(Request{1024, 1, Kind::buffer}, evictable, victims, cost);
   REQUIRE(off);
   CHECK(*off == 3072);
   CHECK(cost == 0);
   CHECK(victims.empty());
   // 1536 bytes: [2560, 4096) costs only d.
-  off = b.find_evicting(1536, 512, evictable, victims, cost);
+  off = b.find_evicting(Request{1536, 512, Kind::buffer}, evictable, victims, cost);
   REQUIRE(off);
   CHECK(*off == 2560);
   CHECK(victims == std::vector<void*>{&d});
   // Nothing may pass `keep`, and 3072 bytes do not fit beside it.
-  CHECK_FALSE(b.find_evicting(3072, 1, evictable, victims, cost));
+  CHECK_FALSE(b.find_evicting(Request{3072, 1, Kind::buffer}, evictable, victims, cost));
   CHECK(victims.empty());
 }
 
@@ -222,4 +222,49 @@ TEST_CASE("vma_suballoc: an alignment larger than the block leaves only offset 0
   CHECK(put(b, 16, 1ull << 40) == 0);
   CHECK_FALSE(b.find(16, 1ull << 40, Kind::buffer));
   CHECK_FALSE(b.find(16, 1ull << 63, Kind::buffer));
+}
+
+TEST_CASE("vma_suballoc: VMA_DEBUG_MARGIN before the first allocation, once between neighbours, after the last") {
+  BlockMetadata b(1024, 1, 16);
+  CHECK(put(b, 100, 1) == 16);
+  const auto mid = put(b, 100, 1);
+  CHECK(mid == 132);              // 116 + one margin, not two
+  CHECK(put(b, 100, 64) == 256);  // 232 + 16 = 248, aligned up
+  b.free(mid);
+  // The gap [116, 256) is 140 bytes: 110 and two margins do not fit there.
+  CHECK(put(b, 110, 1) == 372);   // 356 + 16
+  CHECK(put(b, 108, 1) == 132);   // 108 + 2 * 16 = 140 do
+  // [482, 1024) is left: 542 bytes, 510 once the margins are taken.
+  CHECK_FALSE(b.find(511, 1, Kind::buffer));
+  CHECK(put(b, 510, 1) == 498);
+  // Growing in place keeps the margin before the block's end.
+  CHECK_FALSE(b.resize(498, 511));
+  CHECK(b.resize(498, 400));
+  CHECK(b.resize(498, 510));
+  CHECK(b.validate() == "");
+  CHECK(b.margin() == 16);
+}
+
+TEST_CASE("vma_suballoc: pool flags choose the algorithm; make_suballocator builds each") {
+  CHECK(pool_algorithm(0) == Algorithm::free_list);
+  CHECK(pool_algorithm(0x2) == Algorithm::free_list);  // IGNORE_BUFFER_IMAGE_GRANULARITY only
+  CHECK(pool_algorithm(0x4) == Algorithm::linear);
+  CHECK(pool_algorithm(0x8) == Algorithm::buddy);
+  CHECK(pool_algorithm(0x6) == Algorithm::linear);
+  for (Algorithm a : {Algorithm::free_list, Algorithm::linear, Algorithm::buddy}) {
+    CAPTURE(algorithm_name(a));
+    auto s = make_suballocator(a, 4096, 1, 0);
+    CHECK(s->algorithm() == a);
+    CHECK(s->size() == 4096);
+    CHECK(s->empty());
+    CHECK(s->free_range_count() == 1);
+    const Request r{100, 1, Kind::buffer, false};
+    const auto off = s->find(r);
+    REQUIRE(off);
+    s->allocate(*off, r, nullptr);
+    CHECK(s->used() == 100);
+    CHECK(s->validate() == "");
+    // Only the free list resizes in place.
+    CHECK(s->resize(*off, 200) == (a == Algorithm::free_list));
+  }
 }

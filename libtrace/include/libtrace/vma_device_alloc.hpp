@@ -3,7 +3,8 @@
 // trak-replay drives with a recording: a block list per memory type (block
 // sizes, empty-block retention and "smaller first blocks" as VMA 2.3),
 // dedicated allocations, custom pools with their block size and block count
-// limits, lost allocations, mapping, flush/invalidate and defragmentation.
+// limits and their algorithm (free list, linear or buddy), VMA_DEBUG_MARGIN,
+// lost allocations, mapping, flush/invalidate and defragmentation.
 // Device memory comes from vkAllocateMemory and stays under each heap's size
 // (or VK_EXT_memory_budget budget); failures are returned, never thrown.
 #pragma once
@@ -42,6 +43,7 @@ struct AllocatorSettings {
   std::uint64_t small_heap_max = 1ull << 30;           // VMA_SMALL_HEAP_MAX_SIZE
   std::uint64_t min_alignment = 1;                     // VMA_DEBUG_ALIGNMENT / VMA_MIN_ALIGNMENT
   std::uint64_t min_granularity = 1;                   // VMA_DEBUG_MIN_BUFFER_IMAGE_GRANULARITY
+  std::uint64_t debug_margin = 0;                      // VMA_DEBUG_MARGIN
   bool always_dedicated = false;                       // VMA_DEBUG_ALWAYS_DEDICATED_MEMORY
   bool enforce_heap_budget = true;
 };
@@ -77,6 +79,7 @@ struct AllocRequest {
   bool dedicated = false;         // VMA_ALLOCATION_CREATE_DEDICATED_MEMORY_BIT
   bool prefers_dedicated = false, requires_dedicated = false;  // VK_KHR_dedicated_allocation
   bool never_allocate = false, mapped = false, can_become_lost = false, can_make_other_lost = false;
+  bool upper_address = false;     // VMA_ALLOCATION_CREATE_UPPER_ADDRESS_BIT
   std::uint32_t frame = 0;
 };
 
@@ -108,20 +111,24 @@ class DeviceAllocator {
   DeviceAllocator& operator=(const DeviceAllocator&) = delete;
 
   // A custom pool over `type` (a replay memory type): `block_size` 0 means
-  // VMA's preferred size, `max_blocks` 0 no limit; its `min_blocks` are
-  // allocated now (null and `why` when that fails).
+  // VMA's preferred size, `max_blocks` 0 no limit; `flags` (VmaPoolCreateFlags)
+  // choose the algorithm and whether bufferImageGranularity is ignored; its
+  // `min_blocks` are allocated now (null and `why` when that fails).
   Pool* create_pool(std::uint32_t type, std::uint64_t flags, std::uint64_t block_size, std::uint64_t min_blocks,
                     std::uint64_t max_blocks, std::uint32_t frame_in_use, Failure& why);
   // Frees what is still allocated from it, then its blocks.
   void destroy_pool(Pool* pool);
   std::uint32_t pool_type(const Pool* pool) const;
+  Algorithm pool_algorithm(const Pool* pool) const;
 
+  // UPPER_ADDRESS is refused (`invalid`) but in a linear pool of one block,
+  // as VMA refuses it; a default pool then falls back to dedicated memory.
   Allocation* allocate(const AllocRequest& r, Failure& why);
   Allocation* create_lost();  // vmaCreateLostAllocation
   void free(Allocation* a);
   // vmaTouchAllocation / vmaGetAllocationInfo: false if lost.
   bool touch(Allocation* a, std::uint32_t frame);
-  // vmaMakePoolAllocationsLost: how many became lost.
+  // vmaMakePoolAllocationsLost: how many became lost (none in a buddy pool).
   std::size_t make_lost(Pool* pool, std::uint32_t frame);
   bool resize(Allocation* a, std::uint64_t new_size);
 
@@ -136,8 +143,10 @@ class DeviceAllocator {
 
   // Compacts the block lists holding `allocations` and every allocation of
   // `pools`: moves toward fuller blocks and lower offsets within the limits,
-  // then frees empty blocks. `moved` is called for each moved allocation
-  // (its memory and offset already new) so the caller can rebind.
+  // then frees empty blocks. Linear and buddy pools are left alone, as VMA
+  // 2.x defragments only its default algorithm. `moved` is called for each
+  // moved allocation (its memory and offset already new) so the caller can
+  // rebind.
   DefragStats defragment(const std::vector<Allocation*>& allocations, const std::vector<Pool*>& pools,
                          const DefragLimits& limits, const std::function<void(Allocation&)>& moved);
 
@@ -164,6 +173,7 @@ class DeviceAllocator {
   Allocation* allocate_in_list(List& list, const AllocRequest& r, std::uint64_t alignment, Failure& why);
   Allocation* allocate_dedicated(const AllocRequest& r, Failure& why);
   Allocation* place(List& list, Block& block, std::uint64_t offset, const AllocRequest& r, std::uint64_t alignment);
+  static Request block_request(const AllocRequest& r, std::uint64_t alignment);
   Allocation* make_others_lost(List& list, const AllocRequest& r, std::uint64_t alignment);
   // Gives the memory back, keeps the object; `tidy` lets an emptied block go.
   void release(Allocation* a, bool tidy = true);

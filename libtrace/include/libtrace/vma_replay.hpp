@@ -37,7 +37,6 @@ enum class Compromise : std::uint8_t {
   type_fallback,           // the chosen type was out of memory: another allowed type was used
   pool_type_incompatible,  // the resource cannot live in the pool's type here: allocated outside the pool
   pool_unknown,            // the pool is not live in this replay: default pools used
-  pool_algorithm,          // a linear or buddy pool, replayed with the free-list allocator
   pool_type_unrecorded,    // a pool's memory type that the recording does not describe
   buffer_adjusted,         // buffer create-info changed (flags, usage, sharing mode)
   image_adjusted,          // image create-info changed (flags, usage, extent, mips, layers, samples, layout)
@@ -45,7 +44,7 @@ enum class Compromise : std::uint8_t {
   alignment_rounded,       // a recorded alignment that is not a power of two
   recorded_requirements,   // vmaAllocateMemory*: size and alignment as recorded (no resource to ask)
 };
-inline constexpr std::size_t kCompromiseCount = 12;
+inline constexpr std::size_t kCompromiseCount = 11;
 std::string_view compromise_name(Compromise c);
 
 // Allocations of one recorded memory type that went to one replay type.

@@ -1,16 +1,25 @@
 // SPDX-License-Identifier: MIT
 // Suballocation of one device memory object, as trak-replay does it for VMA
-// recordings: ranges ordered by offset covering the whole block, free ranges
-// indexed by size (best fit), neighbours coalesced on free, alignment and
-// bufferImageGranularity handled as VMA 2.x does. Pure bookkeeping: the
-// device memory itself is the caller's (libtrace/src/vma_device_alloc.cpp).
+// recordings. VMA 2.x has three algorithms, one per block, behind one
+// interface here (Suballocator): the default free list (BlockMetadata below:
+// ranges ordered by offset covering the whole block, free ranges indexed by
+// size for best fit, neighbours coalesced on free), the linear one of custom
+// pools with VMA_POOL_CREATE_LINEAR_ALGORITHM_BIT (vma_linear.hpp) and the
+// buddy one of VMA_POOL_CREATE_BUDDY_ALGORITHM_BIT (vma_buddy.hpp).
+// Alignment, bufferImageGranularity and VMA_DEBUG_MARGIN are handled as VMA
+// 2.x does. Pure bookkeeping: the device memory itself is the caller's
+// (libtrace/src/vma_device_alloc.cpp); trak-replay --simulate uses the same
+// linear and buddy blocks (libtrace/src/vma_sim.cpp).
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -26,98 +35,119 @@ bool granularity_conflict(Kind a, Kind b);
 inline std::uint64_t align_up(std::uint64_t v, std::uint64_t a) { return a > 1 ? (v + a - 1) & ~(a - 1) : v; }
 inline std::uint64_t align_down(std::uint64_t v, std::uint64_t a) { return a > 1 ? v & ~(a - 1) : v; }
 inline bool is_pow2(std::uint64_t v) { return v && !(v & (v - 1)); }
+// Whether the last byte of A and the first byte of B fall on one page.
+inline bool same_page(std::uint64_t a_offset, std::uint64_t a_size, std::uint64_t b_offset, std::uint64_t page) {
+  return align_down(a_offset + a_size - 1, page) == align_down(b_offset, page);
+}
+// Whether [offset, offset + size) and a margin after it end by `end`,
+// without overflow.
+inline bool fits_before(std::uint64_t offset, std::uint64_t size, std::uint64_t margin, std::uint64_t end) {
+  return offset <= end && size <= end - offset && margin <= end - offset - size;
+}
 
-class BlockMetadata {
+// VMA_DEBUG_MARGIN is taken as at most this: already more than any block
+// holds, and small enough that offset sums never wrap.
+inline constexpr std::uint64_t kMaxDebugMargin = 1ull << 40;
+
+// The placement algorithm of a block: VMA's default, or the one a custom
+// pool's flags ask for.
+enum class Algorithm : std::uint8_t { free_list, linear, buddy };
+// From VmaPoolCreateFlags: LINEAR_ALGORITHM_BIT (0x4) or BUDDY_ALGORITHM_BIT
+// (0x8); with both (invalid for VMA), linear.
+Algorithm pool_algorithm(std::uint64_t pool_flags);
+std::string_view algorithm_name(Algorithm a);  // "free list", "linear", "buddy"
+
+// What one allocation asks of a block.
+struct Request {
+  std::uint64_t size = 0;
+  std::uint64_t alignment = 1;  // a power of two
+  Kind kind = Kind::unknown;
+  bool upper = false;           // VMA_ALLOCATION_CREATE_UPPER_ADDRESS_BIT: linear blocks only
+};
+
+// The bookkeeping of one block, whatever its algorithm. `user` tags are the
+// caller's, handed back by for_each_allocation() and find_evicting().
+class Suballocator {
  public:
-  // `granularity` is bufferImageGranularity (a power of two; 1 = none).
-  BlockMetadata(std::uint64_t size, std::uint64_t granularity);
+  virtual ~Suballocator() = default;
+  virtual Algorithm algorithm() const = 0;
 
-  // The offset where an allocation would go: the smallest free range that
-  // fits once aligned (and moved off a conflicting granularity page), or
-  // nothing. `alignment` must be a power of two. Changes nothing.
-  std::optional<std::uint64_t> find(std::uint64_t size, std::uint64_t alignment, Kind kind) const;
-  // Places an allocation at an offset that find() returned. `user` is the
-  // caller's tag, handed back by for_each_allocation().
-  void allocate(std::uint64_t offset, std::uint64_t size, Kind kind, void* user);
-  // Frees the allocation that starts at `offset`, merging free neighbours.
-  void free(std::uint64_t offset);
-  // Grows or shrinks an allocation in place; false if the next range is not
-  // free and large enough (VMA 2.2's vmaResizeAllocation).
-  bool resize(std::uint64_t offset, std::uint64_t new_size);
+  // The offset where an allocation would go, or nothing. Changes nothing.
+  virtual std::optional<std::uint64_t> find(const Request& r) const = 0;
+  // Places an allocation at an offset that find() returned for `r`.
+  virtual void allocate(std::uint64_t offset, const Request& r, void* user) = 0;
+  // Frees the allocation that starts at `offset`.
+  virtual void free(std::uint64_t offset) = 0;
+  // Grows or shrinks an allocation in place (VMA 2.2's vmaResizeAllocation);
+  // only the free list can.
+  virtual bool resize(std::uint64_t offset, std::uint64_t new_size);
+  // Like find(), but allocations that `evictable(user)` approves may go
+  // (VMA's CAN_MAKE_OTHER_LOST): the place that costs the fewest evicted
+  // bytes, those allocations' tags in `victims`. Granularity is left to
+  // the find() that follows the eviction. Buddy blocks never evict: VMA
+  // 2.x's buddy allocations never become lost.
+  virtual std::optional<std::uint64_t> find_evicting(const Request& r, const std::function<bool(void*)>& evictable,
+                                                     std::vector<void*>& victims, std::uint64_t& cost) const;
+  // f(offset, size, kind, user) for every allocation, in offset order.
+  virtual void for_each_allocation(const std::function<void(std::uint64_t, std::uint64_t, Kind, void*)>& f) const = 0;
+  // Unused ranges, as VMA's statistics count them.
+  virtual std::size_t free_range_count() const = 0;
+  // Every invariant; "" when all hold.
+  virtual std::string validate() const = 0;
 
   std::uint64_t size() const { return size_; }
   std::uint64_t used() const { return used_; }
-  std::uint64_t granularity() const { return granularity_; }
   std::size_t allocation_count() const { return allocations_; }
-  std::size_t free_range_count() const { return free_.size(); }
-  std::uint64_t largest_free() const { return free_.empty() ? 0 : free_.rbegin()->first; }
   bool empty() const { return allocations_ == 0; }
 
-  // f(offset, size, kind, user) for every allocation, in offset order.
-  template <typename F>
-  void for_each_allocation(F&& f) const {
-    for (const auto& [offset, r] : ranges_)
-      if (r.kind != Kind::free) f(offset, r.size, r.kind, r.user);
-  }
+ protected:
+  explicit Suballocator(std::uint64_t size) : size_(size) {}
+  std::uint64_t size_;
+  std::uint64_t used_ = 0;  // the sizes asked for, not what rounding took
+  std::size_t allocations_ = 0;
+};
 
-  // Like find(), but allocations that `evictable(user)` approves count as
-  // free (VMA's CAN_MAKE_OTHER_LOST): the offset that needs the fewest
-  // evicted bytes, with those allocations' tags in `victims`. Granularity
-  // is left to the find() that follows the eviction.
-  template <typename Pred>
-  std::optional<std::uint64_t> find_evicting(std::uint64_t size, std::uint64_t alignment, Pred&& evictable,
-                                             std::vector<void*>& victims, std::uint64_t& cost) const {
-    // One pass with a window [it, j) of ranges: both ends only move
-    // forward, so a block of n ranges costs O(n), whatever the input.
-    auto usable = [&](const Range& r) { return r.kind == Kind::free || evictable(r.user); };
-    std::optional<std::uint64_t> best;
-    Ranges::const_iterator best_it;
-    cost = UINT64_MAX;
-    std::uint64_t window = 0;  // evicted bytes in [it, j)
-    auto j = ranges_.begin();
-    for (auto it = ranges_.begin(); it != ranges_.end(); ++it) {
-      if (j == it) window = 0;
-      if (!usable(it->second)) {
-        j = std::next(it);
-        window = 0;
-        continue;
-      }
-      const std::uint64_t offset = align_up(it->first, alignment);
-      if (offset < it->first || offset >= size_ || size > size_ - offset) break;
-      bool blocked = false;
-      while (j != ranges_.end() && j->first < offset + size) {
-        if (!usable(j->second)) {
-          blocked = true;
-          break;
-        }
-        if (j->second.kind != Kind::free) window += j->second.size;
-        ++j;
-      }
-      if (blocked) {
-        // No start before j can get past it.
-        it = j;
-        j = std::next(j);
-        window = 0;
-        if (it == ranges_.end()) break;
-        continue;
-      }
-      if (window < cost) {
-        cost = window;
-        best = offset;
-        best_it = it;
-      }
-      if (it->second.kind != Kind::free) window -= it->second.size;
-    }
-    victims.clear();
-    if (best)
-      for (auto k = best_it; k != ranges_.end() && k->first < *best + size; ++k)
-        if (k->second.kind != Kind::free) victims.push_back(k->second.user);
-    return best;
-  }
+// A block of `algorithm`: `granularity` is bufferImageGranularity (a power
+// of two; 1 = none), `margin` VMA_DEBUG_MARGIN (VMA 2.x applies none in
+// buddy blocks).
+std::unique_ptr<Suballocator> make_suballocator(Algorithm algorithm, std::uint64_t size, std::uint64_t granularity,
+                                                std::uint64_t margin);
 
-  // Every invariant (ranges contiguous and covering the block, free ranges
-  // indexed and never adjacent, counters right); "" when all hold.
-  std::string validate() const;
+// VMA's default algorithm: best fit over a free list.
+class BlockMetadata final : public Suballocator {
+ public:
+  // `granularity` is bufferImageGranularity (a power of two; 1 = none);
+  // `margin` bytes stay free before and after every allocation (VMA 2.x's
+  // VMA_DEBUG_MARGIN: also before the first and after the last, once
+  // between neighbours).
+  BlockMetadata(std::uint64_t size, std::uint64_t granularity, std::uint64_t margin = 0);
+
+  Algorithm algorithm() const override { return Algorithm::free_list; }
+  // The smallest free range that fits once aligned (and moved off a
+  // conflicting granularity page). `upper` is not for this algorithm: VMA
+  // refuses it before a block is asked.
+  std::optional<std::uint64_t> find(const Request& r) const override;
+  std::optional<std::uint64_t> find(std::uint64_t size, std::uint64_t alignment, Kind kind) const {
+    return find(Request{size, alignment, kind, false});
+  }
+  void allocate(std::uint64_t offset, const Request& r, void* user) override;
+  void allocate(std::uint64_t offset, std::uint64_t size, Kind kind, void* user) {
+    allocate(offset, Request{size, 1, kind, false}, user);
+  }
+  void free(std::uint64_t offset) override;
+  // False if the next range is not free and large enough.
+  bool resize(std::uint64_t offset, std::uint64_t new_size) override;
+  std::optional<std::uint64_t> find_evicting(const Request& r, const std::function<bool(void*)>& evictable,
+                                             std::vector<void*>& victims, std::uint64_t& cost) const override;
+  void for_each_allocation(const std::function<void(std::uint64_t, std::uint64_t, Kind, void*)>& f) const override;
+  std::size_t free_range_count() const override { return free_.size(); }
+  // Ranges contiguous and covering the block, free ranges indexed and never
+  // adjacent, margins kept, counters right.
+  std::string validate() const override;
+
+  std::uint64_t granularity() const { return granularity_; }
+  std::uint64_t margin() const { return margin_; }
+  std::uint64_t largest_free() const { return free_.empty() ? 0 : free_.rbegin()->first; }
 
  private:
   struct Range {
@@ -129,9 +159,7 @@ class BlockMetadata {
   std::optional<std::uint64_t> place(Ranges::const_iterator range, std::uint64_t size, std::uint64_t alignment,
                                      Kind kind) const;
 
-  std::uint64_t size_, granularity_;
-  std::uint64_t used_ = 0;
-  std::size_t allocations_ = 0;
+  std::uint64_t granularity_, margin_;
   Ranges ranges_;                                           // offset -> range
   std::set<std::pair<std::uint64_t, std::uint64_t>> free_;  // (size, offset)
 };
