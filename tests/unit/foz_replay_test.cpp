@@ -161,7 +161,9 @@ TEST_CASE("foz_replay: a worker that crashes costs its pipeline, is replaced, an
   const auto hashes = foz::ArchiveReader(kCompute).hashes(Tag::compute_pipeline);
   test::ScratchDir dir;
   EnvVar crash("TRAK_REPLAY_TEST_CRASH", foz::hash_hex(hashes[10]));
-  auto o = options({kCompute});
+  // One job: with two, a loaded machine can let the other worker finish the
+  // rest before the crash is seen, and then nothing needs replacing.
+  auto o = options({kCompute}, 1);
   o.ranges = {foz::parse_range("compute:0-39")};
   o.pipeline_cache = dir / "cache.bin";  // the crashed worker's work is redone for the cache
   o.skip_done = dir / "done.foz";
@@ -176,7 +178,7 @@ TEST_CASE("foz_replay: a worker that crashes costs its pipeline, is replaced, an
   CHECK(r.faulty[0].outcome == foz::Outcome::crashed);
   CHECK(r.faulty[0].signal == SIGABRT);
   CHECK(r.faulty[0].reason == "the worker died of SIGABRT");
-  CHECK(r.workers_started >= 3);
+  CHECK(r.workers_started == 2);
   CHECK(foz::replay_exit_status(r) == foz::kExitCrashed);
   CHECK(warnings(r).empty());  // this process loaded Vulkan before, which workers do not mind
   CHECK(foz::format_replay_table(r).find("repro: trak-replay " + kCompute + " --range compute:10 --jobs 1") !=
