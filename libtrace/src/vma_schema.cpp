@@ -15,49 +15,36 @@ namespace detail {
 namespace {
 
 const std::vector<Schema>& schemas() {
-  using C = Col;
   static const std::vector<Schema> table = [] {
-    const std::vector<Col> aci = {C::u32, C::u32, C::u32, C::u32, C::u32, C::ptr};  // flags..memoryTypeBits, pool
-    auto cat = [](std::vector<Col> a, const std::vector<Col>& b) {
-      a.insert(a.end(), b.begin(), b.end());
-      return a;
-    };
     const Version v10{1, 0}, v11{1, 1}, v12{1, 2}, v14{1, 4}, v15{1, 5}, v17{1, 7}, v18{1, 8};
     std::vector<Schema> t = {
-        {Function::CreateAllocator, "vmaCreateAllocator", v10, v18, {}},
-        {Function::DestroyAllocator, "vmaDestroyAllocator", v10, v18, {}},
-        {Function::CreatePool, "vmaCreatePool", v10, v18, {C::u32, C::u32, C::u64, C::u64, C::u64, C::u32, C::ptr}},
-        {Function::DestroyPool, "vmaDestroyPool", v10, v18, {C::ptr}},
-        {Function::SetAllocationUserData, "vmaSetAllocationUserData", v10, v18, {C::ptr, C::text}},
-        {Function::CreateBuffer, "vmaCreateBuffer", v10, v18,
-         cat(cat({C::u32, C::u64, C::u32, C::u32}, aci), {C::ptr, C::text})},
-        {Function::DestroyBuffer, "vmaDestroyBuffer", v10, v18, {C::ptr}},
-        {Function::CreateImage, "vmaCreateImage", v10, v18,
-         cat(cat(std::vector<Col>(13, C::u32), aci), {C::ptr, C::text})},
-        {Function::DestroyImage, "vmaDestroyImage", v10, v18, {C::ptr}},
-        {Function::FreeMemory, "vmaFreeMemory", v11, v18, {C::ptr}},
-        {Function::FreeMemoryPages, "vmaFreeMemoryPages", v15, v18, {C::ptr_list}},
-        {Function::CreateLostAllocation, "vmaCreateLostAllocation", v12, v18, {C::ptr}},
-        {Function::AllocateMemory, "vmaAllocateMemory", v12, v18,
-         cat(cat({C::u64, C::u64, C::u32}, aci), {C::ptr, C::text})},
-        {Function::AllocateMemoryPages, "vmaAllocateMemoryPages", v15, v18,
-         cat(cat({C::u64, C::u64, C::u32}, aci), {C::ptr_list, C::text})},
-        {Function::AllocateMemoryForBuffer, "vmaAllocateMemoryForBuffer", v12, v18,
-         cat(cat({C::u64, C::u64, C::u32, C::boolean, C::boolean}, aci), {C::ptr, C::text})},
-        {Function::AllocateMemoryForImage, "vmaAllocateMemoryForImage", v12, v18,
-         cat(cat({C::u64, C::u64, C::u32, C::boolean, C::boolean}, aci), {C::ptr, C::text})},
-        {Function::MapMemory, "vmaMapMemory", v12, v18, {C::ptr}},
-        {Function::UnmapMemory, "vmaUnmapMemory", v12, v18, {C::ptr}},
-        {Function::FlushAllocation, "vmaFlushAllocation", v12, v18, {C::ptr, C::u64, C::u64}},
-        {Function::InvalidateAllocation, "vmaInvalidateAllocation", v12, v18, {C::ptr, C::u64, C::u64}},
-        {Function::TouchAllocation, "vmaTouchAllocation", v12, v18, {C::ptr}},
-        {Function::GetAllocationInfo, "vmaGetAllocationInfo", v12, v18, {C::ptr}},
-        {Function::MakePoolAllocationsLost, "vmaMakePoolAllocationsLost", v12, v18, {C::ptr}},
-        {Function::ResizeAllocation, "vmaResizeAllocation", v14, v15, {C::ptr, C::u64}},
-        {Function::DefragmentationBegin, "vmaDefragmentationBegin", v15, v18,
-         {C::u32, C::ptr_list, C::ptr_list, C::u64, C::u32, C::u64, C::u32, C::ptr, C::ptr}},
-        {Function::DefragmentationEnd, "vmaDefragmentationEnd", v15, v18, {C::ptr}},
-        {Function::SetPoolName, "vmaSetPoolName", v17, v18, {C::ptr, C::text}},
+        {Function::CreateAllocator, "vmaCreateAllocator", v10, v18},
+        {Function::DestroyAllocator, "vmaDestroyAllocator", v10, v18},
+        {Function::CreatePool, "vmaCreatePool", v10, v18},
+        {Function::DestroyPool, "vmaDestroyPool", v10, v18},
+        {Function::SetAllocationUserData, "vmaSetAllocationUserData", v10, v18},
+        {Function::CreateBuffer, "vmaCreateBuffer", v10, v18},
+        {Function::DestroyBuffer, "vmaDestroyBuffer", v10, v18},
+        {Function::CreateImage, "vmaCreateImage", v10, v18},
+        {Function::DestroyImage, "vmaDestroyImage", v10, v18},
+        {Function::FreeMemory, "vmaFreeMemory", v11, v18},
+        {Function::FreeMemoryPages, "vmaFreeMemoryPages", v15, v18},
+        {Function::CreateLostAllocation, "vmaCreateLostAllocation", v12, v18},
+        {Function::AllocateMemory, "vmaAllocateMemory", v12, v18},
+        {Function::AllocateMemoryPages, "vmaAllocateMemoryPages", v15, v18},
+        {Function::AllocateMemoryForBuffer, "vmaAllocateMemoryForBuffer", v12, v18},
+        {Function::AllocateMemoryForImage, "vmaAllocateMemoryForImage", v12, v18},
+        {Function::MapMemory, "vmaMapMemory", v12, v18},
+        {Function::UnmapMemory, "vmaUnmapMemory", v12, v18},
+        {Function::FlushAllocation, "vmaFlushAllocation", v12, v18},
+        {Function::InvalidateAllocation, "vmaInvalidateAllocation", v12, v18},
+        {Function::TouchAllocation, "vmaTouchAllocation", v12, v18},
+        {Function::GetAllocationInfo, "vmaGetAllocationInfo", v12, v18},
+        {Function::MakePoolAllocationsLost, "vmaMakePoolAllocationsLost", v12, v18},
+        {Function::ResizeAllocation, "vmaResizeAllocation", v14, v15},
+        {Function::DefragmentationBegin, "vmaDefragmentationBegin", v15, v18},
+        {Function::DefragmentationEnd, "vmaDefragmentationEnd", v15, v18},
+        {Function::SetPoolName, "vmaSetPoolName", v17, v18},
     };
     const std::vector<std::string_view> aci_names = {
         "allocationCreateInfo.flags",         "allocationCreateInfo.usage",
@@ -124,6 +111,8 @@ const std::vector<Schema>& schemas() {
       }
     }
     for (Schema& x : t) {
+      const ColList l = columns(x.function);
+      x.cols.assign(l.c, l.c + l.n);
       for (Col c : x.cols) {
         if (c == Col::ptr_list) ++x.lists;
         else if (c != Col::text) ++x.numbers;
