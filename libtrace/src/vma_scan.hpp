@@ -78,6 +78,12 @@ bool parse_time(std::string_view f, double& out);
     out = static_cast<double>(whole);
     return q;
   }
+  // Milliseconds (%.3f), as recorders write them, without the digit loop.
+  auto digit = [](char ch) { return static_cast<unsigned>(static_cast<unsigned char>(ch) - unsigned{'0'}); };
+  if (digit(q[1]) < 10 && digit(q[2]) < 10 && digit(q[3]) < 10 && digit(q[4]) >= 10 && q - p <= 12) {
+    out = static_cast<double>(whole * 1000 + digit(q[1]) * 100 + digit(q[2]) * 10 + digit(q[3])) / 1e3;
+    return q + 4;
+  }
   const char* e = scan_dec(q + 1, stop, frac);
   if (!e) return nullptr;
   const std::ptrdiff_t digits = e - (q + 1);
