@@ -143,17 +143,25 @@ std::uint64_t load8(const char* p) {
   return v;
 }
 
-// a[0, n) == b[0, n) for 8 <= n <= 32, as two overlapping loads per half
-// instead of a call to memcmp.
-bool same_name(const char* a, const char* b, std::size_t n) {
-  if (n > 16) return same_name(a, b, 16) && same_name(a + n - 16, b + n - 16, 16);
-  return load8(a) == load8(b) && load8(a + n - 8) == load8(b + n - 8);
+// Where a name of n bytes (12 to 32) is compared, 8 bytes at a time: its two
+// ends, and for names over 16 bytes its middle (the loads overlap).
+std::array<std::size_t, 4> word_offsets(std::size_t n) {
+  return {0, n - 8, n > 16 ? std::size_t{8} : std::size_t{0}, n > 16 ? n - 16 : 0};
 }
 
 std::size_t slot_of(std::uint64_t prefix) { return static_cast<std::size_t>((prefix * kNameMul) >> (64 - kSlotBits)); }
 
+// A name's bytes at word_offsets() are kept in its slot: the lookup compares
+// them without first following a pointer to the name (which made the
+// function known, and the line's columns parsed, later).
+struct NameEntry {
+  std::array<std::uint64_t, 4> words{};
+  std::size_t size = 0;  // 0: none
+  const Schema* schema = nullptr;
+};
+
 struct NameTable {
-  std::array<std::array<const Schema*, kMaxPerSlot>, std::size_t{1} << kSlotBits> slots{};
+  std::array<std::array<NameEntry, kMaxPerSlot>, std::size_t{1} << kSlotBits> slots{};
 };
 
 const NameTable& name_table() {
@@ -161,7 +169,11 @@ const NameTable& name_table() {
     NameTable t;
     for (const Schema& s : schemas()) {
       auto& slot = t.slots[slot_of(load8(s.name.data() + 3))];
-      *std::find(slot.begin(), slot.end(), nullptr) = &s;
+      NameEntry& e = *std::find_if(slot.begin(), slot.end(), [](const NameEntry& x) { return !x.size; });
+      const auto at = word_offsets(s.name.size());
+      for (std::size_t i = 0; i < at.size(); ++i) e.words[i] = load8(s.name.data() + at[i]);
+      e.size = s.name.size();
+      e.schema = &s;
     }
     return t;
   }();
@@ -175,11 +187,14 @@ const Schema& schema(Function f) { return schemas()[static_cast<std::size_t>(f)]
 const Schema* match_function(const char* p, const char* end) {
   const std::size_t avail = static_cast<std::size_t>(end - p);
   if (avail < 11) return nullptr;
-  for (const Schema* s : name_table().slots[slot_of(load8(p + 3))]) {
-    if (!s) return nullptr;
-    const std::size_t n = s->name.size();
-    if (n <= avail && same_name(p, s->name.data(), n) && (n == avail || p[n] == ',' || p[n] == '\n' || p[n] == '\r'))
-      return s;
+  for (const NameEntry& e : name_table().slots[slot_of(load8(p + 3))]) {
+    const std::size_t n = e.size;
+    if (!n) return nullptr;
+    if (n > avail) continue;
+    const auto at = word_offsets(n);
+    const bool same = (load8(p + at[0]) == e.words[0]) & (load8(p + at[1]) == e.words[1]) &
+                      (load8(p + at[2]) == e.words[2]) & (load8(p + at[3]) == e.words[3]);
+    if (same && (n == avail || p[n] == ',' || p[n] == '\n' || p[n] == '\r')) return e.schema;
   }
   return nullptr;
 }
