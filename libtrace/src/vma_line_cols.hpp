@@ -58,10 +58,10 @@ inline constexpr std::uint64_t kAllColumns = ~std::uint64_t{0};
   if (!(p = scan_time(p, stop, call.time)) || !comma()) return nullptr;
   if (!(p = scan_dec(p, stop, v)) || v > UINT32_MAX || !comma()) return nullptr;
   call.frame = static_cast<std::uint32_t>(v);
-  const Schema* s = match_function(p, stop);
+  const NameMatch* s = match_name(p, stop);
   if (!s || version < s->first || version > s->last) return nullptr;
   call.function = s->function;
-  p += s->name.size();  // at ',' or a line end: match_function saw to it
+  p += s->size;  // at ',' or a line end: match_name saw to it
   list = static_cast<std::size_t>(s->function);
   if (s->function == Function::CreatePool && version == Version{1, 8} && *p == ',') {
     // The six columns of the last 1.8 recorder: five more commas.

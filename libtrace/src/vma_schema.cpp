@@ -156,8 +156,7 @@ std::size_t slot_of(std::uint64_t prefix) { return static_cast<std::size_t>((pre
 // function known, and the line's columns parsed, later).
 struct NameEntry {
   std::array<std::uint64_t, 4> words{};
-  std::size_t size = 0;  // 0: none
-  const Schema* schema = nullptr;
+  NameMatch match;  // match.size 0: none
 };
 
 struct NameTable {
@@ -169,11 +168,10 @@ const NameTable& name_table() {
     NameTable t;
     for (const Schema& s : schemas()) {
       auto& slot = t.slots[slot_of(load8(s.name.data() + 3))];
-      NameEntry& e = *std::find_if(slot.begin(), slot.end(), [](const NameEntry& x) { return !x.size; });
+      NameEntry& e = *std::find_if(slot.begin(), slot.end(), [](const NameEntry& x) { return !x.match.size; });
       const auto at = word_offsets(s.name.size());
       for (std::size_t i = 0; i < at.size(); ++i) e.words[i] = load8(s.name.data() + at[i]);
-      e.size = s.name.size();
-      e.schema = &s;
+      e.match = {s.function, static_cast<std::uint32_t>(s.name.size()), s.first, s.last};
     }
     return t;
   }();
@@ -185,16 +183,21 @@ const NameTable& name_table() {
 const Schema& schema(Function f) { return schemas()[static_cast<std::size_t>(f)]; }
 
 const Schema* match_function(const char* p, const char* end) {
+  const NameMatch* m = match_name(p, end);
+  return m ? &schema(m->function) : nullptr;
+}
+
+const NameMatch* match_name(const char* p, const char* end) {
   const std::size_t avail = static_cast<std::size_t>(end - p);
   if (avail < 11) return nullptr;
   for (const NameEntry& e : name_table().slots[slot_of(load8(p + 3))]) {
-    const std::size_t n = e.size;
+    const std::size_t n = e.match.size;
     if (!n) return nullptr;
     if (n > avail) continue;
     const auto at = word_offsets(n);
     const bool same = (load8(p + at[0]) == e.words[0]) & (load8(p + at[1]) == e.words[1]) &
                       (load8(p + at[2]) == e.words[2]) & (load8(p + at[3]) == e.words[3]);
-    if (same && (n == avail || p[n] == ',' || p[n] == '\n' || p[n] == '\r')) return e.schema;
+    if (same && (n == avail || p[n] == ',' || p[n] == '\n' || p[n] == '\r')) return &e.match;
   }
   return nullptr;
 }

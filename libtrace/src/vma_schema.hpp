@@ -85,4 +85,17 @@ const Schema& schema(Function f);
 // once per line.
 const Schema* match_function(const char* p, const char* end);
 
+// What match_name() finds: the function and what the fast parser needs of
+// it, kept beside the name in the lookup table (behind a pointer to the
+// Schema, the function became known a load later, and the line's columns
+// were parsed later).
+struct NameMatch {
+  Function function = Function::CreateAllocator;
+  std::uint32_t size = 0;  // of the name
+  Version first, last;
+};
+
+// As match_function.
+const NameMatch* match_name(const char* p, const char* end);
+
 }  // namespace libtrace::vma::detail
