@@ -38,14 +38,16 @@ inline constexpr ColList kColumnsOf = K == kFunctionCount ? kSixColumnPool : col
 template <std::size_t K>
 inline constexpr Function kFunctionOf = K == kFunctionCount ? Function::CreatePool : static_cast<Function>(K);
 
-// Needs masks: bit i set when column i's value is kept in LineCall::num.
+// The column parsers' Need: bit i set when column i's value is kept in
+// LineCall::num (pointers, booleans and lists always are).
 inline constexpr std::uint64_t kAllColumns = ~std::uint64_t{0};
 
 // Thread, time, frame and function of the line at p; returns where the
 // function's columns start (at the ',' or line end after its name) and which
 // column list they follow, or null when declining the line. Always inlined
 // into the callers' line loops (3 % faster than a call per line).
-[[gnu::always_inline]] inline const char* parse_head(const char* p, const char* stop, Version version, LineCall& call, std::size_t& list) {
+[[gnu::always_inline]] inline const char* parse_head(const char* p, const char* stop, Version version, LineCall& call,
+                                                     std::size_t& list) {
   // Every field ends at a comma, which is stepped over.
   auto comma = [&] {
     if (*p != ',') return false;
@@ -112,7 +114,8 @@ template <const ColList& L, std::uint64_t Need, std::size_t I, std::size_t NI, s
     return end_columns(p, call, NI);  // an empty trailing field is tolerated
   } else if constexpr (L.c[I] == Col::text) {
     // Everything left, commas included, but the reader's dropped '\r'.
-    const char* nl = *p == '\n' ? p : static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(stop - p)));
+    const char* nl =
+        *p == '\n' ? p : static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(stop - p)));
     const char* e = nl > p && nl[-1] == '\r' ? nl - 1 : nl;
     call.has_text = true;
     call.text = std::string_view(p, static_cast<std::size_t>(e - p));

@@ -128,7 +128,8 @@ bool parse_time(std::string_view f, double& out);
 }
 
 // A pointer ending at ',', a line end, or for a list item also at ' '.
-[[gnu::always_inline]] inline const char* scan_ptr(const char* p, const char* stop, bool list_item, std::uint64_t& out) {
+[[gnu::always_inline]] inline const char* scan_ptr(const char* p, const char* stop, bool list_item,
+                                                   std::uint64_t& out) {
   auto stops = [list_item](char ch) { return ch == ',' || ch == '\n' || ch == '\r' || (list_item && ch == ' '); };
   if (stop - p > 16 && stops(p[16]) && hex16(p, out)) return p + 16;
   const char* e = p;
