@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: MIT
 // One call line of a VMA recording: the reference parser, with the quirks of
 // real files (see ../shared/reference/vma.md §1.5), and the fast parser the
-// reader tries first.
+// reader tries first (its pieces in vma_line_cols.hpp).
 #include "vma_line.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstring>
+#include <utility>
 
+#include "vma_line_cols.hpp"
 #include "vma_schema.hpp"
 
 namespace libtrace::vma::detail {
@@ -51,8 +54,6 @@ bool parse_time(std::string_view f, double& out) {
 namespace {
 
 // The last 1.8 recorder (1e97603) dropped frameInUseCount: 6 columns.
-constexpr Col kSixColumnPool[] = {Col::u32, Col::u32, Col::u64, Col::u64, Col::u64, Col::ptr};
-
 bool six_column_pool(Function f, Version version, bool more, std::string_view rest) {
   return f == Function::CreatePool && version == Version{1, 8} && more &&
          std::count(rest.begin(), rest.end(), ',') == 5;
@@ -84,8 +85,8 @@ std::optional<std::string> parse_call(std::string_view line, Version version, Ca
   const Col* cols = s.cols.data();
   std::size_t ncols = s.cols.size();
   if (six_column_pool(*f, version, more, rest)) {
-    cols = kSixColumnPool;
-    ncols = std::size(kSixColumnPool);
+    cols = kSixColumnPool.c;
+    ncols = kSixColumnPool.n;
   }
   for (std::size_t i = 0; i < ncols; ++i) {
     if (cols[i] == Col::text) {
@@ -137,106 +138,23 @@ std::optional<std::string> parse_call(std::string_view line, Version version, Ca
 
 namespace {
 
-// Where the line ends if it ends at p ('\n', or "\r\n": the reader drops one
-// '\r'); null otherwise.
-const char* line_end(const char* p) {
-  if (*p == '\n') return p;
-  if (*p == '\r' && p[1] == '\n') return p + 1;
-  return nullptr;
+// Every column list compiled with every value kept (trak-convert and
+// trak-replay use them all).
+using LineColumns = const char* (*)(const char* p, const char* stop, LineCall& call);
+
+template <std::size_t... K>
+constexpr std::array<LineColumns, kColumnLists> all_columns(std::index_sequence<K...>) {
+  return {&line_columns<kColumnsOf<K>, kAllColumns>...};
 }
+
+constexpr auto kAllColumnsOf = all_columns(std::make_index_sequence<kColumnLists>{});
 
 }  // namespace
 
 const char* parse_line_fast(const char* p, const char* stop, Version version, LineCall& call) {
-  // Every field but the last ends at a comma, which is stepped over.
-  auto comma = [&] {
-    if (*p != ',') return false;
-    ++p;
-    return true;
-  };
-  std::uint64_t v = 0;
-  if (!(p = scan_dec(p, stop, v)) || v > UINT32_MAX || !comma()) return nullptr;
-  call.thread = static_cast<std::uint32_t>(v);
-  if (!(p = scan_time(p, stop, call.time)) || !comma()) return nullptr;
-  if (!(p = scan_dec(p, stop, v)) || v > UINT32_MAX || !comma()) return nullptr;
-  call.frame = static_cast<std::uint32_t>(v);
-  const Schema* s = match_function(p, stop);
-  if (!s || version < s->first || version > s->last) return nullptr;
-  call.function = s->function;
-  p += s->name.size();
-  bool more = comma();  // else match_function saw the line end
-  const Col* cols = s->cols.data();
-  std::size_t ncols = s->cols.size();
-  if (s->function == Function::CreatePool && version == Version{1, 8} && more) {
-    const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(stop - p)));
-    if (six_column_pool(s->function, version, more, std::string_view(p, static_cast<std::size_t>(nl - p)))) {
-      cols = kSixColumnPool;
-      ncols = std::size(kSixColumnPool);
-    }
-  }
-  std::uint64_t* nums = call.num.data();
-  std::size_t n = 0, l = 0;
-  call.lists = s->lists;
-  call.has_text = false;
-  for (std::size_t i = 0; i < ncols; ++i) {
-    const Col c = cols[i];
-    if (c == Col::text) {
-      // Everything left, commas included, but the reader's dropped '\r'.
-      const char* nl = line_end(p);
-      const char* e = p;
-      if (more) {
-        if (*p != '\n') nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(stop - p)));
-        e = nl > p && nl[-1] == '\r' ? nl - 1 : nl;
-      } else if (!nl) {
-        return nullptr;
-      }
-      call.has_text = more;
-      call.text = std::string_view(p, static_cast<std::size_t>(e - p));
-      call.numbers = static_cast<std::uint8_t>(n);
-      return nl + 1;
-    }
-    if (!more) return nullptr;
-    if (c <= Col::boolean) {
-      // A run of numbers, most of a line's columns, in a loop of its own.
-      static constexpr std::uint64_t kMaxOf[] = {UINT32_MAX, UINT64_MAX, 1};
-      for (;;) {
-        if (!(p = scan_dec(p, stop, v)) || v > kMaxOf[static_cast<int>(cols[i])]) return nullptr;
-        nums[n++] = v;
-        more = comma();
-        if (!more && !line_end(p)) return nullptr;
-        if (i + 1 == ncols || cols[i + 1] > Col::boolean) break;
-        if (!more) return nullptr;
-        ++i;
-      }
-      continue;
-    }
-    if (c == Col::ptr) {
-      if (!(p = scan_ptr(p, stop, false, v))) return nullptr;
-      nums[n++] = v;
-    } else {
-      std::vector<std::uint64_t>& list = call.list[l++];
-      list.clear();
-      for (;;) {
-        if (*p == ' ') {
-          ++p;
-          continue;
-        }
-        if (*p == ',' || *p == '\n' || *p == '\r') break;
-        if (!(p = scan_ptr(p, stop, true, v))) return nullptr;
-        list.push_back(v);
-      }
-    }
-    more = comma();
-    if (!more && !line_end(p)) return nullptr;
-  }
-  // A fixed-arity line must end here; an empty trailing field (the comma the
-  // recorder leaves before empty user data) is tolerated (blanks in it are
-  // left to parse_call).
-  const char* nl = line_end(p);
-  if (!nl) return nullptr;
-  call.text = {};
-  call.numbers = static_cast<std::uint8_t>(n);
-  return nl + 1;
+  std::size_t list = 0;
+  if (!(p = parse_head(p, stop, version, call, list))) return nullptr;
+  return kAllColumnsOf[list](p, stop, call);
 }
 
 const char* parse_call_fast(const char* p, const char* stop, Version version, Call& call) {

@@ -26,6 +26,10 @@ bool parse_ptr(std::string_view f, std::uint64_t& out);
 // Seconds as std::from_chars reads a double.
 bool parse_time(std::string_view f, double& out);
 
+// The scanners are always inlined: the per-function column parsers
+// (vma_line_cols.hpp) call them many times over, and GCC otherwise stops
+// inlining them there, which cost trak-stat a fifth more time.
+//
 // The scanners read one value starting at `p`, stop at the first character
 // that is not part of it and return where they stopped, or null when they
 // decline (then the reference parser decides). [p, stop) must end with a
@@ -33,17 +37,25 @@ bool parse_time(std::string_view f, double& out);
 
 // 1 to 20 digits within 64 bits. A plain loop: the '\n' ending the line
 // stops it, and it was faster than reading 8 digits at once, as most numbers
-// here have one to six.
-inline const char* scan_dec(const char* p, const char* stop, std::uint64_t& out) {
+// here have one to six. The first two digits are read before it: most
+// numbers have one, and ending those before the loop made the fast parser 7 %
+// faster (the loop's exit branch then follows fewer patterns).
+[[gnu::always_inline]] inline const char* scan_dec(const char* p, const char* stop, std::uint64_t& out) {
   (void)stop;
+  const unsigned d0 = static_cast<unsigned char>(*p) - unsigned{'0'};
+  if (d0 >= 10) return nullptr;
+  const unsigned d1 = static_cast<unsigned char>(p[1]) - unsigned{'0'};
+  if (d1 >= 10) {
+    out = d0;
+    return p + 1;
+  }
   const char* const start = p;
-  std::uint64_t v = 0;
+  std::uint64_t v = d0 * 10 + d1;
+  p += 2;
   for (unsigned d; (d = static_cast<unsigned char>(*p) - unsigned{'0'}) < 10; ++p) v = v * 10 + d;
-  const std::ptrdiff_t n = p - start;
-  if (n == 0) return nullptr;
   // 19 digits cannot overflow 64 bits; longer numbers (VK_WHOLE_SIZE has 20)
   // are read again with checked arithmetic.
-  if (n > 19) {
+  if (p - start > 19) {
     v = 0;
     for (const char* q = start; q < p; ++q)
       if (__builtin_mul_overflow(v, 10u, &v) || __builtin_add_overflow(v, static_cast<std::uint64_t>(*q - '0'), &v))
@@ -56,7 +68,7 @@ inline const char* scan_dec(const char* p, const char* stop, std::uint64_t& out)
 // "D+" or "D+.D+" with at most 15 digits in all: the mantissa and the power of
 // ten are then exact doubles, so one division rounds exactly as from_chars
 // does (Clinger's fast path).
-inline const char* scan_time(const char* p, const char* stop, double& out) {
+[[gnu::always_inline]] inline const char* scan_time(const char* p, const char* stop, double& out) {
   static constexpr double kPow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
   static constexpr std::uint64_t kPow10i[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000};
   std::uint64_t whole = 0, frac = 0;
@@ -65,6 +77,12 @@ inline const char* scan_time(const char* p, const char* stop, double& out) {
   if (*q != '.') {
     out = static_cast<double>(whole);
     return q;
+  }
+  // Milliseconds (%.3f), as recorders write them, without the digit loop.
+  auto digit = [](char ch) { return static_cast<unsigned>(static_cast<unsigned char>(ch) - unsigned{'0'}); };
+  if (digit(q[1]) < 10 && digit(q[2]) < 10 && digit(q[3]) < 10 && digit(q[4]) >= 10 && q - p <= 12) {
+    out = static_cast<double>(whole * 1000 + digit(q[1]) * 100 + digit(q[2]) * 10 + digit(q[3])) / 1e3;
+    return q + 4;
   }
   const char* e = scan_dec(q + 1, stop, frac);
   if (!e) return nullptr;
@@ -75,7 +93,7 @@ inline const char* scan_time(const char* p, const char* stop, double& out) {
 }
 
 // Exactly 16 hex digits (either case) at p: MSVC's %p, the common spelling.
-inline bool hex16(const char* p, std::uint64_t& out) {
+[[gnu::always_inline]] inline bool hex16(const char* p, std::uint64_t& out) {
 #if defined(__SSE2__)
   const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
   // Unsigned "x <= limit" per byte: min(x, limit) == x.
@@ -110,7 +128,8 @@ inline bool hex16(const char* p, std::uint64_t& out) {
 }
 
 // A pointer ending at ',', a line end, or for a list item also at ' '.
-inline const char* scan_ptr(const char* p, const char* stop, bool list_item, std::uint64_t& out) {
+[[gnu::always_inline]] inline const char* scan_ptr(const char* p, const char* stop, bool list_item,
+                                                   std::uint64_t& out) {
   auto stops = [list_item](char ch) { return ch == ',' || ch == '\n' || ch == '\r' || (list_item && ch == ' '); };
   if (stop - p > 16 && stops(p[16]) && hex16(p, out)) return p + 16;
   const char* e = p;

@@ -15,49 +15,36 @@ namespace detail {
 namespace {
 
 const std::vector<Schema>& schemas() {
-  using C = Col;
   static const std::vector<Schema> table = [] {
-    const std::vector<Col> aci = {C::u32, C::u32, C::u32, C::u32, C::u32, C::ptr};  // flags..memoryTypeBits, pool
-    auto cat = [](std::vector<Col> a, const std::vector<Col>& b) {
-      a.insert(a.end(), b.begin(), b.end());
-      return a;
-    };
     const Version v10{1, 0}, v11{1, 1}, v12{1, 2}, v14{1, 4}, v15{1, 5}, v17{1, 7}, v18{1, 8};
     std::vector<Schema> t = {
-        {Function::CreateAllocator, "vmaCreateAllocator", v10, v18, {}},
-        {Function::DestroyAllocator, "vmaDestroyAllocator", v10, v18, {}},
-        {Function::CreatePool, "vmaCreatePool", v10, v18, {C::u32, C::u32, C::u64, C::u64, C::u64, C::u32, C::ptr}},
-        {Function::DestroyPool, "vmaDestroyPool", v10, v18, {C::ptr}},
-        {Function::SetAllocationUserData, "vmaSetAllocationUserData", v10, v18, {C::ptr, C::text}},
-        {Function::CreateBuffer, "vmaCreateBuffer", v10, v18,
-         cat(cat({C::u32, C::u64, C::u32, C::u32}, aci), {C::ptr, C::text})},
-        {Function::DestroyBuffer, "vmaDestroyBuffer", v10, v18, {C::ptr}},
-        {Function::CreateImage, "vmaCreateImage", v10, v18,
-         cat(cat(std::vector<Col>(13, C::u32), aci), {C::ptr, C::text})},
-        {Function::DestroyImage, "vmaDestroyImage", v10, v18, {C::ptr}},
-        {Function::FreeMemory, "vmaFreeMemory", v11, v18, {C::ptr}},
-        {Function::FreeMemoryPages, "vmaFreeMemoryPages", v15, v18, {C::ptr_list}},
-        {Function::CreateLostAllocation, "vmaCreateLostAllocation", v12, v18, {C::ptr}},
-        {Function::AllocateMemory, "vmaAllocateMemory", v12, v18,
-         cat(cat({C::u64, C::u64, C::u32}, aci), {C::ptr, C::text})},
-        {Function::AllocateMemoryPages, "vmaAllocateMemoryPages", v15, v18,
-         cat(cat({C::u64, C::u64, C::u32}, aci), {C::ptr_list, C::text})},
-        {Function::AllocateMemoryForBuffer, "vmaAllocateMemoryForBuffer", v12, v18,
-         cat(cat({C::u64, C::u64, C::u32, C::boolean, C::boolean}, aci), {C::ptr, C::text})},
-        {Function::AllocateMemoryForImage, "vmaAllocateMemoryForImage", v12, v18,
-         cat(cat({C::u64, C::u64, C::u32, C::boolean, C::boolean}, aci), {C::ptr, C::text})},
-        {Function::MapMemory, "vmaMapMemory", v12, v18, {C::ptr}},
-        {Function::UnmapMemory, "vmaUnmapMemory", v12, v18, {C::ptr}},
-        {Function::FlushAllocation, "vmaFlushAllocation", v12, v18, {C::ptr, C::u64, C::u64}},
-        {Function::InvalidateAllocation, "vmaInvalidateAllocation", v12, v18, {C::ptr, C::u64, C::u64}},
-        {Function::TouchAllocation, "vmaTouchAllocation", v12, v18, {C::ptr}},
-        {Function::GetAllocationInfo, "vmaGetAllocationInfo", v12, v18, {C::ptr}},
-        {Function::MakePoolAllocationsLost, "vmaMakePoolAllocationsLost", v12, v18, {C::ptr}},
-        {Function::ResizeAllocation, "vmaResizeAllocation", v14, v15, {C::ptr, C::u64}},
-        {Function::DefragmentationBegin, "vmaDefragmentationBegin", v15, v18,
-         {C::u32, C::ptr_list, C::ptr_list, C::u64, C::u32, C::u64, C::u32, C::ptr, C::ptr}},
-        {Function::DefragmentationEnd, "vmaDefragmentationEnd", v15, v18, {C::ptr}},
-        {Function::SetPoolName, "vmaSetPoolName", v17, v18, {C::ptr, C::text}},
+        {Function::CreateAllocator, "vmaCreateAllocator", v10, v18},
+        {Function::DestroyAllocator, "vmaDestroyAllocator", v10, v18},
+        {Function::CreatePool, "vmaCreatePool", v10, v18},
+        {Function::DestroyPool, "vmaDestroyPool", v10, v18},
+        {Function::SetAllocationUserData, "vmaSetAllocationUserData", v10, v18},
+        {Function::CreateBuffer, "vmaCreateBuffer", v10, v18},
+        {Function::DestroyBuffer, "vmaDestroyBuffer", v10, v18},
+        {Function::CreateImage, "vmaCreateImage", v10, v18},
+        {Function::DestroyImage, "vmaDestroyImage", v10, v18},
+        {Function::FreeMemory, "vmaFreeMemory", v11, v18},
+        {Function::FreeMemoryPages, "vmaFreeMemoryPages", v15, v18},
+        {Function::CreateLostAllocation, "vmaCreateLostAllocation", v12, v18},
+        {Function::AllocateMemory, "vmaAllocateMemory", v12, v18},
+        {Function::AllocateMemoryPages, "vmaAllocateMemoryPages", v15, v18},
+        {Function::AllocateMemoryForBuffer, "vmaAllocateMemoryForBuffer", v12, v18},
+        {Function::AllocateMemoryForImage, "vmaAllocateMemoryForImage", v12, v18},
+        {Function::MapMemory, "vmaMapMemory", v12, v18},
+        {Function::UnmapMemory, "vmaUnmapMemory", v12, v18},
+        {Function::FlushAllocation, "vmaFlushAllocation", v12, v18},
+        {Function::InvalidateAllocation, "vmaInvalidateAllocation", v12, v18},
+        {Function::TouchAllocation, "vmaTouchAllocation", v12, v18},
+        {Function::GetAllocationInfo, "vmaGetAllocationInfo", v12, v18},
+        {Function::MakePoolAllocationsLost, "vmaMakePoolAllocationsLost", v12, v18},
+        {Function::ResizeAllocation, "vmaResizeAllocation", v14, v15},
+        {Function::DefragmentationBegin, "vmaDefragmentationBegin", v15, v18},
+        {Function::DefragmentationEnd, "vmaDefragmentationEnd", v15, v18},
+        {Function::SetPoolName, "vmaSetPoolName", v17, v18},
     };
     const std::vector<std::string_view> aci_names = {
         "allocationCreateInfo.flags",         "allocationCreateInfo.usage",
@@ -124,6 +111,8 @@ const std::vector<Schema>& schemas() {
       }
     }
     for (Schema& x : t) {
+      const ColList l = columns(x.function);
+      x.cols.assign(l.c, l.c + l.n);
       for (Col c : x.cols) {
         if (c == Col::ptr_list) ++x.lists;
         else if (c != Col::text) ++x.numbers;
@@ -154,17 +143,24 @@ std::uint64_t load8(const char* p) {
   return v;
 }
 
-// a[0, n) == b[0, n) for 8 <= n <= 32, as two overlapping loads per half
-// instead of a call to memcmp.
-bool same_name(const char* a, const char* b, std::size_t n) {
-  if (n > 16) return same_name(a, b, 16) && same_name(a + n - 16, b + n - 16, 16);
-  return load8(a) == load8(b) && load8(a + n - 8) == load8(b + n - 8);
+// Where a name of n bytes (12 to 32) is compared, 8 bytes at a time: its two
+// ends, and for names over 16 bytes its middle (the loads overlap).
+std::array<std::size_t, 4> word_offsets(std::size_t n) {
+  return {0, n - 8, n > 16 ? std::size_t{8} : std::size_t{0}, n > 16 ? n - 16 : 0};
 }
 
 std::size_t slot_of(std::uint64_t prefix) { return static_cast<std::size_t>((prefix * kNameMul) >> (64 - kSlotBits)); }
 
+// A name's bytes at word_offsets() are kept in its slot: the lookup compares
+// them without first following a pointer to the name (which made the
+// function known, and the line's columns parsed, later).
+struct NameEntry {
+  std::array<std::uint64_t, 4> words{};
+  NameMatch match;  // match.size 0: none
+};
+
 struct NameTable {
-  std::array<std::array<const Schema*, kMaxPerSlot>, std::size_t{1} << kSlotBits> slots{};
+  std::array<std::array<NameEntry, kMaxPerSlot>, std::size_t{1} << kSlotBits> slots{};
 };
 
 const NameTable& name_table() {
@@ -172,7 +168,10 @@ const NameTable& name_table() {
     NameTable t;
     for (const Schema& s : schemas()) {
       auto& slot = t.slots[slot_of(load8(s.name.data() + 3))];
-      *std::find(slot.begin(), slot.end(), nullptr) = &s;
+      NameEntry& e = *std::find_if(slot.begin(), slot.end(), [](const NameEntry& x) { return !x.match.size; });
+      const auto at = word_offsets(s.name.size());
+      for (std::size_t i = 0; i < at.size(); ++i) e.words[i] = load8(s.name.data() + at[i]);
+      e.match = {s.function, static_cast<std::uint32_t>(s.name.size()), s.first, s.last};
     }
     return t;
   }();
@@ -184,13 +183,21 @@ const NameTable& name_table() {
 const Schema& schema(Function f) { return schemas()[static_cast<std::size_t>(f)]; }
 
 const Schema* match_function(const char* p, const char* end) {
+  const NameMatch* m = match_name(p, end);
+  return m ? &schema(m->function) : nullptr;
+}
+
+const NameMatch* match_name(const char* p, const char* end) {
   const std::size_t avail = static_cast<std::size_t>(end - p);
   if (avail < 11) return nullptr;
-  for (const Schema* s : name_table().slots[slot_of(load8(p + 3))]) {
-    if (!s) return nullptr;
-    const std::size_t n = s->name.size();
-    if (n <= avail && same_name(p, s->name.data(), n) && (n == avail || p[n] == ',' || p[n] == '\n' || p[n] == '\r'))
-      return s;
+  for (const NameEntry& e : name_table().slots[slot_of(load8(p + 3))]) {
+    const std::size_t n = e.match.size;
+    if (!n) return nullptr;
+    if (n > avail) continue;
+    const auto at = word_offsets(n);
+    const bool same = (load8(p + at[0]) == e.words[0]) & (load8(p + at[1]) == e.words[1]) &
+                      (load8(p + at[2]) == e.words[2]) & (load8(p + at[3]) == e.words[3]);
+    if (same && (n == avail || p[n] == ',' || p[n] == '\n' || p[n] == '\r')) return &e.match;
   }
   return nullptr;
 }

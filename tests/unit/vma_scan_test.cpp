@@ -105,8 +105,16 @@ TEST_CASE("vma_scan: scan_time rounds exactly as from_chars, declines the rest")
   CHECK(t == 7);
   CHECK(run_time("123456.123456789", t).ok);
   CHECK(t == 123456.123456789);
+  // Milliseconds have a path of their own: up to 15 digits in all.
+  CHECK(run_time("989.255,", t).used == 7);
+  CHECK(t == 989.255);
+  CHECK(run_time("123456789012.345", t).ok);
+  CHECK(t == 123456789012.345);
+  CHECK(run_time("0.0015", t).ok);
+  CHECK(t == 0.0015);
   // Declined: parse_time decides (it accepts some of these).
-  for (const char* s : {"1.", ".5", "-0.5", "inf", "nan", "", "1234567890.1234567", "0.0000000000000001", "0.1234567890"})
+  for (const char* s : {"1.", ".5", "-0.5", "inf", "nan", "", "1234567890.1234567", "0.0000000000000001", "0.1234567890",
+                        "1234567890123.456"})
     CHECK_FALSE_MESSAGE(run_time(s, t).ok, std::string(s));
   CHECK(run_time("1.5e3", t).used == 3);  // stops before what the caller rejects
 }

@@ -35,6 +35,15 @@ TEST_CASE("vma_schema: match_function finds a name before a comma or a line end"
     }
     const std::string longer = std::string(function_name(f)) + "X,1\n";
     CHECK_FALSE(match_function(longer.data(), longer.data() + longer.size()));
+    CHECK_FALSE(match_name(longer.data(), longer.data() + longer.size()));
+    // match_name: what the fast parser reads, kept beside the name.
+    const std::string line = std::string(function_name(f)) + ",0000000000000001\n";
+    const NameMatch* m = match_name(line.data(), line.data() + line.size());
+    REQUIRE(m);
+    CHECK(m->function == f);
+    CHECK(m->size == function_name(f).size());
+    CHECK(m->first == schema(f).first);
+    CHECK(m->last == schema(f).last);
   }
   // Names that share their first 11 characters.
   const std::string pages = "vmaFreeMemoryPages,1\n", memory = "vmaFreeMemory,1\n";
