@@ -86,4 +86,23 @@ struct MemDecoder final : libtrace::Decoder {
   std::uint64_t file_offset() const override { return pos; }
 };
 
+// A VMA call line with one to three characters changed, dropped or added
+// (from characters that matter to the parsers), its line end kept: for
+// checking that a fast parser accepts only what the reference parser does.
+template <class Rng>
+std::string mutate_vma_line(std::string line, Rng& rng) {
+  static const std::string kAlphabet = ",\r \t0123456789abcdefABCDEFxX(nil).-+e\n";
+  line.pop_back();  // mutate the line, not its end
+  for (int k = 1 + static_cast<int>(rng() % 3); k > 0 && !line.empty(); --k) {
+    const std::size_t at = rng() % line.size();
+    switch (rng() % 3) {
+      case 0: line[at] = kAlphabet[rng() % kAlphabet.size()]; break;
+      case 1: line.erase(at, 1); break;
+      default: line.insert(at, 1, kAlphabet[rng() % kAlphabet.size()]); break;
+    }
+  }
+  line += '\n';
+  return line.substr(0, line.find('\n') + 1);  // an inserted line end cuts it
+}
+
 }  // namespace test

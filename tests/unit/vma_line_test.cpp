@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "test_util.hpp"
+
 using namespace libtrace::vma;
 using namespace libtrace::vma::detail;
 
@@ -90,22 +92,10 @@ TEST_CASE("vma_line: on mutated lines the fast parser accepts only what the refe
       "1,0.0,0,vmaCreatePool,2,0,1024,1,4,00000000000000AA\n",
       "1,0.5,0,vmaAllocateMemoryForImage,65536,256,15,1,0,0,1,0,0,0,0000000000000000,000001D85B8B0090,x\r\n",
   };
-  const std::string alphabet = ",\r \t0123456789abcdefABCDEFxX(nil).-+e\n";
   std::mt19937_64 rng(11);
   int accepted = 0;
   for (int i = 0; i < 40000; ++i) {
-    std::string s = seeds[rng() % seeds.size()];
-    s.pop_back();  // mutate the line, not its end
-    for (int k = 1 + static_cast<int>(rng() % 3); k > 0 && !s.empty(); --k) {
-      const std::size_t at = rng() % s.size();
-      switch (rng() % 3) {
-        case 0: s[at] = alphabet[rng() % alphabet.size()]; break;
-        case 1: s.erase(at, 1); break;
-        default: s.insert(at, 1, alphabet[rng() % alphabet.size()]); break;
-      }
-    }
-    s += '\n';
-    const std::string line = s.substr(0, s.find('\n') + 1);
+    const std::string line = test::mutate_vma_line(seeds[rng() % seeds.size()], rng);
     accepted += fast_agrees(line);
   }
   CHECK(accepted > 1000);  // the check above had something to compare
