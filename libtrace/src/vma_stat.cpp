@@ -284,7 +284,11 @@ class Pipeline {
       part_busy_[p] = 0;
       ++part_next_[p];
       ++w->parts_done;
-      cv_.notify_all();
+      // Others are woken only when the chunk's merge can start: this thread
+      // looks for work again before it waits (and takes this part's next
+      // chunk), while waking every thread after each of a chunk's part tasks
+      // cost more than the tasks on many cores.
+      if (w->parts_done == parts_) cv_.notify_all();
       return true;
     }
     return false;
