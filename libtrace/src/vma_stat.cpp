@@ -85,9 +85,9 @@ class Merger {
     return end_chunk(chunk, cs, base);
   }
 
-  void merge_part(unsigned part, const ChunkStats& cs, std::uint64_t seq, Delta* deltas,
-                  std::vector<SecondChange>& seconds) {
-    tables_[part].apply_part(cs, part_lines_[part], seq, part, parts(), deltas, seconds);
+  void merge_part(unsigned part, const ChunkStats& cs, std::uint64_t seq, const std::vector<std::uint32_t>& mine,
+                  Delta* deltas, std::vector<SecondChange>& seconds) {
+    tables_[part].apply_part(cs, part_lines_[part], seq, part, mine, deltas, seconds);
     part_lines_[part] += cs.lines;
   }
 
@@ -196,6 +196,7 @@ class Pipeline {
     for (auto& w : works_) {
       free_.push_back(&w);
       w.seconds.resize(parts_);
+      w.mine.resize(parts_);
     }
   }
 
@@ -217,6 +218,7 @@ class Pipeline {
     unsigned parts_done = 0;
     std::vector<Delta> deltas;                       // with parts: one per event
     std::vector<std::vector<SecondChange>> seconds;  //   and per part
+    std::vector<std::vector<std::uint32_t>> mine;    //   each part's events
   };
 
   void work() {
@@ -272,7 +274,7 @@ class Pipeline {
       part_busy_[p] = 1;
       lock.unlock();
       try {
-        merger_.merge_part(p, w->stats, w->seq, w->deltas.data(), w->seconds[p]);
+        merger_.merge_part(p, w->stats, w->seq, w->mine[p], w->deltas.data(), w->seconds[p]);
       } catch (...) {
         lock.lock();
         failure_ = std::current_exception();
@@ -316,6 +318,7 @@ class Pipeline {
         if (parts_ > 1) {
           w->deltas.assign(w->stats.events.size(), Delta{});
           for (auto& s : w->seconds) s.clear();
+          detail::split_events(w->stats, parts_, w->mine);
         }
       }
     } catch (...) {

@@ -184,18 +184,33 @@ void LiveTable::apply_all(const ChunkStats& cs, std::uint64_t base, std::uint64_
   }
 }
 
-void LiveTable::apply_part(const ChunkStats& cs, std::uint64_t base, std::uint64_t seq, unsigned part, unsigned parts,
-                           Delta* deltas, std::vector<SecondChange>& seconds) {
+void LiveTable::apply_part(const ChunkStats& cs, std::uint64_t base, std::uint64_t seq, unsigned part,
+                           const std::vector<std::uint32_t>& mine, Delta* deltas, std::vector<SecondChange>& seconds) {
   const std::vector<Event>& events = cs.events;
-  for (std::size_t i = 0; i < events.size(); ++i) {
+  for (std::size_t k = 0; k < mine.size(); ++k) {
+    const std::uint32_t i = mine[k];
+    if (k + 8 < mine.size()) live_.prefetch(events[mine[k + 8]].ptr);
     const Event& e = events[i];
     if (to_every_part(e.kind)) {
       NoSink none;  // pools change no live figure
       apply(e, cs, base, (seq << 32) | i, none);
-    } else if (part_of(e.ptr, parts) == part) {
+    } else {
       deltas[i].part = part;
       DeltaSink sink{&deltas[i], &seconds};
       apply(e, cs, base, (seq << 32) | i, sink);
+    }
+  }
+}
+
+void split_events(const ChunkStats& cs, unsigned parts, std::vector<std::vector<std::uint32_t>>& mine) {
+  for (auto& m : mine) m.clear();
+  const std::vector<Event>& events = cs.events;
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    const auto index = static_cast<std::uint32_t>(i);
+    if (to_every_part(events[i].kind)) {
+      for (auto& m : mine) m.push_back(index);
+    } else {
+      mine[part_of(events[i].ptr, parts)].push_back(index);
     }
   }
 }

@@ -118,6 +118,11 @@ struct DeltaSink {
   void count(int delta, std::uint64_t) { d->count = static_cast<std::int8_t>(d->count + delta); }
 };
 
+// The indices of a chunk's events each part applies, in file order: those of
+// its pointers, and every pool event. Done where the chunk was counted, so
+// that each part reads its own events only.
+void split_events(const ChunkStats& cs, unsigned parts, std::vector<std::vector<std::uint32_t>>& mine);
+
 // A leak found by LiveTable::leaks(), to be sorted by creation before it is
 // built.
 struct LeakRef {
@@ -133,10 +138,10 @@ class LiveTable {
   // `base`: the file's lines before the chunk; `seq`: the chunk's place, for
   // the order of creations.
   void apply_all(const ChunkStats& cs, std::uint64_t base, std::uint64_t seq, Totals& totals);
-  // Only this part's (part `part` of `parts`), leaving what each changed in
-  // deltas[i] for the pass in file order.
-  void apply_part(const ChunkStats& cs, std::uint64_t base, std::uint64_t seq, unsigned part, unsigned parts,
-                  Delta* deltas, std::vector<SecondChange>& seconds);
+  // Only the events `mine` lists (part `part`'s, from split_events), leaving
+  // what each changed in deltas[i] for the pass in file order.
+  void apply_part(const ChunkStats& cs, std::uint64_t base, std::uint64_t seq, unsigned part,
+                  const std::vector<std::uint32_t>& mine, Delta* deltas, std::vector<SecondChange>& seconds);
 
   // Adds this part's counters and pools' allocation counts to `s` (pools
   // themselves come from part 0: every part sees every pool event) and its
