@@ -3,11 +3,12 @@
 // chunks' events applied in file order to the live allocations, pools and
 // running totals.
 //
-// On two or three cores one thread does it all (LiveTable with Totals as its
-// sink). On more, the live allocations are split by pointer into parts, each
-// part applied by whichever thread is free (its chunks in file order), and
-// what each event changed is left as a Delta; one short pass in file order
-// then adds the deltas up and keeps the peaks. Both give the same figures.
+// With up to five threads one task does it all (LiveTable with Totals as its
+// sink). With more, the live allocations are split by pointer into parts,
+// each part applied by whichever thread is free (its chunks in file order),
+// and what each event changed is left as a Delta; one short pass in file
+// order then adds the deltas up and keeps the peaks. Both give the same
+// figures.
 #pragma once
 
 #include <algorithm>
