@@ -276,10 +276,7 @@ class Pipeline {
       try {
         merger_.merge_part(p, w->stats, w->seq, w->mine[p], w->deltas.data(), w->seconds[p]);
       } catch (...) {
-        lock.lock();
-        failure_ = std::current_exception();
-        done_ = true;
-        cv_.notify_all();
+        fail(lock);
         return true;
       }
       lock.lock();
@@ -322,10 +319,7 @@ class Pipeline {
         }
       }
     } catch (...) {
-      lock.lock();
-      failure_ = std::current_exception();
-      done_ = true;
-      cv_.notify_all();
+      fail(lock);
       return;
     }
     lock.lock();
@@ -341,6 +335,14 @@ class Pipeline {
       free_.push_back(w);
       done_ = done_ || next_merge_ == next_read_;  // nothing left to merge
     }
+    cv_.notify_all();
+  }
+
+  // Called in a catch block, unlocked: the run ends with the exception.
+  void fail(std::unique_lock<std::mutex>& lock) {
+    lock.lock();
+    failure_ = std::current_exception();
+    done_ = true;
     cv_.notify_all();
   }
 

@@ -50,6 +50,18 @@ foz::ReplayOptions options(std::vector<std::string> inputs, unsigned jobs = 2) {
 const foz::TypeCounts& compute(const foz::ReplayResult& r) { return r.counts[1]; }
 const foz::TypeCounts& graphics(const foz::ReplayResult& r) { return r.counts[0]; }
 
+// The pipeline cache file a run wrote: as large as the run says, with a
+// valid header of the run's device vendor.
+foz::detail::CacheHeader cache_file_header(const foz::ReplayResult& r, const std::string& path) {
+  const auto blob = foz::detail::read_file_bytes(path);
+  CHECK(r.pipeline_cache_bytes == blob.size());
+  std::string why;
+  const auto h = foz::detail::parse_cache_header(blob, why);
+  REQUIRE(h);
+  CHECK(h->vendor_id == r.vendor_id);
+  return *h;
+}
+
 // Every worker was reaped: this process has no child left, zombie or not.
 bool no_children() { return ::waitpid(-1, nullptr, WNOHANG) == -1 && errno == ECHILD; }
 
@@ -140,13 +152,8 @@ TEST_CASE("foz_replay: synth_compute's 1500 pipelines, with the merged cache wri
   CHECK(compute(r).ok == 1500);
   CHECK(r.workers_started >= 2);
   CHECK(foz::replay_exit_status(r) == 0);
-  const auto blob = foz::detail::read_file_bytes(o.pipeline_cache);
-  CHECK(r.pipeline_cache_bytes == blob.size());
-  std::string why;
-  const auto h = foz::detail::parse_cache_header(blob, why);
-  REQUIRE(h);
-  CHECK(h->vendor_id == r.vendor_id);
-  CHECK(h->device_id == r.device_id);
+  const foz::detail::CacheHeader h = cache_file_header(r, o.pipeline_cache);
+  CHECK(h.device_id == r.device_id);
   if (is_lavapipe(r)) {
     // fossilize-synth recorded mesh shading, which Mesa 22.3's lavapipe lacks:
     // reported once for the device, and no pipeline here needs it.
@@ -262,12 +269,7 @@ TEST_CASE("foz_replay: workers that end fast or clean give the same results and 
     CHECK(warnings(r).empty());
     // Every worker's cache made it into the file (NVIDIA's blobs differ
     // from run to run by a few bytes: no byte comparison across runs).
-    const auto blob = foz::detail::read_file_bytes(o.pipeline_cache);
-    CHECK(r.pipeline_cache_bytes == blob.size());
-    std::string why;
-    const auto h = foz::detail::parse_cache_header(blob, why);
-    REQUIRE(h);
-    CHECK(h->vendor_id == r.vendor_id);
+    cache_file_header(r, o.pipeline_cache);
     CHECK(no_children());
   }
 }

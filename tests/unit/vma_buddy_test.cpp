@@ -8,17 +8,14 @@
 #include <random>
 #include <vector>
 
+#include "suballoc_util.hpp"
+
 using namespace libtrace::vma;
 
 namespace {
 
 std::uint64_t put(BuddyMetadata& b, std::uint64_t size, std::uint64_t align = 1, Kind kind = Kind::buffer) {
-  const Request r{size, align, kind, false};
-  const auto off = b.find(r);
-  REQUIRE(off);
-  b.allocate(*off, r, nullptr);
-  REQUIRE(b.validate() == "");
-  return *off;
+  return test::place(b, Request{size, align, kind, false});
 }
 
 void drop(BuddyMetadata& b, std::uint64_t offset) {

@@ -9,6 +9,8 @@
 #include <random>
 #include <vector>
 
+#include "suballoc_util.hpp"
+
 using namespace libtrace::vma;
 using Mode = LinearMetadata::Mode;
 
@@ -16,12 +18,7 @@ namespace {
 
 std::uint64_t put(LinearMetadata& b, std::uint64_t size, std::uint64_t align = 1, bool upper = false,
                   Kind kind = Kind::buffer) {
-  const Request r{size, align, kind, upper};
-  const auto off = b.find(r);
-  REQUIRE(off);
-  b.allocate(*off, r, nullptr);
-  REQUIRE(b.validate() == "");
-  return *off;
+  return test::place(b, Request{size, align, kind, upper});
 }
 
 bool fits(const LinearMetadata& b, std::uint64_t size, bool upper = false) {
