@@ -82,6 +82,12 @@ std::uint32_t Node::as_u32() const {
   return v_.GetUint();
 }
 
+std::uint32_t Node::as_enum_value() const {
+  const std::uint32_t v = as_u32();
+  if (v > 0x7fffffffu) fail("value " + std::to_string(v) + " is above every Vulkan enum's range (0x7fffffff)");
+  return v;
+}
+
 std::int32_t Node::as_s32() const {
   if (!v_.IsInt()) fail(std::string("expected a signed 32-bit integer, got ") + type_name(v_));
   return v_.GetInt();

@@ -48,6 +48,10 @@ class Node {
   std::int32_t s32(const char* key) const;
   std::uint64_t u64(const char* key) const;
   float f32(const char* key) const;
+  template <typename E>
+  E enum_(const char* key) const {
+    return at(key).as_enum<E>();
+  }
   std::string_view str(const char* key) const;
   // A handle: a hex hash string; records a Reference when not 0.
   template <typename Handle>
@@ -61,6 +65,13 @@ class Node {
 
   // --- this node as a scalar ---
   std::uint32_t as_u32() const;
+  // A Vulkan enum. Every Vulkan enum ends at 0x7fffffff (its _MAX_ENUM), so
+  // a larger number cannot be stored in one: it fails here, not as undefined
+  // behaviour wherever the field is read later.
+  template <typename E>
+  E as_enum() const {
+    return static_cast<E>(as_enum_value());
+  }
   std::int32_t as_s32() const;
   float as_f32() const;
   Hash as_hash() const;
@@ -86,6 +97,7 @@ class Node {
   const std::uint32_t* u32_array_sized(const char* key, std::uint32_t expected) const;
 
  private:
+  std::uint32_t as_enum_value() const;
   const ReadContext& c_;
   const Json& v_;
   const Node* parent_;

@@ -11,22 +11,17 @@ namespace libtrace::foz::detail {
 
 namespace {
 
-template <typename E>
-E as_enum(const Node& n, const char* key) {
-  return static_cast<E>(n.u32(key));
-}
-
 template <typename Desc>
 void read_attachment_base(const Node& n, Desc& d) {
   d.flags = n.u32("flags");
-  d.format = as_enum<VkFormat>(n, "format");
-  d.finalLayout = as_enum<VkImageLayout>(n, "finalLayout");
-  d.initialLayout = as_enum<VkImageLayout>(n, "initialLayout");
-  d.loadOp = as_enum<VkAttachmentLoadOp>(n, "loadOp");
-  d.storeOp = as_enum<VkAttachmentStoreOp>(n, "storeOp");
-  d.samples = as_enum<VkSampleCountFlagBits>(n, "samples");
-  d.stencilLoadOp = as_enum<VkAttachmentLoadOp>(n, "stencilLoadOp");
-  d.stencilStoreOp = as_enum<VkAttachmentStoreOp>(n, "stencilStoreOp");
+  d.format = n.enum_<VkFormat>("format");
+  d.finalLayout = n.enum_<VkImageLayout>("finalLayout");
+  d.initialLayout = n.enum_<VkImageLayout>("initialLayout");
+  d.loadOp = n.enum_<VkAttachmentLoadOp>("loadOp");
+  d.storeOp = n.enum_<VkAttachmentStoreOp>("storeOp");
+  d.samples = n.enum_<VkSampleCountFlagBits>("samples");
+  d.stencilLoadOp = n.enum_<VkAttachmentLoadOp>("stencilLoadOp");
+  d.stencilStoreOp = n.enum_<VkAttachmentStoreOp>("stencilStoreOp");
 }
 
 template <typename Dep>
@@ -43,7 +38,7 @@ void read_dependency_base(const Node& n, Dep& d) {
 void read_ref(const Node& n, VkAttachmentReference& r) {
   n.only({"attachment", "layout"});
   r.attachment = n.u32("attachment");
-  r.layout = as_enum<VkImageLayout>(n, "layout");
+  r.layout = n.enum_<VkImageLayout>("layout");
 }
 
 // Subpass members shared by v1 and v2; `Ref` is the attachment reference type.
@@ -51,7 +46,7 @@ template <typename Sub, typename ReadRef>
 void read_subpass_refs(const Node& n, Sub& s, ReadRef read) {
   using Ref = std::remove_const_t<std::remove_pointer_t<decltype(s.pColorAttachments)>>;
   s.flags = n.u32("flags");
-  s.pipelineBindPoint = as_enum<VkPipelineBindPoint>(n, "pipelineBindPoint");
+  s.pipelineBindPoint = n.enum_<VkPipelineBindPoint>("pipelineBindPoint");
   if (n.has("depthStencilAttachment")) {
     Ref* r = n.ctx().arena.make<Ref>();
     read(n.at("depthStencilAttachment"), *r);
@@ -75,7 +70,7 @@ void read_attachment_ref2(const Node& n, VkAttachmentReference2& r) {
   n.only({"attachment", "layout", "aspectMask", "pNext"});
   r.sType = VK_STRUCTURE_TYPE_ATTACHMENT_REFERENCE_2;
   r.attachment = n.u32("attachment");
-  r.layout = as_enum<VkImageLayout>(n, "layout");
+  r.layout = n.enum_<VkImageLayout>("layout");
   r.aspectMask = n.u32("aspectMask");
   r.pNext = read_pnext(n);
 }
@@ -124,16 +119,16 @@ void read_sampler(const Node& n, Object& o) {
   auto* s = n.ctx().arena.make<VkSamplerCreateInfo>();
   s->sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO;
   s->flags = n.u32("flags");
-  s->minFilter = as_enum<VkFilter>(n, "minFilter");
-  s->magFilter = as_enum<VkFilter>(n, "magFilter");
+  s->minFilter = n.enum_<VkFilter>("minFilter");
+  s->magFilter = n.enum_<VkFilter>("magFilter");
   s->maxAnisotropy = n.f32("maxAnisotropy");
-  s->compareOp = as_enum<VkCompareOp>(n, "compareOp");
+  s->compareOp = n.enum_<VkCompareOp>("compareOp");
   s->anisotropyEnable = n.u32("anisotropyEnable");
-  s->mipmapMode = as_enum<VkSamplerMipmapMode>(n, "mipmapMode");
-  s->addressModeU = as_enum<VkSamplerAddressMode>(n, "addressModeU");
-  s->addressModeV = as_enum<VkSamplerAddressMode>(n, "addressModeV");
-  s->addressModeW = as_enum<VkSamplerAddressMode>(n, "addressModeW");
-  s->borderColor = as_enum<VkBorderColor>(n, "borderColor");
+  s->mipmapMode = n.enum_<VkSamplerMipmapMode>("mipmapMode");
+  s->addressModeU = n.enum_<VkSamplerAddressMode>("addressModeU");
+  s->addressModeV = n.enum_<VkSamplerAddressMode>("addressModeV");
+  s->addressModeW = n.enum_<VkSamplerAddressMode>("addressModeW");
+  s->borderColor = n.enum_<VkBorderColor>("borderColor");
   s->unnormalizedCoordinates = n.u32("unnormalizedCoordinates");
   s->compareEnable = n.u32("compareEnable");
   s->mipLodBias = n.f32("mipLodBias");
@@ -154,7 +149,7 @@ void read_set_layout(const Node& n, Object& o) {
           b.only({"descriptorType", "descriptorCount", "stageFlags", "binding", "immutableSamplers"});
           out.binding = b.u32("binding");
           out.descriptorCount = b.u32("descriptorCount");
-          out.descriptorType = as_enum<VkDescriptorType>(b, "descriptorType");
+          out.descriptorType = b.enum_<VkDescriptorType>("descriptorType");
           out.stageFlags = b.u32("stageFlags");
           if (!b.has("immutableSamplers")) return;
           const Node list = b.at("immutableSamplers");

@@ -9,11 +9,6 @@ namespace libtrace::foz::detail {
 
 namespace {
 
-template <typename E>
-E as_enum(const Node& n, const char* key) {
-  return static_cast<E>(n.u32(key));
-}
-
 const VkSpecializationInfo* read_specialization(const Node& n) {
   n.only({"dataSize", "data", "mapEntries"});
   Arena& arena = n.ctx().arena;
@@ -44,7 +39,7 @@ void read_stage(const Node& n, VkPipelineShaderStageCreateInfo& s) {
   n.only({"flags", "stage", "module", "name", "specializationInfo", "pNext"});
   s.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
   s.flags = n.u32("flags");
-  s.stage = as_enum<VkShaderStageFlagBits>(n, "stage");
+  s.stage = n.enum_<VkShaderStageFlagBits>("stage");
   n.handle("module", Tag::shader_module, &s.module);
   s.pName = n.ctx().arena.copy_string(n.str("name"));
   if (n.has("specializationInfo")) s.pSpecializationInfo = read_specialization(n.at("specializationInfo"));
@@ -58,19 +53,19 @@ const VkPipelineDynamicStateCreateInfo* read_dynamic(const Node& n) {
   d->flags = n.u32("flags");
   if (n.has("dynamicState"))
     d->pDynamicStates = n.array<VkDynamicState>("dynamicState", &d->dynamicStateCount,
-                                                [](const Node& e, VkDynamicState& v) { v = static_cast<VkDynamicState>(e.as_u32()); });
+                                                [](const Node& e, VkDynamicState& v) { v = e.as_enum<VkDynamicState>(); });
   return d;
 }
 
 void read_stencil(const Node& n, VkStencilOpState& s) {
   n.only({"compareOp", "writeMask", "reference", "compareMask", "passOp", "failOp", "depthFailOp"});
-  s.compareOp = as_enum<VkCompareOp>(n, "compareOp");
+  s.compareOp = n.enum_<VkCompareOp>("compareOp");
   s.writeMask = n.u32("writeMask");
   s.reference = n.u32("reference");
   s.compareMask = n.u32("compareMask");
-  s.passOp = as_enum<VkStencilOp>(n, "passOp");
-  s.failOp = as_enum<VkStencilOp>(n, "failOp");
-  s.depthFailOp = as_enum<VkStencilOp>(n, "depthFailOp");
+  s.passOp = n.enum_<VkStencilOp>("passOp");
+  s.failOp = n.enum_<VkStencilOp>("failOp");
+  s.depthFailOp = n.enum_<VkStencilOp>("depthFailOp");
 }
 
 const VkPipelineDepthStencilStateCreateInfo* read_depth_stencil(const Node& n) {
@@ -85,7 +80,7 @@ const VkPipelineDepthStencilStateCreateInfo* read_depth_stencil(const Node& n) {
   d->depthBoundsTestEnable = n.u32("depthBoundsTestEnable");
   d->depthWriteEnable = n.u32("depthWriteEnable");
   d->depthTestEnable = n.u32("depthTestEnable");
-  d->depthCompareOp = as_enum<VkCompareOp>(n, "depthCompareOp");
+  d->depthCompareOp = n.enum_<VkCompareOp>("depthCompareOp");
   read_stencil(n.at("front"), d->front);
   read_stencil(n.at("back"), d->back);
   d->pNext = read_pnext(n);
@@ -103,9 +98,9 @@ const VkPipelineRasterizationStateCreateInfo* read_rasterization(const Node& n) 
   r->depthBiasClamp = n.f32("depthBiasClamp");
   r->depthBiasEnable = n.u32("depthBiasEnable");
   r->depthClampEnable = n.u32("depthClampEnable");
-  r->polygonMode = as_enum<VkPolygonMode>(n, "polygonMode");
+  r->polygonMode = n.enum_<VkPolygonMode>("polygonMode");
   r->rasterizerDiscardEnable = n.u32("rasterizerDiscardEnable");
-  r->frontFace = as_enum<VkFrontFace>(n, "frontFace");
+  r->frontFace = n.enum_<VkFrontFace>("frontFace");
   r->lineWidth = n.f32("lineWidth");
   r->cullMode = n.u32("cullMode");
   r->pNext = read_pnext(n);
@@ -118,7 +113,7 @@ const VkPipelineMultisampleStateCreateInfo* read_multisample(const Node& n) {
   auto* m = n.ctx().arena.make<VkPipelineMultisampleStateCreateInfo>();
   m->sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO;
   m->flags = n.u32("flags");
-  m->rasterizationSamples = as_enum<VkSampleCountFlagBits>(n, "rasterizationSamples");
+  m->rasterizationSamples = n.enum_<VkSampleCountFlagBits>("rasterizationSamples");
   m->sampleShadingEnable = n.u32("sampleShadingEnable");
   m->minSampleShading = n.f32("minSampleShading");
   m->alphaToOneEnable = n.u32("alphaToOneEnable");
@@ -142,7 +137,7 @@ const VkPipelineVertexInputStateCreateInfo* read_vertex_input(const Node& n) {
           d.location = a.u32("location");
           d.binding = a.u32("binding");
           d.offset = a.u32("offset");
-          d.format = as_enum<VkFormat>(a, "format");
+          d.format = a.enum_<VkFormat>("format");
         });
   if (n.has("bindings"))
     v->pVertexBindingDescriptions = n.array<VkVertexInputBindingDescription>(
@@ -150,7 +145,7 @@ const VkPipelineVertexInputStateCreateInfo* read_vertex_input(const Node& n) {
           b.only({"binding", "stride", "inputRate"});
           d.binding = b.u32("binding");
           d.stride = b.u32("stride");
-          d.inputRate = as_enum<VkVertexInputRate>(b, "inputRate");
+          d.inputRate = b.enum_<VkVertexInputRate>("inputRate");
         });
   v->pNext = read_pnext(n);
   return v;
@@ -161,7 +156,7 @@ const VkPipelineColorBlendStateCreateInfo* read_color_blend(const Node& n) {
   auto* c = n.ctx().arena.make<VkPipelineColorBlendStateCreateInfo>();
   c->sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO;
   c->flags = n.u32("flags");
-  c->logicOp = as_enum<VkLogicOp>(n, "logicOp");
+  c->logicOp = n.enum_<VkLogicOp>("logicOp");
   c->logicOpEnable = n.u32("logicOpEnable");
   const Node constants = n.at("blendConstants");
   if (constants.array_size() != 4) constants.fail("must have 4 elements");
@@ -171,13 +166,13 @@ const VkPipelineColorBlendStateCreateInfo* read_color_blend(const Node& n) {
         "attachments", &c->attachmentCount, [](const Node& a, VkPipelineColorBlendAttachmentState& s) {
           a.only({"dstAlphaBlendFactor", "srcAlphaBlendFactor", "dstColorBlendFactor", "srcColorBlendFactor",
                   "colorWriteMask", "alphaBlendOp", "colorBlendOp", "blendEnable"});
-          s.dstAlphaBlendFactor = as_enum<VkBlendFactor>(a, "dstAlphaBlendFactor");
-          s.srcAlphaBlendFactor = as_enum<VkBlendFactor>(a, "srcAlphaBlendFactor");
-          s.dstColorBlendFactor = as_enum<VkBlendFactor>(a, "dstColorBlendFactor");
-          s.srcColorBlendFactor = as_enum<VkBlendFactor>(a, "srcColorBlendFactor");
+          s.dstAlphaBlendFactor = a.enum_<VkBlendFactor>("dstAlphaBlendFactor");
+          s.srcAlphaBlendFactor = a.enum_<VkBlendFactor>("srcAlphaBlendFactor");
+          s.dstColorBlendFactor = a.enum_<VkBlendFactor>("dstColorBlendFactor");
+          s.srcColorBlendFactor = a.enum_<VkBlendFactor>("srcColorBlendFactor");
           s.colorWriteMask = a.u32("colorWriteMask");
-          s.alphaBlendOp = as_enum<VkBlendOp>(a, "alphaBlendOp");
-          s.colorBlendOp = as_enum<VkBlendOp>(a, "colorBlendOp");
+          s.alphaBlendOp = a.enum_<VkBlendOp>("alphaBlendOp");
+          s.colorBlendOp = a.enum_<VkBlendOp>("colorBlendOp");
           s.blendEnable = a.u32("blendEnable");
         });
   c->pNext = read_pnext(n);
@@ -291,7 +286,7 @@ void read_graphics_pipeline(const Node& n, Object& o) {
     auto* s = arena.make<VkPipelineInputAssemblyStateCreateInfo>();
     s->sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO;
     s->flags = a.u32("flags");
-    s->topology = as_enum<VkPrimitiveTopology>(a, "topology");
+    s->topology = a.enum_<VkPrimitiveTopology>("topology");
     s->primitiveRestartEnable = a.u32("primitiveRestartEnable");
     s->pNext = read_pnext(a);
     p->pInputAssemblyState = s;
@@ -333,7 +328,7 @@ void read_raytracing_pipeline(const Node& n, Object& o) {
           out.intersectionShader = g.u32("intersectionShader");
           out.generalShader = g.u32("generalShader");
           out.closestHitShader = g.u32("closestHitShader");
-          out.type = as_enum<VkRayTracingShaderGroupTypeKHR>(g, "type");
+          out.type = g.enum_<VkRayTracingShaderGroupTypeKHR>("type");
           out.pNext = read_pnext(g, Tag::raytracing_pipeline);
         });
   p->pNext = read_pnext(n, Tag::raytracing_pipeline);

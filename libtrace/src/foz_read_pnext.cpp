@@ -27,7 +27,7 @@ void read_sample_locations_info(const Node& n, VkSampleLocationsInfoEXT& info, b
   if (with_stype) n.only({"sType", "sampleLocationsPerPixel", "sampleLocationGridSize", "sampleLocations"});
   info.sType = VK_STRUCTURE_TYPE_SAMPLE_LOCATIONS_INFO_EXT;
   if (with_stype && n.u32("sType") != VK_STRUCTURE_TYPE_SAMPLE_LOCATIONS_INFO_EXT) n.at("sType").fail("must be VK_STRUCTURE_TYPE_SAMPLE_LOCATIONS_INFO_EXT");
-  info.sampleLocationsPerPixel = static_cast<VkSampleCountFlagBits>(n.u32("sampleLocationsPerPixel"));
+  info.sampleLocationsPerPixel = n.enum_<VkSampleCountFlagBits>("sampleLocationsPerPixel");
   read_extent(n.at("sampleLocationGridSize"), info.sampleLocationGridSize);
   if (n.has("sampleLocations"))
     info.pSampleLocations = n.array<VkSampleLocationEXT>("sampleLocations", &info.sampleLocationsCount,
@@ -45,7 +45,7 @@ const VkBaseInStructure* read_struct(const Node& n, VkStructureType s, Tag libra
     case VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_DOMAIN_ORIGIN_STATE_CREATE_INFO: {
       n.only({"sType", "domainOrigin"});
       auto* t = make<VkPipelineTessellationDomainOriginStateCreateInfo>(n, s);
-      t->domainOrigin = static_cast<VkTessellationDomainOrigin>(n.u32("domainOrigin"));
+      t->domainOrigin = n.enum_<VkTessellationDomainOrigin>("domainOrigin");
       return reinterpret_cast<VkBaseInStructure*>(t);
     }
     case VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_DIVISOR_STATE_CREATE_INFO_EXT: {
@@ -98,21 +98,21 @@ const VkBaseInStructure* read_struct(const Node& n, VkStructureType s, Tag libra
       auto* t = make<VkPipelineColorBlendAdvancedStateCreateInfoEXT>(n, s);
       t->srcPremultiplied = n.u32("srcPremultiplied");
       t->dstPremultiplied = n.u32("dstPremultiplied");
-      t->blendOverlap = static_cast<VkBlendOverlapEXT>(n.u32("blendOverlap"));
+      t->blendOverlap = n.enum_<VkBlendOverlapEXT>("blendOverlap");
       return reinterpret_cast<VkBaseInStructure*>(t);
     }
     case VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_CONSERVATIVE_STATE_CREATE_INFO_EXT: {
       n.only({"sType", "flags", "conservativeRasterizationMode", "extraPrimitiveOverestimationSize"});
       auto* t = make<VkPipelineRasterizationConservativeStateCreateInfoEXT>(n, s);
       t->flags = n.u32("flags");
-      t->conservativeRasterizationMode = static_cast<VkConservativeRasterizationModeEXT>(n.u32("conservativeRasterizationMode"));
+      t->conservativeRasterizationMode = n.enum_<VkConservativeRasterizationModeEXT>("conservativeRasterizationMode");
       t->extraPrimitiveOverestimationSize = n.f32("extraPrimitiveOverestimationSize");
       return reinterpret_cast<VkBaseInStructure*>(t);
     }
     case VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_LINE_STATE_CREATE_INFO_EXT: {
       n.only({"sType", "lineRasterizationMode", "stippledLineEnable", "lineStippleFactor", "lineStipplePattern"});
       auto* t = make<VkPipelineRasterizationLineStateCreateInfoEXT>(n, s);
-      t->lineRasterizationMode = static_cast<VkLineRasterizationModeEXT>(n.u32("lineRasterizationMode"));
+      t->lineRasterizationMode = n.enum_<VkLineRasterizationModeEXT>("lineRasterizationMode");
       t->stippledLineEnable = n.u32("stippledLineEnable");
       t->lineStippleFactor = n.u32("lineStippleFactor");
       const std::uint32_t pattern = n.u32("lineStipplePattern");
@@ -134,7 +134,7 @@ const VkBaseInStructure* read_struct(const Node& n, VkStructureType s, Tag libra
             "mutableDescriptorTypeLists", &t->mutableDescriptorTypeListCount, [](const Node& l, VkMutableDescriptorTypeListEXT& out) {
               const std::size_t count = l.array_size();
               auto* types = l.ctx().arena.make<VkDescriptorType>(count);
-              for (std::size_t i = 0; i < count; ++i) types[i] = static_cast<VkDescriptorType>(l[i].as_u32());
+              for (std::size_t i = 0; i < count; ++i) types[i] = l[i].as_enum<VkDescriptorType>();
               out.descriptorTypeCount = static_cast<std::uint32_t>(count);
               out.pDescriptorTypes = types;
             });
@@ -143,21 +143,21 @@ const VkBaseInStructure* read_struct(const Node& n, VkStructureType s, Tag libra
     case VK_STRUCTURE_TYPE_ATTACHMENT_DESCRIPTION_STENCIL_LAYOUT: {
       n.only({"sType", "stencilInitialLayout", "stencilFinalLayout"});
       auto* t = make<VkAttachmentDescriptionStencilLayout>(n, s);
-      t->stencilInitialLayout = static_cast<VkImageLayout>(n.u32("stencilInitialLayout"));
-      t->stencilFinalLayout = static_cast<VkImageLayout>(n.u32("stencilFinalLayout"));
+      t->stencilInitialLayout = n.enum_<VkImageLayout>("stencilInitialLayout");
+      t->stencilFinalLayout = n.enum_<VkImageLayout>("stencilFinalLayout");
       return reinterpret_cast<VkBaseInStructure*>(t);
     }
     case VK_STRUCTURE_TYPE_ATTACHMENT_REFERENCE_STENCIL_LAYOUT: {
       n.only({"sType", "stencilLayout"});
       auto* t = make<VkAttachmentReferenceStencilLayout>(n, s);
-      t->stencilLayout = static_cast<VkImageLayout>(n.u32("stencilLayout"));
+      t->stencilLayout = n.enum_<VkImageLayout>("stencilLayout");
       return reinterpret_cast<VkBaseInStructure*>(t);
     }
     case VK_STRUCTURE_TYPE_SUBPASS_DESCRIPTION_DEPTH_STENCIL_RESOLVE: {
       n.only({"sType", "depthResolveMode", "stencilResolveMode", "depthStencilResolveAttachment"});
       auto* t = make<VkSubpassDescriptionDepthStencilResolve>(n, s);
-      t->depthResolveMode = static_cast<VkResolveModeFlagBits>(n.u32("depthResolveMode"));
-      t->stencilResolveMode = static_cast<VkResolveModeFlagBits>(n.u32("stencilResolveMode"));
+      t->depthResolveMode = n.enum_<VkResolveModeFlagBits>("depthResolveMode");
+      t->stencilResolveMode = n.enum_<VkResolveModeFlagBits>("stencilResolveMode");
       if (n.has("depthStencilResolveAttachment")) {
         auto* r = arena.make<VkAttachmentReference2>();
         read_attachment_ref2(n.at("depthStencilResolveAttachment"), *r);
@@ -179,12 +179,12 @@ const VkBaseInStructure* read_struct(const Node& n, VkStructureType s, Tag libra
     case VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO: {
       n.only({"sType", "depthAttachmentFormat", "stencilAttachmentFormat", "viewMask", "colorAttachmentFormats"});
       auto* t = make<VkPipelineRenderingCreateInfo>(n, s);
-      t->depthAttachmentFormat = static_cast<VkFormat>(n.u32("depthAttachmentFormat"));
-      t->stencilAttachmentFormat = static_cast<VkFormat>(n.u32("stencilAttachmentFormat"));
+      t->depthAttachmentFormat = n.enum_<VkFormat>("depthAttachmentFormat");
+      t->stencilAttachmentFormat = n.enum_<VkFormat>("stencilAttachmentFormat");
       t->viewMask = n.u32("viewMask");
       if (n.has("colorAttachmentFormats"))
         t->pColorAttachmentFormats = n.array<VkFormat>("colorAttachmentFormats", &t->colorAttachmentCount,
-                                                       [](const Node& e, VkFormat& f) { f = static_cast<VkFormat>(e.as_u32()); });
+                                                       [](const Node& e, VkFormat& f) { f = e.as_enum<VkFormat>(); });
       return reinterpret_cast<VkBaseInStructure*>(t);
     }
     case VK_STRUCTURE_TYPE_PIPELINE_COLOR_WRITE_CREATE_INFO_EXT: {
@@ -205,7 +205,7 @@ const VkBaseInStructure* read_struct(const Node& n, VkStructureType s, Tag libra
     case VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_PROVOKING_VERTEX_STATE_CREATE_INFO_EXT: {
       n.only({"sType", "provokingVertexMode"});
       auto* t = make<VkPipelineRasterizationProvokingVertexStateCreateInfoEXT>(n, s);
-      t->provokingVertexMode = static_cast<VkProvokingVertexModeEXT>(n.u32("provokingVertexMode"));
+      t->provokingVertexMode = n.enum_<VkProvokingVertexModeEXT>("provokingVertexMode");
       return reinterpret_cast<VkBaseInStructure*>(t);
     }
     case VK_STRUCTURE_TYPE_SAMPLER_CUSTOM_BORDER_COLOR_CREATE_INFO_EXT: {
@@ -214,13 +214,13 @@ const VkBaseInStructure* read_struct(const Node& n, VkStructureType s, Tag libra
       const Node c = n.at("customBorderColor");
       if (c.array_size() != 4) c.fail("must have 4 elements");
       for (std::size_t i = 0; i < 4; ++i) t->customBorderColor.uint32[i] = c[i].as_u32();
-      t->format = static_cast<VkFormat>(n.u32("format"));
+      t->format = n.enum_<VkFormat>("format");
       return reinterpret_cast<VkBaseInStructure*>(t);
     }
     case VK_STRUCTURE_TYPE_SAMPLER_REDUCTION_MODE_CREATE_INFO: {
       n.only({"sType", "reductionMode"});
       auto* t = make<VkSamplerReductionModeCreateInfo>(n, s);
-      t->reductionMode = static_cast<VkSamplerReductionMode>(n.u32("reductionMode"));
+      t->reductionMode = n.enum_<VkSamplerReductionMode>("reductionMode");
       return reinterpret_cast<VkBaseInStructure*>(t);
     }
     case VK_STRUCTURE_TYPE_RENDER_PASS_INPUT_ATTACHMENT_ASPECT_CREATE_INFO: {
@@ -239,7 +239,7 @@ const VkBaseInStructure* read_struct(const Node& n, VkStructureType s, Tag libra
       n.only({"sType", "flags", "discardRectangleMode", "discardRectangleCount", "discardRectangles"});
       auto* t = make<VkPipelineDiscardRectangleStateCreateInfoEXT>(n, s);
       t->flags = n.u32("flags");
-      t->discardRectangleMode = static_cast<VkDiscardRectangleModeEXT>(n.u32("discardRectangleMode"));
+      t->discardRectangleMode = n.enum_<VkDiscardRectangleModeEXT>("discardRectangleMode");
       t->discardRectangleCount = n.u32("discardRectangleCount");
       if (n.has("discardRectangles")) {
         std::uint32_t count = 0;
@@ -270,7 +270,7 @@ const VkBaseInStructure* read_struct(const Node& n, VkStructureType s, Tag libra
       if (n.has("combinerOps")) {
         const Node c = n.at("combinerOps");
         if (c.array_size() != 2) c.fail("must have 2 elements");
-        for (std::size_t i = 0; i < 2; ++i) t->combinerOps[i] = static_cast<VkFragmentShadingRateCombinerOpKHR>(c[i].as_u32());
+        for (std::size_t i = 0; i < 2; ++i) t->combinerOps[i] = c[i].as_enum<VkFragmentShadingRateCombinerOpKHR>();
       }
       return reinterpret_cast<VkBaseInStructure*>(t);
     }
@@ -278,16 +278,16 @@ const VkBaseInStructure* read_struct(const Node& n, VkStructureType s, Tag libra
       n.only({"sType", "format", "ycbcrModel", "ycbcrRange", "components", "xChromaOffset", "yChromaOffset", "chromaFilter",
               "forceExplicitReconstruction"});
       auto* t = make<VkSamplerYcbcrConversionCreateInfo>(n, s);
-      t->format = static_cast<VkFormat>(n.u32("format"));
-      t->ycbcrModel = static_cast<VkSamplerYcbcrModelConversion>(n.u32("ycbcrModel"));
-      t->ycbcrRange = static_cast<VkSamplerYcbcrRange>(n.u32("ycbcrRange"));
+      t->format = n.enum_<VkFormat>("format");
+      t->ycbcrModel = n.enum_<VkSamplerYcbcrModelConversion>("ycbcrModel");
+      t->ycbcrRange = n.enum_<VkSamplerYcbcrRange>("ycbcrRange");
       const Node c = n.at("components");
       if (c.array_size() != 4) c.fail("must have 4 elements");
-      t->components = {static_cast<VkComponentSwizzle>(c[0].as_u32()), static_cast<VkComponentSwizzle>(c[1].as_u32()),
-                       static_cast<VkComponentSwizzle>(c[2].as_u32()), static_cast<VkComponentSwizzle>(c[3].as_u32())};
-      t->xChromaOffset = static_cast<VkChromaLocation>(n.u32("xChromaOffset"));
-      t->yChromaOffset = static_cast<VkChromaLocation>(n.u32("yChromaOffset"));
-      t->chromaFilter = static_cast<VkFilter>(n.u32("chromaFilter"));
+      t->components = {c[0].as_enum<VkComponentSwizzle>(), c[1].as_enum<VkComponentSwizzle>(),
+                       c[2].as_enum<VkComponentSwizzle>(), c[3].as_enum<VkComponentSwizzle>()};
+      t->xChromaOffset = n.enum_<VkChromaLocation>("xChromaOffset");
+      t->yChromaOffset = n.enum_<VkChromaLocation>("yChromaOffset");
+      t->chromaFilter = n.enum_<VkFilter>("chromaFilter");
       t->forceExplicitReconstruction = n.u32("forceExplicitReconstruction");
       return reinterpret_cast<VkBaseInStructure*>(t);
     }
@@ -323,21 +323,21 @@ const VkBaseInStructure* read_struct(const Node& n, VkStructureType s, Tag libra
       t->srgb = n.u32("srgb");
       const Node c = n.at("components");
       c.only({"r", "g", "b", "a"});
-      t->components = {static_cast<VkComponentSwizzle>(c.u32("r")), static_cast<VkComponentSwizzle>(c.u32("g")),
-                       static_cast<VkComponentSwizzle>(c.u32("b")), static_cast<VkComponentSwizzle>(c.u32("a"))};
+      t->components = {c.enum_<VkComponentSwizzle>("r"), c.enum_<VkComponentSwizzle>("g"),
+                       c.enum_<VkComponentSwizzle>("b"), c.enum_<VkComponentSwizzle>("a")};
       return reinterpret_cast<VkBaseInStructure*>(t);
     }
     case VK_STRUCTURE_TYPE_MULTISAMPLED_RENDER_TO_SINGLE_SAMPLED_INFO_EXT: {
       n.only({"sType", "rasterizationSamples", "multisampledRenderToSingleSampledEnable"});
       auto* t = make<VkMultisampledRenderToSingleSampledInfoEXT>(n, s);
-      t->rasterizationSamples = static_cast<VkSampleCountFlagBits>(n.u32("rasterizationSamples"));
+      t->rasterizationSamples = n.enum_<VkSampleCountFlagBits>("rasterizationSamples");
       t->multisampledRenderToSingleSampledEnable = n.u32("multisampledRenderToSingleSampledEnable");
       return reinterpret_cast<VkBaseInStructure*>(t);
     }
     case VK_STRUCTURE_TYPE_DEPTH_BIAS_REPRESENTATION_INFO_EXT: {
       n.only({"sType", "depthBiasRepresentation", "depthBiasExact"});
       auto* t = make<VkDepthBiasRepresentationInfoEXT>(n, s);
-      t->depthBiasRepresentation = static_cast<VkDepthBiasRepresentationEXT>(n.u32("depthBiasRepresentation"));
+      t->depthBiasRepresentation = n.enum_<VkDepthBiasRepresentationEXT>("depthBiasRepresentation");
       t->depthBiasExact = n.u32("depthBiasExact");
       return reinterpret_cast<VkBaseInStructure*>(t);
     }
@@ -347,7 +347,7 @@ const VkBaseInStructure* read_struct(const Node& n, VkStructureType s, Tag libra
       const Node a = n.at("fragmentDensityMapAttachment");
       a.only({"attachment", "layout"});
       t->fragmentDensityMapAttachment.attachment = a.u32("attachment");
-      t->fragmentDensityMapAttachment.layout = static_cast<VkImageLayout>(a.u32("layout"));
+      t->fragmentDensityMapAttachment.layout = a.enum_<VkImageLayout>("layout");
       return reinterpret_cast<VkBaseInStructure*>(t);
     }
     case VK_STRUCTURE_TYPE_SAMPLE_LOCATIONS_INFO_EXT: {
@@ -359,16 +359,16 @@ const VkBaseInStructure* read_struct(const Node& n, VkStructureType s, Tag libra
     case VK_STRUCTURE_TYPE_PIPELINE_ROBUSTNESS_CREATE_INFO_EXT: {
       n.only({"sType", "storageBuffers", "vertexInputs", "uniformBuffers", "images"});
       auto* t = make<VkPipelineRobustnessCreateInfoEXT>(n, s);
-      t->storageBuffers = static_cast<VkPipelineRobustnessBufferBehaviorEXT>(n.u32("storageBuffers"));
-      t->vertexInputs = static_cast<VkPipelineRobustnessBufferBehaviorEXT>(n.u32("vertexInputs"));
-      t->uniformBuffers = static_cast<VkPipelineRobustnessBufferBehaviorEXT>(n.u32("uniformBuffers"));
-      t->images = static_cast<VkPipelineRobustnessImageBehaviorEXT>(n.u32("images"));
+      t->storageBuffers = n.enum_<VkPipelineRobustnessBufferBehaviorEXT>("storageBuffers");
+      t->vertexInputs = n.enum_<VkPipelineRobustnessBufferBehaviorEXT>("vertexInputs");
+      t->uniformBuffers = n.enum_<VkPipelineRobustnessBufferBehaviorEXT>("uniformBuffers");
+      t->images = n.enum_<VkPipelineRobustnessImageBehaviorEXT>("images");
       return reinterpret_cast<VkBaseInStructure*>(t);
     }
     case VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_DEPTH_CLAMP_CONTROL_CREATE_INFO_EXT: {
       n.only({"sType", "depthClampMode", "depthClampRange"});
       auto* t = make<VkPipelineViewportDepthClampControlCreateInfoEXT>(n, s);
-      t->depthClampMode = static_cast<VkDepthClampModeEXT>(n.u32("depthClampMode"));
+      t->depthClampMode = n.enum_<VkDepthClampModeEXT>("depthClampMode");
       if (n.has("depthClampRange")) {
         const Node r = n.at("depthClampRange");
         r.only({"minDepthClamp", "maxDepthClamp"});
@@ -429,7 +429,7 @@ const void* read_pnext(const Node& parent, Tag library_tag) {
   VkBaseInStructure* tail = nullptr;
   for (std::size_t i = 0; i < n; ++i) {
     const Node e = chain[i];
-    const auto s = static_cast<VkStructureType>(e.s32("sType"));
+    const auto s = e.enum_<VkStructureType>("sType");
     auto* st = const_cast<VkBaseInStructure*>(read_struct(e, s, library_tag));
     if (!st) e.fail("unknown sType " + std::to_string(static_cast<int>(s)) + " (" + stype_name(s) + ") in a pNext chain");
     if (tail) tail->pNext = st;
@@ -447,7 +447,7 @@ void* read_pdf2_pnext(const Node& parent) {
   VkBaseInStructure* tail = nullptr;
   for (std::size_t i = 0; i < n; ++i) {
     const Node e = chain[i];
-    const auto s = static_cast<VkStructureType>(e.s32("sType"));
+    const auto s = e.enum_<VkStructureType>("sType");
     auto* st = const_cast<VkBaseInStructure*>(read_pdf2_struct(e, s));
     if (!st)
       e.fail("unknown sType " + std::to_string(static_cast<int>(s)) + " (" + stype_name(s) + ") in a physical device features chain");

@@ -112,7 +112,10 @@ std::vector<std::string> device_differences(const Config& c, const vk::Device& d
     const std::string v = field(c.physical_device, "deviceType");
     char* end = nullptr;
     const unsigned long n = std::strtoul(v.c_str(), &end, 10);
-    return end && *end == 0 && !v.empty() ? std::string(vk::device_type_name(static_cast<VkPhysicalDeviceType>(n))) : v;
+    // Past VK_PHYSICAL_DEVICE_TYPE_CPU the number is shown as written: no enum holds it.
+    return end && *end == 0 && !v.empty() && n <= VK_PHYSICAL_DEVICE_TYPE_CPU
+               ? std::string(vk::device_type_name(static_cast<VkPhysicalDeviceType>(n)))
+               : v;
   };
   differ("deviceType", type_name(), std::string(vk::device_type_name(props.deviceType)));
   differ("vendorID", field(c.physical_device, "vendorID"), std::to_string(props.vendorID));

@@ -142,6 +142,14 @@ TEST_CASE("foz object: malformed and ill-typed JSON is an error naming the entry
   s = kSampler;
   s.replace(s.find("\"maxLod\":0.0"), 12, "\"maxLod\":1e300");
   CHECK(parse_error(s) == "e: samplers.27ceff9929c09a63.maxLod: number out of the range of a 32-bit float");
+  // No Vulkan enum holds a value past 0x7fffffff; storing one would be
+  // undefined behaviour (found by fuzzing: a dynamic state of 3000347000).
+  s = kSampler;
+  s.replace(s.find("\"compareOp\":0"), 13, "\"compareOp\":2147483648");
+  CHECK(parse_error(s) == "e: samplers.27ceff9929c09a63.compareOp: value 2147483648 is above every Vulkan enum's range (0x7fffffff)");
+  s = kSampler;
+  s.replace(s.find("\"compareOp\":0"), 13, "\"compareOp\":2147483647");
+  CHECK(parse_error(s) == "no error");
 }
 
 TEST_CASE("foz object: unknown sTypes, dangling counts and bad handles are errors, never dropped") {
