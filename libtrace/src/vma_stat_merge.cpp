@@ -130,9 +130,14 @@ template <class Sink>
   }
   // A lost allocation has no memory, so no type to resolve.
   if (type < 0 && e.function != Function::CreateLostAllocation) ++unresolved_;
-  Live l{line, e.time, e.bytes, seq, type, 0, e.function};
-  set_text(l, text);
-  live_.insert_at(slot, e.ptr, l);
+  Live& l = live_.claim(slot, e.ptr);
+  l.line = line;
+  l.created = e.time;
+  l.bytes = e.bytes;
+  l.seq = seq;
+  l.type = type;
+  l.function = e.function;
+  set_text(l, text);  // l.text is 0 in a free slot
   sink.bytes(type, static_cast<std::int64_t>(e.bytes));
   sink.count(1, line);
 }

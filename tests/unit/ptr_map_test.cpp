@@ -74,3 +74,24 @@ TEST_CASE("ptr_map: one probe to look a key up and add it where it was missing")
   CHECK(m.size() == 1000);
   CHECK(m.value(m.find(0x48 * 1)) == 3000);
 }
+
+TEST_CASE("ptr_map: a claimed slot holds a default value, also after erases and growth moved entries") {
+  struct V {
+    std::uint64_t a;
+    std::uint32_t b;
+  };
+  PtrMap<V> m;
+  for (std::uint64_t i = 1; i <= 5000; ++i) {
+    m.reserve_one();
+    const std::size_t slot = m.find_or_free(i * 0x40);
+    REQUIRE(!m.holds(slot));
+    V& v = m.claim(slot, i * 0x40);
+    CHECK(v.a == 0);  // never a left-over of an erased or moved entry
+    CHECK(v.b == 0);
+    v = {i, static_cast<std::uint32_t>(i)};
+    if (i % 3 == 0) m.erase(m.find((i - 1) * 0x40));
+  }
+  CHECK(m.size() == 5000 - 5000 / 3);
+  CHECK(m.value(m.find(0x40 * 5000)).a == 5000);
+  CHECK(m.find(0x40 * 4997) == PtrMap<V>::npos);  // erased at 4998
+}
