@@ -2,7 +2,9 @@
 // A VMA 2.x-like block suballocator over the recorded memory types, driven by
 // a recording: committed memory, blocks and fragmentation without a device.
 // Custom pools keep their algorithm (linear and buddy blocks are the device
-// replay's own), and VMA_DEBUG_MARGIN spaces allocations in blocks.
+// replay's own), VMA_DEBUG_MARGIN spaces allocations in blocks, and the
+// recorded bufferImageGranularity keeps buffers and images off each other's
+// pages.
 #include "libtrace/vma_sim.hpp"
 
 #include <algorithm>
@@ -21,6 +23,7 @@ namespace {
 constexpr std::uint32_t kDeviceLocal = 1, kHostVisible = 2, kHostCoherent = 4, kHostCached = 8, kLazy = 16;
 constexpr std::uint64_t kDedicatedFlag = 0x1;       // VMA_ALLOCATION_CREATE_DEDICATED_MEMORY_BIT
 constexpr std::uint64_t kUpperAddressFlag = 0x40;   // VMA_ALLOCATION_CREATE_UPPER_ADDRESS_BIT
+constexpr std::uint64_t kTilingLinear = 1;          // VK_IMAGE_TILING_LINEAR
 constexpr std::uint64_t kSmallHeapMax = 1ull << 30;  // VMA_SMALL_HEAP_MAX_SIZE default
 constexpr std::uint64_t kLargeBlock = 256ull << 20;  // VMA_DEFAULT_LARGE_HEAP_BLOCK_SIZE default
 // Buffers and images have requirements only a device knows; these are
@@ -44,12 +47,21 @@ std::uint64_t round_up(std::uint64_t v, std::uint64_t a) { return a ? (v + a - 1
 // One device memory object. The default algorithm is modelled here by first
 // fit over free ranges; the blocks of linear and buddy pools are the device
 // replay's own (vma_linear.hpp, vma_buddy.hpp), so both replays place their
-// allocations alike. bufferImageGranularity is not modelled.
+// allocations alike.
 struct Block {
   std::uint64_t size = 0;
   std::uint64_t used = 0;
-  std::uint64_t margin = 0;  // VMA_DEBUG_MARGIN, before and after every allocation
+  std::uint64_t margin = 0;       // VMA_DEBUG_MARGIN, before and after every allocation
+  std::uint64_t granularity = 1;  // bufferImageGranularity, a power of two
   std::map<std::uint64_t, std::uint64_t> free;  // offset -> size
+  // The allocations, kept only with a granularity: where two of them of
+  // conflicting kinds would share a page, VMA moves the later one to the
+  // next page (or elsewhere).
+  struct Taken {
+    std::uint64_t size;
+    Kind kind;
+  };
+  std::map<std::uint64_t, Taken> taken;  // offset -> allocation
   // No free range is larger: blocks that cannot hold an allocation are passed
   // over without walking their ranges (on a long, fragmented recording that
   // walk was most of --simulate's time). Only ever too large, never too small,
@@ -57,16 +69,16 @@ struct Block {
   std::uint64_t largest_bound = 0;
   std::unique_ptr<Suballocator> other;  // linear or buddy; null: first fit
 
-  Block(std::uint64_t s, std::uint64_t m, Algorithm a) : size(s), margin(m), largest_bound(s) {
+  Block(std::uint64_t s, std::uint64_t m, std::uint64_t g, Algorithm a) : size(s), margin(m), granularity(g), largest_bound(s) {
     if (a == Algorithm::free_list) free.emplace(0, s);
-    else other = make_suballocator(a, s, 1, m);
+    else other = make_suballocator(a, s, g, m);
   }
 
-  bool allocate(std::uint64_t bytes, std::uint64_t align, bool upper, std::uint64_t& offset) {
+  bool allocate(std::uint64_t bytes, std::uint64_t align, bool upper, Kind kind, std::uint64_t& offset) {
     if (other) {
       // Their alignments are powers of two, as a device's are.
       const std::uint64_t a = align <= 1 ? 1 : align > (1ull << 62) ? 1ull << 62 : std::bit_ceil(align);
-      const Request r{bytes, a, Kind::unknown, upper};
+      const Request r{bytes, a, kind, upper};
       const auto place = other->find(r);
       if (!place) return false;
       other->allocate(*place, r, nullptr);
@@ -78,19 +90,50 @@ struct Block {
     std::uint64_t largest = 0;
     for (auto it = free.begin(); it != free.end(); ++it) {
       // The margins stay inside the free range, at both ends.
-      const std::uint64_t start = round_up(it->first + margin, align);
+      std::uint64_t start = round_up(it->first + margin, align);
       const std::uint64_t end = it->first + it->second;
       largest = std::max(largest, it->second);
       if (start < it->first || !fits_before(start, bytes, margin, end)) continue;
+      // Looked at only where the allocation fits (first fit passes over many
+      // ranges that are too small).
+      if (granularity > 1) {
+        if (conflict_below(it->first, start, kind)) {
+          start = align_up(start, granularity);
+          if (!fits_before(start, bytes, margin, end)) continue;
+        }
+        if (conflict_above(end, start, bytes, kind)) continue;
+      }
       const std::uint64_t range_start = it->first;
       free.erase(it);
       if (start > range_start) free.emplace(range_start, start - range_start);
       if (start + bytes < end) free.emplace(start + bytes, end - start - bytes);
       offset = start;
       used += bytes;
+      if (granularity > 1) taken.emplace(start, Taken{bytes, kind});
       return true;
     }
     largest_bound = largest;  // every range was seen
+    return false;
+  }
+
+  // As VMA 2.x checks a place: the allocations before the free range that
+  // `at` starts, as far back as they end on the page of `start`...
+  bool conflict_below(std::uint64_t at, std::uint64_t start, Kind kind) const {
+    for (auto it = taken.lower_bound(at); it != taken.begin();) {
+      --it;
+      if (!same_page(it->first, it->second.size, start, granularity)) break;
+      if (granularity_conflict(it->second.kind, kind)) return true;
+    }
+    return false;
+  }
+
+  // ...and those after it (from `end`, the range's end) that start on the
+  // page where the new allocation ends: a conflict there rules the place out.
+  bool conflict_above(std::uint64_t end, std::uint64_t start, std::uint64_t bytes, Kind kind) const {
+    for (auto it = taken.lower_bound(end); it != taken.end(); ++it) {
+      if (!same_page(start, bytes, it->first, granularity)) break;
+      if (granularity_conflict(kind, it->second.kind)) return true;
+    }
     return false;
   }
 
@@ -100,6 +143,7 @@ struct Block {
       other->free(offset);
       return;
     }
+    if (granularity > 1) taken.erase(offset);
     auto [it, ok] = free.emplace(offset, bytes);
     if (auto next = std::next(it); next != free.end() && it->first + it->second == next->first) {
       it->second += next->second;
@@ -151,6 +195,13 @@ class Model {
     std::uint64_t large = macro("VMA_DEFAULT_LARGE_HEAP_BLOCK_SIZE", kLargeBlock);
     if (large == 0) large = kLargeBlock;  // VMA's default
     margin_ = std::min(macro("VMA_DEBUG_MARGIN", 0), kMaxDebugMargin);
+    // As VMA takes it: the device's limit, raised to the debug minimum. Not
+    // a power of two (no device reports one): left out, as VMA would assert.
+    std::uint64_t recorded = 1;
+    if (auto it = c.limits.find("bufferImageGranularity"); it != c.limits.end())
+      std::from_chars(it->second.data(), it->second.data() + it->second.size(), recorded);
+    granularity_ = std::max<std::uint64_t>(recorded, macro("VMA_DEBUG_MIN_BUFFER_IMAGE_GRANULARITY", 1));
+    if (!is_pow2(granularity_) || granularity_ > (1ull << 40)) granularity_ = 1;
     for (std::size_t t = 0; t < c.types.size(); ++t) {
       BlockList l;
       l.type = static_cast<std::uint32_t>(t);
@@ -183,7 +234,7 @@ class Model {
   // `upper`: VMA_ALLOCATION_CREATE_UPPER_ADDRESS_BIT, honoured in linear
   // pools (the model does not hold pools to their block count).
   void allocate(std::uint64_t ptr, std::uint64_t bytes, std::uint64_t align, int type, std::uint64_t pool,
-                bool dedicated, bool upper) {
+                bool dedicated, bool upper, Kind kind) {
     if (!ptr) return;
     free(ptr);  // a live pointer reused: its free was not recorded
     Placement p;
@@ -213,7 +264,7 @@ class Model {
     // A linear pool allocates from its last block only, as VMA's does.
     auto& bl = list->blocks;
     for (auto it = list->algorithm == Algorithm::linear && !bl.empty() ? bl.end() - 1 : bl.begin(); it != bl.end(); ++it) {
-      if ((*it)->allocate(bytes, align, upper, p.offset)) {
+      if ((*it)->allocate(bytes, align, upper, kind, p.offset)) {
         p.list = list;
         p.block = it->get();
         break;
@@ -221,7 +272,7 @@ class Model {
     }
     if (!p.block) {
       Block& b = new_block(*list, block_size_for(*list, bytes, align));
-      if (b.allocate(bytes, align, upper, p.offset)) {
+      if (b.allocate(bytes, align, upper, kind, p.offset)) {
         p.list = list;
         p.block = &b;
       } else {
@@ -279,7 +330,7 @@ class Model {
   }
 
   Block& new_block(BlockList& l, std::uint64_t size) {
-    l.blocks.push_back(std::make_unique<Block>(size, margin_, l.algorithm));
+    l.blocks.push_back(std::make_unique<Block>(size, margin_, granularity_, l.algorithm));
     commit(l.type, static_cast<std::int64_t>(size), 1);
     return *l.blocks.back();
   }
@@ -314,7 +365,8 @@ class Model {
   std::unordered_map<std::uint64_t, Placement> live_;
   std::vector<std::uint64_t> heap_committed_, heap_blocks_, heap_used_;
   std::uint64_t total_committed_ = 0, total_blocks_ = 0;
-  std::uint64_t margin_ = 0;  // VMA_DEBUG_MARGIN
+  std::uint64_t margin_ = 0;       // VMA_DEBUG_MARGIN
+  std::uint64_t granularity_ = 1;  // bufferImageGranularity
 };
 
 }  // namespace
@@ -388,7 +440,7 @@ SimResult simulate(std::unique_ptr<Decoder> decoder, const std::string& name, co
           if (!n[10]) { ++r.originally_failed; break; }
           ++r.buffers;
           m.allocate(n[10], round_up(n[1], kBufferAlign), kBufferAlign, resolve(n[9], n[5], n[6], n[7], n[8], ~0u), n[9],
-                     n[4] & kDedicatedFlag, n[4] & kUpperAddressFlag);
+                     n[4] & kDedicatedFlag, n[4] & kUpperAddressFlag, Kind::buffer);
           break;
         case Function::CreateImage: {
           if (!n[19]) { ++r.originally_failed; break; }
@@ -398,28 +450,30 @@ SimResult simulate(std::unique_ptr<Decoder> decoder, const std::string& name, co
               static_cast<std::uint32_t>(n[5]), static_cast<std::uint32_t>(n[6]), static_cast<std::uint32_t>(n[7]),
               static_cast<std::uint32_t>(n[8]));
           m.allocate(n[19], round_up(bytes, kImageAlign), kImageAlign, resolve(n[18], n[14], n[15], n[16], n[17], ~0u),
-                     n[18], n[13] & kDedicatedFlag, n[13] & kUpperAddressFlag);
+                     n[18], n[13] & kDedicatedFlag, n[13] & kUpperAddressFlag,
+                     n[9] == kTilingLinear ? Kind::image_linear : Kind::image_optimal);
           break;
         }
         case Function::AllocateMemory:
           if (!n[9]) { ++r.originally_failed; break; }
           ++r.memory_allocations;
           m.allocate(n[9], n[0], n[1], resolve(n[8], n[4], n[5], n[6], n[7], static_cast<std::uint32_t>(n[2])), n[8],
-                     n[3] & kDedicatedFlag, n[3] & kUpperAddressFlag);
+                     n[3] & kDedicatedFlag, n[3] & kUpperAddressFlag, Kind::unknown);
           break;
         case Function::AllocateMemoryForBuffer:
         case Function::AllocateMemoryForImage:
           if (!n[11]) { ++r.originally_failed; break; }
           ++r.memory_allocations;
           m.allocate(n[11], n[0], n[1], resolve(n[10], n[6], n[7], n[8], n[9], static_cast<std::uint32_t>(n[2])), n[10],
-                     (n[5] & kDedicatedFlag) || n[3] || n[4], n[5] & kUpperAddressFlag);
+                     (n[5] & kDedicatedFlag) || n[3] || n[4], n[5] & kUpperAddressFlag,
+                     call->function == Function::AllocateMemoryForBuffer ? Kind::buffer : Kind::image_unknown);
           break;
         case Function::AllocateMemoryPages: {
           if (call->lists[0].empty()) { ++r.originally_failed; break; }
           const int type = resolve(n[8], n[4], n[5], n[6], n[7], static_cast<std::uint32_t>(n[2]));
           for (std::uint64_t p : call->lists[0]) {
             ++r.pages;
-            m.allocate(p, n[0], n[1], type, n[8], n[3] & kDedicatedFlag, n[3] & kUpperAddressFlag);
+            m.allocate(p, n[0], n[1], type, n[8], n[3] & kDedicatedFlag, n[3] & kUpperAddressFlag, Kind::unknown);
           }
           break;
         }

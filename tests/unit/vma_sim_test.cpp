@@ -161,3 +161,54 @@ TEST_CASE("vma_sim: a custom pool keeps one empty block, and its minBlockCount")
   CHECK(r.heaps[0].committed_at_end == 65536);
   CHECK(r.heaps[1].committed_at_end == 3 * 65536);
 }
+
+TEST_CASE("vma_sim: bufferImageGranularity keeps buffers and optimal images off each other's pages") {
+  // A 128 KiB pool block, 64 KiB pages. The 64 KiB image cannot share page 0
+  // with the buffer at 0 and goes to 64 KiB; the second buffer fits beside
+  // the first; a small optimal image after it would share their page, and
+  // page 1 is full: a second block. A linear image may share a page with
+  // buffers; without the granularity everything fits one block.
+  auto image = [](const char* ptr, int tiling, int side) {
+    return "1,0.0,0,vmaCreateImage,0,1,37," + std::to_string(side) + "," + std::to_string(side) + ",1,1,1,1," +
+           std::to_string(tiling) + ",4,0,0,0,0,0,0,0,00000000000000C1," + ptr + ",\n";
+  };
+  auto buffer = [](const char* ptr, int bytes) {
+    return "1,0.0,0,vmaCreateBuffer,0," + std::to_string(bytes) + ",1,0,0,0,0,0,0,00000000000000C1," + ptr + ",\n";
+  };
+  const std::string pool = "1,0.0,0,vmaCreatePool,0,0,131072,0,0,0,00000000000000C1\n";
+  const std::string calls =
+      pool + buffer("00000000000000A1", 1024) + image("00000000000000A2", 0, 128) + buffer("00000000000000A3", 256);
+  std::string paged = kConfig;
+  paged.insert(paged.find("Config,End"), "PhysicalDeviceLimits,bufferImageGranularity,65536\n");
+  auto sim = [](const std::string& text) {
+    return simulate(std::make_unique<test::MemDecoder>(text, 64), "g.csv", SimOptions{});
+  };
+  const SimResult optimal = sim(paged + calls + image("00000000000000A4", 0, 16));
+  CHECK_FALSE(optimal.error);
+  CHECK(optimal.heaps[0].peak_blocks == 2);
+  CHECK(optimal.heaps[0].peak_committed == 2 * 131072);
+  CHECK(sim(paged + calls + image("00000000000000A4", 1, 16)).heaps[0].peak_blocks == 1);
+  CHECK(sim(kConfig + calls + image("00000000000000A4", 0, 16)).heaps[0].peak_blocks == 1);
+  // The debug minimum raises a granularity of 1 the same way.
+  std::string debug_min = kConfig;
+  debug_min.insert(debug_min.find("Config,End"), "Macro,VMA_DEBUG_MIN_BUFFER_IMAGE_GRANULARITY,65536\n");
+  CHECK(sim(debug_min + calls + image("00000000000000A4", 0, 16)).heaps[0].peak_blocks == 2);
+}
+
+TEST_CASE("vma_sim: an allocation may not end on the page where a conflicting one starts") {
+  // 64 KiB pool blocks and pages: buffers at 0 and 1 KiB, the first freed.
+  // Memory for an image fits the hole at 0 but would end on the page where
+  // the second buffer starts, and every other place is on that page too.
+  const std::string calls = "1,0.0,0,vmaCreatePool,0,0,65536,0,0,0,00000000000000C1\n"
+                            "1,0.0,0,vmaCreateBuffer,0,1024,1,0,0,0,0,0,0,00000000000000C1,00000000000000A1,\n"
+                            "1,0.0,0,vmaCreateBuffer,0,1024,1,0,0,0,0,0,0,00000000000000C1,00000000000000A2,\n"
+                            "1,0.1,0,vmaDestroyBuffer,00000000000000A1\n"
+                            "1,0.2,0,vmaAllocateMemoryForImage,512,256,1,0,0,0,0,0,0,0,00000000000000C1,00000000000000A3,\n";
+  std::string paged = kConfig;
+  paged.insert(paged.find("Config,End"), "PhysicalDeviceLimits,bufferImageGranularity,65536\n");
+  const SimResult r = simulate(std::make_unique<test::MemDecoder>(paged + calls, 64), "g.csv", SimOptions{});
+  CHECK_FALSE(r.error);
+  CHECK(r.heaps[0].peak_blocks == 2);
+  const SimResult plain = simulate(std::make_unique<test::MemDecoder>(kConfig + calls, 64), "g.csv", SimOptions{});
+  CHECK(plain.heaps[0].peak_blocks == 1);
+}
