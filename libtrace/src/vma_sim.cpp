@@ -15,6 +15,7 @@
 
 #include "libtrace/vma_stat.hpp"
 #include "libtrace/vma_suballoc.hpp"
+#include "ptr_map.hpp"
 
 namespace libtrace::vma {
 
@@ -44,6 +45,39 @@ std::pair<std::uint32_t, std::uint32_t> usage_flags(std::uint64_t usage) {
 // Any alignment a recording has, not only powers of two.
 std::uint64_t round_up(std::uint64_t v, std::uint64_t a) { return a ? (v + a - 1) / a * a : v; }
 
+// A block's free ranges in offset order, as two arrays: first fit reads the
+// sizes, contiguous, and passes over those too small at a load and a compare
+// each. (As a std::map, walking a fragmented block's ranges node by node was
+// most of --simulate's time: 80 ranges per allocation on a long recording.)
+// Inserting or erasing moves the ranges after it, a few hundred bytes.
+class FreeRanges {
+ public:
+  std::size_t size() const { return offset_.size(); }
+  std::uint64_t offset(std::size_t i) const { return offset_[i]; }
+  std::uint64_t bytes(std::size_t i) const { return bytes_[i]; }
+  const std::uint64_t* all_bytes() const { return bytes_.data(); }
+
+  void insert(std::size_t i, std::uint64_t offset, std::uint64_t bytes) {
+    offset_.insert(offset_.begin() + static_cast<std::ptrdiff_t>(i), offset);
+    bytes_.insert(bytes_.begin() + static_cast<std::ptrdiff_t>(i), bytes);
+  }
+  void erase(std::size_t i) {
+    offset_.erase(offset_.begin() + static_cast<std::ptrdiff_t>(i));
+    bytes_.erase(bytes_.begin() + static_cast<std::ptrdiff_t>(i));
+  }
+  void set(std::size_t i, std::uint64_t offset, std::uint64_t bytes) {
+    offset_[i] = offset;
+    bytes_[i] = bytes;
+  }
+  // The first range at or after `offset`.
+  std::size_t lower_bound(std::uint64_t offset) const {
+    return static_cast<std::size_t>(std::lower_bound(offset_.begin(), offset_.end(), offset) - offset_.begin());
+  }
+
+ private:
+  std::vector<std::uint64_t> offset_, bytes_;
+};
+
 // One device memory object. The default algorithm is modelled here by first
 // fit over free ranges; the blocks of linear and buddy pools are the device
 // replay's own (vma_linear.hpp, vma_buddy.hpp), so both replays place their
@@ -53,7 +87,7 @@ struct Block {
   std::uint64_t used = 0;
   std::uint64_t margin = 0;       // VMA_DEBUG_MARGIN, before and after every allocation
   std::uint64_t granularity = 1;  // bufferImageGranularity, a power of two
-  std::map<std::uint64_t, std::uint64_t> free;  // offset -> size
+  FreeRanges free;
   // The allocations, kept only with a granularity: where two of them of
   // conflicting kinds would share a page, VMA moves the later one to the
   // next page (or elsewhere).
@@ -70,7 +104,7 @@ struct Block {
   std::unique_ptr<Suballocator> other;  // linear or buddy; null: first fit
 
   Block(std::uint64_t s, std::uint64_t m, std::uint64_t g, Algorithm a) : size(s), margin(m), granularity(g), largest_bound(s) {
-    if (a == Algorithm::free_list) free.emplace(0, s);
+    if (a == Algorithm::free_list) free.insert(0, 0, s);
     else other = make_suballocator(a, s, g, m);
   }
 
@@ -87,26 +121,35 @@ struct Block {
       return true;
     }
     if (bytes > largest_bound || margin > (largest_bound - bytes) / 2) return false;
+    // A range smaller than this cannot hold the allocation and its margins
+    // (both at most 2^40 and below largest_bound, so no overflow).
+    const std::uint64_t least = bytes + 2 * margin;
+    const std::uint64_t* sizes = free.all_bytes();
     std::uint64_t largest = 0;
-    for (auto it = free.begin(); it != free.end(); ++it) {
+    for (std::size_t i = 0, n = free.size(); i < n; ++i) {
+      largest = std::max(largest, sizes[i]);
+      if (sizes[i] < least) continue;
       // The margins stay inside the free range, at both ends.
-      std::uint64_t start = round_up(it->first + margin, align);
-      const std::uint64_t end = it->first + it->second;
-      largest = std::max(largest, it->second);
-      if (start < it->first || !fits_before(start, bytes, margin, end)) continue;
+      const std::uint64_t range_start = free.offset(i);
+      std::uint64_t start = round_up(range_start + margin, align);
+      const std::uint64_t end = range_start + sizes[i];
+      if (start < range_start || !fits_before(start, bytes, margin, end)) continue;
       // Looked at only where the allocation fits (first fit passes over many
       // ranges that are too small).
       if (granularity > 1) {
-        if (conflict_below(it->first, start, kind)) {
+        if (conflict_below(range_start, start, kind)) {
           start = align_up(start, granularity);
           if (!fits_before(start, bytes, margin, end)) continue;
         }
         if (conflict_above(end, start, bytes, kind)) continue;
       }
-      const std::uint64_t range_start = it->first;
-      free.erase(it);
-      if (start > range_start) free.emplace(range_start, start - range_start);
-      if (start + bytes < end) free.emplace(start + bytes, end - start - bytes);
+      const bool before = start > range_start, after = start + bytes < end;
+      if (before) free.set(i, range_start, start - range_start);
+      if (after) {
+        if (before) free.insert(i + 1, start + bytes, end - start - bytes);
+        else free.set(i, start + bytes, end - start - bytes);
+      }
+      if (!before && !after) free.erase(i);
       offset = start;
       used += bytes;
       if (granularity > 1) taken.emplace(start, Taken{bytes, kind});
@@ -115,7 +158,6 @@ struct Block {
     largest_bound = largest;  // every range was seen
     return false;
   }
-
   // As VMA 2.x checks a place: the allocations before the free range that
   // `at` starts, as far back as they end on the page of `start`...
   bool conflict_below(std::uint64_t at, std::uint64_t start, Kind kind) const {
@@ -144,20 +186,23 @@ struct Block {
       return;
     }
     if (granularity > 1) taken.erase(offset);
-    auto [it, ok] = free.emplace(offset, bytes);
-    if (auto next = std::next(it); next != free.end() && it->first + it->second == next->first) {
-      it->second += next->second;
-      free.erase(next);
+    // Joined with the free ranges right before and after it.
+    std::size_t i = free.lower_bound(offset);
+    const bool joins_next = i < free.size() && offset + bytes == free.offset(i);
+    const bool joins_prev = i > 0 && free.offset(i - 1) + free.bytes(i - 1) == offset;
+    if (joins_prev && joins_next) {
+      free.set(i - 1, free.offset(i - 1), free.bytes(i - 1) + bytes + free.bytes(i));
+      free.erase(i);
+      --i;
+    } else if (joins_prev) {
+      --i;
+      free.set(i, free.offset(i), free.bytes(i) + bytes);
+    } else if (joins_next) {
+      free.set(i, offset, bytes + free.bytes(i));
+    } else {
+      free.insert(i, offset, bytes);
     }
-    if (it != free.begin()) {
-      auto prev = std::prev(it);
-      if (prev->first + prev->second == it->first) {
-        prev->second += it->second;
-        free.erase(it);
-        it = prev;
-      }
-    }
-    largest_bound = std::max(largest_bound, it->second);
+    largest_bound = std::max(largest_bound, free.bytes(i));
   }
 };
 
@@ -243,7 +288,7 @@ class Model {
     if (type < 0 || static_cast<std::size_t>(type) >= c_.types.size()) {
       ++r_.unresolved;
       p.type = -1;  // free() must not look an out-of-range type up either
-      live_[ptr] = p;
+      live_.insert(ptr, p);
       return;
     }
     BlockList* list = nullptr;
@@ -257,7 +302,7 @@ class Model {
     if (!pool && (dedicated || bytes > list->block_size / 2)) {
       ++r_.dedicated;
       commit(static_cast<std::uint32_t>(type), static_cast<std::int64_t>(bytes), 1);
-      live_[ptr] = p;
+      live_.insert(ptr, p);
       return;
     }
     upper = upper && list->algorithm == Algorithm::linear;
@@ -284,14 +329,14 @@ class Model {
         commit(list->type, static_cast<std::int64_t>(bytes), 1);
       }
     }
-    live_[ptr] = p;
+    live_.insert(ptr, p);
   }
 
   void free(std::uint64_t ptr) {
-    auto it = live_.find(ptr);
-    if (it == live_.end()) return;
-    const Placement p = it->second;
-    live_.erase(it);
+    const std::size_t slot = ptr ? live_.find(ptr) : live_.npos;
+    if (slot == live_.npos) return;
+    const Placement p = live_.value(slot);
+    live_.erase(slot);
     if (p.type < 0) return;
     const auto type = static_cast<std::uint32_t>(p.type);
     used(type, -static_cast<std::int64_t>(p.bytes));
@@ -362,7 +407,7 @@ class Model {
   SimResult& r_;
   std::vector<BlockList> default_;
   std::unordered_map<std::uint64_t, std::unique_ptr<BlockList>> pools_;
-  std::unordered_map<std::uint64_t, Placement> live_;
+  libtrace::detail::PtrMap<Placement> live_;  // by allocation
   std::vector<std::uint64_t> heap_committed_, heap_blocks_, heap_used_;
   std::uint64_t total_committed_ = 0, total_blocks_ = 0;
   std::uint64_t margin_ = 0;       // VMA_DEBUG_MARGIN
