@@ -158,6 +158,7 @@ struct Block {
     largest_bound = largest;  // every range was seen
     return false;
   }
+
   // As VMA 2.x checks a place: the allocations before the free range that
   // `at` starts, as far back as they end on the page of `start`...
   bool conflict_below(std::uint64_t at, std::uint64_t start, Kind kind) const {

@@ -212,3 +212,28 @@ TEST_CASE("vma_sim: an allocation may not end on the page where a conflicting on
   const SimResult plain = simulate(std::make_unique<test::MemDecoder>(kConfig + calls, 64), "g.csv", SimOptions{});
   CHECK(plain.heaps[0].peak_blocks == 1);
 }
+
+TEST_CASE("vma_sim: freed ranges join their free neighbours, so a block fills up again") {
+  // One pool block of 16 KiB, filled by four 4 KiB buffers; each larger
+  // buffer after the frees fits there only if the freed ranges were joined
+  // (on both sides, then the next one, then the one before).
+  auto buf = [](const char* bytes, const char* ptr) {
+    return std::string("1,0.0,0,vmaCreateBuffer,0,") + bytes + ",1,0,0,0,0,0,0,00000000000000C1," + ptr + ",\n";
+  };
+  auto destroy = [](const char* ptr) { return std::string("1,0.1,0,vmaDestroyBuffer,") + ptr + "\n"; };
+  const SimResult r = run("1,0.0,0,vmaCreatePool,1,0,16384,1,0,0,00000000000000C1\n" + buf("4096", "00000000000000A1") +
+                          buf("4096", "00000000000000A2") + buf("4096", "00000000000000A3") +
+                          buf("4096", "00000000000000A4") + destroy("00000000000000A2") + destroy("00000000000000A4") +
+                          destroy("00000000000000A3") +  // joins A2's range and A4's
+                          buf("12288", "00000000000000B1") + destroy("00000000000000B1") +
+                          destroy("00000000000000A1") +  // joins the range after it
+                          buf("16384", "00000000000000B2") + destroy("00000000000000B2") +
+                          buf("8192", "00000000000000B3") + buf("8192", "00000000000000B4") +
+                          destroy("00000000000000B3") + destroy("00000000000000B4") +  // joins the one before
+                          buf("16384", "00000000000000B5"));
+  CHECK_FALSE(r.error);
+  CHECK(r.buffers == 9);
+  CHECK(r.heaps[1].peak_blocks == 1);
+  CHECK(r.heaps[1].peak_committed == 16384);
+  CHECK(r.heaps[1].committed_at_end == 16384);
+}
