@@ -143,13 +143,12 @@ struct Block {
         }
         if (conflict_above(end, start, bytes, kind)) continue;
       }
+      // What is left of the range before and after the allocation.
       const bool before = start > range_start, after = start + bytes < end;
       if (before) free.set(i, range_start, start - range_start);
-      if (after) {
-        if (before) free.insert(i + 1, start + bytes, end - start - bytes);
-        else free.set(i, start + bytes, end - start - bytes);
-      }
-      if (!before && !after) free.erase(i);
+      if (after && before) free.insert(i + 1, start + bytes, end - start - bytes);
+      else if (after) free.set(i, start + bytes, end - start - bytes);
+      else if (!before) free.erase(i);
       offset = start;
       used += bytes;
       if (granularity > 1) taken.emplace(start, Taken{bytes, kind});
