@@ -153,7 +153,7 @@ constexpr auto kAllColumnsOf = all_columns(std::make_index_sequence<kColumnLists
 
 const char* parse_line_fast(const char* p, const char* stop, Version version, LineCall& call) {
   std::size_t list = 0;
-  if (!(p = parse_head(p, stop, version, call, list))) return nullptr;
+  if (!(p = parse_head(p, stop, version, call, list, name_table()))) return nullptr;
   return kAllColumnsOf[list](p, stop, call);
 }
 

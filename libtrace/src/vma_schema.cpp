@@ -126,51 +126,25 @@ const std::vector<Schema>& schemas() {
 }
 
 
-// Names are told apart by the 8 bytes after "vma" (the shortest name has 12
-// characters), mixed by a multiplication whose top bits index the table. Names
-// sharing those bytes (vmaFreeMemory and vmaFreeMemoryPages, the four
-// vmaAllocateMemory*, the two vmaDefragmentation*) share a slot and are
-// compared in turn.
-constexpr int kSlotBits = 6;
-// Found by trying odd constants until the 22 distinct prefixes got distinct
-// slots; the unit test of every name's round trip would fail otherwise.
-constexpr std::uint64_t kNameMul = 0x144c2177516369ebull;
-constexpr std::size_t kMaxPerSlot = 4;
-
-std::uint64_t load8(const char* p) {
-  std::uint64_t v;
-  std::memcpy(&v, p, 8);
-  return v;
-}
-
 // Where a name of n bytes (12 to 32) is compared, 8 bytes at a time: its two
 // ends, and for names over 16 bytes its middle (the loads overlap).
-std::array<std::size_t, 4> word_offsets(std::size_t n) {
-  return {0, n - 8, n > 16 ? std::size_t{8} : std::size_t{0}, n > 16 ? n - 16 : 0};
+std::array<std::uint8_t, 4> word_offsets(std::size_t n) {
+  auto at = [](std::size_t i) { return static_cast<std::uint8_t>(i); };
+  return {0, at(n - 8), at(n > 16 ? 8 : 0), at(n > 16 ? n - 16 : 0)};
 }
 
-std::size_t slot_of(std::uint64_t prefix) { return static_cast<std::size_t>((prefix * kNameMul) >> (64 - kSlotBits)); }
+}  // namespace
 
-// A name's bytes at word_offsets() are kept in its slot: the lookup compares
-// them without first following a pointer to the name (which made the
-// function known, and the line's columns parsed, later).
-struct NameEntry {
-  std::array<std::uint64_t, 4> words{};
-  NameMatch match;  // match.size 0: none
-};
-
-struct NameTable {
-  std::array<std::array<NameEntry, kMaxPerSlot>, std::size_t{1} << kSlotBits> slots{};
-};
+const Schema& schema(Function f) { return schemas()[static_cast<std::size_t>(f)]; }
 
 const NameTable& name_table() {
   static const NameTable table = [] {
     NameTable t;
     for (const Schema& s : schemas()) {
-      auto& slot = t.slots[slot_of(load8(s.name.data() + 3))];
+      auto& slot = t.slots[name_slot(load8(s.name.data() + 3))];
       NameEntry& e = *std::find_if(slot.begin(), slot.end(), [](const NameEntry& x) { return !x.match.size; });
-      const auto at = word_offsets(s.name.size());
-      for (std::size_t i = 0; i < at.size(); ++i) e.words[i] = load8(s.name.data() + at[i]);
+      e.at = word_offsets(s.name.size());
+      for (std::size_t i = 0; i < e.at.size(); ++i) e.words[i] = load8(s.name.data() + e.at[i]);
       e.match = {s.function, static_cast<std::uint32_t>(s.name.size()), s.first, s.last};
     }
     return t;
@@ -178,28 +152,9 @@ const NameTable& name_table() {
   return table;
 }
 
-}  // namespace
-
-const Schema& schema(Function f) { return schemas()[static_cast<std::size_t>(f)]; }
-
 const Schema* match_function(const char* p, const char* end) {
-  const NameMatch* m = match_name(p, end);
+  const NameMatch* m = match_name(p, end, name_table());
   return m ? &schema(m->function) : nullptr;
-}
-
-const NameMatch* match_name(const char* p, const char* end) {
-  const std::size_t avail = static_cast<std::size_t>(end - p);
-  if (avail < 11) return nullptr;
-  for (const NameEntry& e : name_table().slots[slot_of(load8(p + 3))]) {
-    const std::size_t n = e.match.size;
-    if (!n) return nullptr;
-    if (n > avail) continue;
-    const auto at = word_offsets(n);
-    const bool same = (load8(p + at[0]) == e.words[0]) & (load8(p + at[1]) == e.words[1]) &
-                      (load8(p + at[2]) == e.words[2]) & (load8(p + at[3]) == e.words[3]);
-    if (same && (n == avail || p[n] == ',' || p[n] == '\n' || p[n] == '\r')) return &e.match;
-  }
-  return nullptr;
 }
 
 }  // namespace detail

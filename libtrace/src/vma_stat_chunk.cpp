@@ -239,12 +239,13 @@ void count_chunk(const Chunk& chunk, const Header& header, bool keep_going, Type
   ChunkCounter counter(header.config, types, out);
   LineCall& parsed = out.line;
   Call& call = out.call;
+  const NameTable& names = name_table();
   // Lines in [p, stop), which ends with a '\n'; false at an error.
   auto run = [&](const char* p, const char* stop) {
     while (p < stop) {
       ++out.lines;
       std::size_t list = 0;
-      if (const char* head = parse_head(p, stop, header.version, parsed, list)) {
+      if (const char* head = parse_head(p, stop, header.version, parsed, list, names)) {
         if (const char* after = kCountLine[list](head, stop, parsed, counter, out.lines)) {
           p = after;
           continue;

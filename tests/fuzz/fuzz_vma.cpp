@@ -55,7 +55,7 @@ void check_parsers_agree(const std::uint8_t* data, std::size_t size) {
       LineCall fast;
       std::size_t list = 0;
       const char* end = line_nl.data() + line_nl.size();
-      const char* head = parse_head(line_nl.data(), end, v, fast, list);
+      const char* head = parse_head(line_nl.data(), end, v, fast, list, name_table());
       if (!head || !kNoneKept[list](head, end, fast)) continue;
       std::string_view line(line_nl.data(), line_nl.size() - 1);
       if (!line.empty() && line.back() == '\r') line.remove_suffix(1);

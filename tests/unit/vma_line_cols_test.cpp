@@ -41,7 +41,7 @@ bool agrees_without_values(const std::string& line_nl, Version v = Version{1, 8}
   const char* end = begin + line_nl.size();
   LineCall fast;
   std::size_t list = 0;
-  const char* head = parse_head(begin, end, v, fast, list);
+  const char* head = parse_head(begin, end, v, fast, list, name_table());
   const char* after = head ? kNoneKept[list](head, end, fast) : nullptr;
   std::string_view line(line_nl);
   line = line.substr(0, line.find('\n'));

@@ -35,10 +35,10 @@ TEST_CASE("vma_schema: match_function finds a name before a comma or a line end"
     }
     const std::string longer = std::string(function_name(f)) + "X,1\n";
     CHECK_FALSE(match_function(longer.data(), longer.data() + longer.size()));
-    CHECK_FALSE(match_name(longer.data(), longer.data() + longer.size()));
+    CHECK_FALSE(match_name(longer.data(), longer.data() + longer.size(), name_table()));
     // match_name: what the fast parser reads, kept beside the name.
     const std::string line = std::string(function_name(f)) + ",0000000000000001\n";
-    const NameMatch* m = match_name(line.data(), line.data() + line.size());
+    const NameMatch* m = match_name(line.data(), line.data() + line.size(), name_table());
     REQUIRE(m);
     CHECK(m->function == f);
     CHECK(m->size == function_name(f).size());
