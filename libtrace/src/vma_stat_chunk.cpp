@@ -139,10 +139,10 @@ class ChunkCounter {
 
   EventAux& aux(Event& e) {
     if (!e.aux) {
-      s_.aux.emplace_back();
       e.aux = static_cast<std::uint32_t>(s_.aux.size());
+      s_.aux.emplace_back();
     }
-    return s_.aux[e.aux - 1];
+    return s_.aux[e.aux];
   }
 
   void add_text(Event& e, std::string_view text) {
@@ -232,7 +232,7 @@ void count_chunk(const Chunk& chunk, const Header& header, bool keep_going, Type
   out.time_steps_back = out.failed_creations = out.allocations_created = out.image_bytes_estimated = 0;
   out.size_histogram = {};
   out.events.clear();
-  out.aux.clear();
+  out.aux.assign(1, EventAux{});
   out.texts.clear();
   out.notes.clear();
   out.error.reset();

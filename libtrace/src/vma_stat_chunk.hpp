@@ -28,7 +28,7 @@ struct Event {
   std::uint64_t bytes;  // create: its bytes; pool_create: block size
   double time;
   std::uint32_t line;   // in the chunk, from 1 (a chunk has far fewer lines)
-  std::uint32_t aux;    // ChunkStats::aux[aux - 1], or none for 0
+  std::uint32_t aux;    // ChunkStats::aux[aux]; 0 is the empty entry
   std::int16_t type;    // create: the memory type without a pool, -1 unknown
   EventKind kind;
   Function function;    // create: the creating function
@@ -58,7 +58,7 @@ struct ChunkStats {
   std::uint64_t failed_creations = 0, allocations_created = 0, image_bytes_estimated = 0;
   decltype(Stats::size_histogram) size_histogram{};
   std::vector<Event> events;
-  std::vector<EventAux> aux;
+  std::vector<EventAux> aux = std::vector<EventAux>(1);  // [0] is empty: the merge reads aux[e.aux] without a branch
   std::string texts;
   std::vector<LineNote> notes;    // lines skipped with --keep-going
   std::optional<LineNote> error;  // the counts cover the lines before it

@@ -68,8 +68,7 @@ void Totals::finish() {
 
 template <class Sink>
 [[gnu::always_inline]] inline void LiveTable::apply(const Event& e, const ChunkStats& cs, std::uint64_t base, std::uint64_t seq, Sink& sink) {
-  static constexpr EventAux kNone{};
-  const EventAux& aux = e.aux ? cs.aux[e.aux - 1] : kNone;
+  const EventAux& aux = cs.aux[e.aux];
   const std::string_view text(cs.texts.data() + aux.text_at, aux.text_size);
   const std::uint64_t line = base + e.line;
   switch (e.kind) {

@@ -60,13 +60,13 @@ TEST_CASE("vma_stat_chunk: counts, and events for what depends on earlier lines"
   CHECK(s.events[0].type == 0);  // resolved: no pool
   auto text = [&](const Event& e) {
     REQUIRE(e.aux);
-    return s.texts.substr(s.aux[e.aux - 1].text_at, s.aux[e.aux - 1].text_size);
+    return s.texts.substr(s.aux[e.aux].text_at, s.aux[e.aux].text_size);
   };
   CHECK(text(s.events[0]) == "my data");
   CHECK(s.events[1].kind == EventKind::pool_create);
   CHECK(s.events[1].bytes == 4096);
   REQUIRE(s.events[1].aux);
-  CHECK(s.aux[s.events[1].aux - 1].max_blocks == 2);
+  CHECK(s.aux[s.events[1].aux].max_blocks == 2);
   CHECK(s.events[2].kind == EventKind::destroy);  // the null page is no event
   CHECK(s.events[2].line == 5);
   CHECK(s.events[3].ptr == 0xC0);
