@@ -19,9 +19,12 @@ Totals::Totals(Stats& s, bool timeline) : s_(s), timeline_(timeline) {
   const std::size_t heaps = s_.header.config.heaps.size();
   s_.peak_bytes_per_heap.assign(heaps, 0);
   s_.peak_bytes_per_type.assign(s_.header.config.types.size(), 0);
-  heap_bytes_.assign(heaps, 0);
-  type_bytes_.assign(s_.header.config.types.size(), 0);
-  for (const MemoryType& t : s_.header.config.types) type_heap_.push_back(t.heap);
+  heaps_.resize(heaps + 1);
+  types_.resize(s_.header.config.types.size() + 1);
+  for (std::size_t t = 0; t < s_.header.config.types.size(); ++t) {
+    const std::uint32_t heap = s_.header.config.types[t].heap;
+    types_[t + 1].heap = heap < heaps ? heap + 1 : 0;
+  }
   if (timeline_) {
     times_.resize(Stats::kTimelinePoints);
     rows_.resize(Stats::kTimelinePoints * heaps);
@@ -33,18 +36,18 @@ Totals::Totals(Stats& s, bool timeline) : s_(s), timeline_(timeline) {
 // last call: every other heap's value is in the last row already (a row
 // starts as all the heaps' values and only grows).
 void Totals::sample(std::size_t changed) {
-  const std::size_t heaps = heap_bytes_.size();
+  const std::size_t heaps = heaps_.size() - 1;
   // Threads' stamps can step back a little: the plot's time only advances.
   const double when = samples_ ? std::max(now_, times_[samples_ - 1]) : now_;
   const bool fresh = !samples_ || !(times_[samples_ - 1] == when);
   // The next row is written whether it starts or not: a new time comes on
   // every other line or so, and a branch on it would be mispredicted.
   std::uint64_t* next = rows_.data() + samples_ * heaps;
-  for (std::size_t h = 0; h < heaps; ++h) next[h] = heap_bytes_[h];  // a few: no memmove call
+  for (std::size_t h = 0; h < heaps; ++h) next[h] = heaps_[h + 1].bytes;  // a few: no memmove call
   times_[samples_] = when;
   samples_ += fresh;
   std::uint64_t& cell = rows_[(samples_ - 1) * heaps + changed];
-  cell = std::max(cell, heap_bytes_[changed]);
+  cell = std::max(cell, heaps_[changed + 1].bytes);
   if (samples_ < Stats::kTimelinePoints) return;
   // Full: neighbouring samples merge, keeping their maxima.
   std::size_t out = 0;
@@ -58,7 +61,9 @@ void Totals::sample(std::size_t changed) {
 void Totals::finish() {
   s_.live_at_end = live_;
   s_.live_bytes_at_end = live_bytes_;
-  const std::size_t heaps = heap_bytes_.size();
+  for (std::size_t t = 1; t < types_.size(); ++t) s_.peak_bytes_per_type[t - 1] = types_[t].peak;
+  for (std::size_t h = 1; h < heaps_.size(); ++h) s_.peak_bytes_per_heap[h - 1] = heaps_[h].peak;
+  const std::size_t heaps = heaps_.size() - 1;
   s_.timeline_time.assign(times_.begin(), times_.begin() + static_cast<std::ptrdiff_t>(samples_));
   s_.timeline_heap_bytes.resize(samples_);
   for (std::size_t i = 0; i < samples_; ++i)

@@ -69,8 +69,17 @@ class Totals {
   Stats& s_;
   const bool timeline_;
   std::uint64_t live_ = 0, live_bytes_ = 0;
-  std::vector<std::uint64_t> heap_bytes_, type_bytes_;
-  std::vector<std::uint32_t> type_heap_;  // each memory type's heap
+  // Live bytes and their peaks per memory type and heap, each table with a
+  // first entry that takes what belongs to no type or heap (an unknown type,
+  // a heap index out of range): bytes() then needs no branch.
+  struct Level {
+    std::uint64_t bytes = 0, peak = 0;
+  };
+  struct TypeLevel : Level {
+    std::size_t heap = 0;  // in heaps_
+  };
+  std::vector<TypeLevel> types_;  // type t in [t + 1]
+  std::vector<Level> heaps_;      // heap h in [h + 1]
   std::vector<double> times_;
   std::vector<std::uint64_t> rows_;
   std::size_t samples_ = 0;
@@ -89,16 +98,15 @@ inline void Totals::count(int delta, std::uint64_t line) {
 inline void Totals::bytes(int type, std::int64_t delta) {
   live_bytes_ = static_cast<std::uint64_t>(static_cast<std::int64_t>(live_bytes_) + delta);
   s_.peak_live_bytes = std::max(s_.peak_live_bytes, live_bytes_);
-  if (type < 0 || static_cast<std::size_t>(type) >= type_bytes_.size()) return;
-  auto& t = type_bytes_[static_cast<std::size_t>(type)];
-  t = static_cast<std::uint64_t>(static_cast<std::int64_t>(t) + delta);
-  s_.peak_bytes_per_type[static_cast<std::size_t>(type)] = std::max(s_.peak_bytes_per_type[static_cast<std::size_t>(type)], t);
-  const std::uint32_t heap = type_heap_[static_cast<std::size_t>(type)];
-  if (heap >= heap_bytes_.size()) return;
-  auto& h = heap_bytes_[heap];
-  h = static_cast<std::uint64_t>(static_cast<std::int64_t>(h) + delta);
-  s_.peak_bytes_per_heap[heap] = std::max(s_.peak_bytes_per_heap[heap], h);
-  if (timeline_) sample(heap);
+  // -1 (unknown) wraps to entry 0, and so does a type past the table.
+  const std::size_t at = static_cast<unsigned>(type) + 1u;
+  TypeLevel& t = types_[at < types_.size() ? at : 0];
+  t.bytes = static_cast<std::uint64_t>(static_cast<std::int64_t>(t.bytes) + delta);
+  t.peak = std::max(t.peak, t.bytes);
+  Level& h = heaps_[t.heap];
+  h.bytes = static_cast<std::uint64_t>(static_cast<std::int64_t>(h.bytes) + delta);
+  h.peak = std::max(h.peak, h.bytes);
+  if (timeline_ && t.heap) sample(t.heap - 1);
 }
 
 // Writes an event's changes into its Delta.
