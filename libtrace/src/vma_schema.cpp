@@ -125,7 +125,6 @@ const std::vector<Schema>& schemas() {
   return table;
 }
 
-
 // Where a name of n bytes (12 to 32) is compared, 8 bytes at a time: its two
 // ends, and for names over 16 bytes its middle (the loads overlap).
 std::array<std::uint8_t, 4> word_offsets(std::size_t n) {

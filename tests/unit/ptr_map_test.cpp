@@ -57,6 +57,28 @@ TEST_CASE("ptr_map: grows past its first slots and empties again") {
   CHECK(m.find(64) == PtrMap<int>::npos);
 }
 
+TEST_CASE("ptr_map: tables of 2 MiB and more come 2 MiB-aligned, and keep every entry across growth") {
+  libtrace::detail::HugePageAllocator<std::uint64_t> a;
+  const std::size_t n = (3u << 20) / sizeof(std::uint64_t);  // 3 MiB: the huge-page path
+  std::uint64_t* big = a.allocate(n);
+  CHECK(reinterpret_cast<std::uintptr_t>(big) % (std::uintptr_t{2} << 20) == 0);
+  for (std::size_t i = 0; i < n; ++i) big[i] = i;  // all of it is usable
+  CHECK(big[n - 1] == n - 1);
+  a.deallocate(big, n);
+  std::uint64_t* small = a.allocate(16);
+  small[15] = 1;
+  a.deallocate(small, 16);
+
+  // 40,000 keys: the slots (64 bytes each) pass 2 MiB at 32,768 and 4 MiB at 65,536.
+  PtrMap<std::uint64_t> m;
+  for (std::uint64_t i = 1; i <= 40000; ++i) m.insert(i * 0x48, i);
+  for (std::uint64_t i = 1; i <= 40000; ++i) {
+    const std::size_t s = m.find(i * 0x48);
+    REQUIRE(s != PtrMap<std::uint64_t>::npos);
+    CHECK(m.value(s) == i);
+  }
+}
+
 TEST_CASE("ptr_map: one probe to look a key up and add it where it was missing") {
   PtrMap<int> m;
   for (int i = 1; i <= 3000; ++i) {
