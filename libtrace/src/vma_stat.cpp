@@ -113,6 +113,7 @@ class Merger {
     s_.frames = frames_.size();
     totals_.finish();
     std::vector<detail::LeakRef> leaks;
+    leaks.reserve(s_.live_at_end);
     for (unsigned p = 0; p < parts(); ++p) tables_[p].collect(s_, p == 0, p, leaks);
     // Creation order: by line, and the pages of one call in their order.
     // Sorted as small records, the leaks built after (a large recording leaves
