@@ -4,16 +4,14 @@
 // std::unordered_map costs an allocation per entry.
 #pragma once
 
-#include <sys/mman.h>
-
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <new>
 #include <optional>
 #include <utility>
 #include <vector>
 
+#include "huge_pages.hpp"
 #include "libtrace/foz_archive.hpp"
 
 namespace libtrace::foz::detail {
@@ -156,9 +154,7 @@ class PackedKeyMap {
   };
   static constexpr std::size_t kInitial = 1024;
 
-  // Zeroed slots; tables of megabytes get transparent huge pages where the
-  // system allows them: a fault per 2 MiB instead of per 4 KiB, and fewer
-  // TLB misses on random probes.
+  // Zeroed slots, on huge pages once they reach megabytes (huge_pages.hpp).
   class Slots {
    public:
     Slots() = default;
@@ -166,13 +162,8 @@ class PackedKeyMap {
     Slots(const Slots&) = delete;
     Slots& operator=(const Slots&) = delete;
     void reset(std::size_t n) {
-      constexpr std::size_t kHuge = 2 << 20;
       const std::size_t bytes = n * sizeof(Slot);
-      void* p = bytes >= kHuge ? std::aligned_alloc(kHuge, (bytes + kHuge - 1) / kHuge * kHuge) : std::malloc(bytes);
-      if (!p) throw std::bad_alloc();
-#ifdef MADV_HUGEPAGE
-      if (bytes >= kHuge) ::madvise(p, bytes, MADV_HUGEPAGE);
-#endif
+      void* p = libtrace::detail::alloc_table(bytes);
       std::memset(p, 0, bytes);
       std::free(p_);
       p_ = static_cast<Slot*>(p);

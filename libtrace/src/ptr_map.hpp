@@ -8,49 +8,12 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
-#include <memory>
-#include <new>
 #include <utility>
 #include <vector>
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
+#include "huge_pages.hpp"
 
 namespace libtrace::detail {
-
-// Large tables go on transparent huge pages where the kernel offers them on
-// request: a table of live allocations grows to megabytes and is read at
-// random, and each fresh 4 KiB page costs a fault (~2 us each on this
-// project's development VM: ~3 ms of trak-stat's CPU time for a recording
-// with 20,000 live allocations, whose table grows to 4 MiB).
-template <class T>
-struct HugePageAllocator {
-  using value_type = T;
-  static constexpr std::size_t kHuge = std::size_t{2} << 20;
-
-  HugePageAllocator() = default;
-  template <class U>
-  HugePageAllocator(const HugePageAllocator<U>&) {}
-
-  T* allocate(std::size_t n) {
-    const std::size_t bytes = n * sizeof(T);
-    if (bytes < kHuge) return std::allocator<T>().allocate(n);
-    void* p = std::aligned_alloc(kHuge, (bytes + kHuge - 1) / kHuge * kHuge);
-    if (!p) throw std::bad_alloc();
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    ::madvise(p, bytes, MADV_HUGEPAGE);  // a hint: without it, 4 KiB pages
-#endif
-    return static_cast<T*>(p);
-  }
-  void deallocate(T* p, std::size_t n) {
-    if (n * sizeof(T) < kHuge) std::allocator<T>().deallocate(p, n);
-    else std::free(p);
-  }
-  template <class U>
-  bool operator==(const HugePageAllocator<U>&) const { return true; }
-};
 
 // Keys are nonzero (0 marks an empty slot; a null pointer is never live).
 // Slot indices stay valid until the next insert().
@@ -177,7 +140,7 @@ class PtrMap {
       if (s.key) insert(s.key, std::move(s.value));
   }
 
-  std::vector<Slot, HugePageAllocator<Slot>> slots_;
+  std::vector<Slot, HugePageAllocator<Slot>> slots_;  // huge_pages.hpp: tables of megabytes
   int shift_ = 64 - 6;  // log2(kMinSlots) index bits
   std::size_t size_ = 0;
 };
