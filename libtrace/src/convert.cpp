@@ -100,11 +100,10 @@ class RecordingToTrace {
 
 vma::Version parse_version(const std::string& text, vma::Version fallback) {
   if (text.empty()) return fallback;
-  unsigned major = 0, minor = 0;
-  char dot = 0;
-  if (std::sscanf(text.c_str(), "%u%c%u", &major, &dot, &minor) != 3 || (dot != '.' && dot != ',') || major != 1 || minor > 8)
+  // "1.N" (or "1,N", as the file's second line spells it), nothing else.
+  if (text.size() != 3 || text[0] != '1' || (text[1] != '.' && text[1] != ',') || text[2] < '0' || text[2] > '8')
     throw Error(Errc::usage, "", "recording format version must be 1.0 to 1.8, not '" + text + "'");
-  return {1, static_cast<int>(minor)};
+  return {1, text[2] - '0'};
 }
 
 void convert_recording(const ConvertOptions& opt, InputFile& in, std::unique_ptr<Decoder> decoder, OutputFile& out) {
@@ -137,8 +136,15 @@ void convert_recording(const ConvertOptions& opt, InputFile& in, std::unique_ptr
       encoder->finish();
     }
   };
+  // --calls numbers a recording's calls from 0 in file order, as the trace
+  // it converts to numbers them.
+  const CallSet& calls = opt.dump.calls;
+  const std::uint64_t last = calls.last();
+  std::uint64_t no = 0;
   try {
     while (const vma::Call* c = reader.next()) {
+      if (no > last) break;
+      if (!calls.contains(no++, 0)) continue;
       if (csv) {
         try {
           csv->write(*c);

@@ -6,6 +6,7 @@
 
 #include "libtrace/call_flags.hpp"
 #include "libtrace/dump.hpp"
+#include "json_text.hpp"
 #include "text_util.hpp"
 
 namespace libtrace {
@@ -15,67 +16,8 @@ namespace {
 using detail::put_hex;
 using detail::put_i64;
 using detail::put_u64;
-
-// Length of the valid UTF-8 sequence at s[i], or 0.
-std::size_t utf8_len(std::string_view s, std::size_t i) {
-  const auto c = static_cast<unsigned char>(s[i]);
-  std::size_t n;
-  std::uint32_t min;
-  if (c < 0x80) return 1;
-  if ((c & 0xe0) == 0xc0) { n = 2; min = 0x80; }
-  else if ((c & 0xf0) == 0xe0) { n = 3; min = 0x800; }
-  else if ((c & 0xf8) == 0xf0) { n = 4; min = 0x10000; }
-  else return 0;
-  if (i + n > s.size()) return 0;
-  std::uint32_t cp = c & (0x7f >> n);
-  for (std::size_t k = 1; k < n; ++k) {
-    const auto b = static_cast<unsigned char>(s[i + k]);
-    if ((b & 0xc0) != 0x80) return 0;
-    cp = cp << 6 | (b & 0x3f);
-  }
-  if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
-  return n;
-}
-
-void put_escaped_unit(std::string& out, std::uint32_t c) {
-  static const char* hex = "0123456789abcdef";
-  out += "\\u";
-  for (int shift = 12; shift >= 0; shift -= 4) out += hex[(c >> shift) & 15];
-}
-
-// A JSON string. Bytes that are not valid UTF-8 are kept as \u00XX (their
-// Latin-1 reading), so no input byte is lost or makes invalid JSON.
-void put_string(std::string& out, std::string_view s) {
-  out += '"';
-  for (std::size_t i = 0; i < s.size();) {
-    const char ch = s[i];
-    const auto c = static_cast<unsigned char>(ch);
-    if (ch == '"' || ch == '\\') {
-      out += '\\';
-      out += ch;
-      ++i;
-    } else if (c >= 0x20 && c < 0x80) {
-      out += ch;
-      ++i;
-    } else if (ch == '\n') {
-      out += "\\n";
-      ++i;
-    } else if (ch == '\t') {
-      out += "\\t";
-      ++i;
-    } else if (c < 0x20) {
-      put_escaped_unit(out, c);
-      ++i;
-    } else if (const std::size_t n = utf8_len(s, i)) {
-      out.append(s.data() + i, n);
-      i += n;
-    } else {
-      put_escaped_unit(out, c);
-      ++i;
-    }
-  }
-  out += '"';
-}
+using detail::put_escaped_unit;
+using detail::put_json_string;
 
 void put_number(std::string& out, double d) {
   if (std::isnan(d)) {
@@ -100,7 +42,7 @@ void put_value(const Call& call, std::uint32_t idx, std::string& out) {
       put_number(out, static_cast<double>(static_cast<float>(v.num.d)));
       return;
     case Kind::float64: put_number(out, v.num.d); return;
-    case Kind::string: put_string(out, call.str(v)); return;
+    case Kind::string: put_json_string(out, call.str(v)); return;
     case Kind::wstring: {
       out += "{\"wstring\":\"";
       for (std::uint64_t k = 0; k < v.len; ++k) {
@@ -123,7 +65,7 @@ void put_value(const Call& call, std::uint32_t idx, std::string& out) {
     case Kind::enumeration: {
       out += "{\"enum\":";
       if (const std::string* name = v.enum_sig()->name_of(v.num.i))
-        put_string(out, *name);
+        put_json_string(out, *name);
       else
         out += "null";
       out += ",\"value\":";
@@ -138,7 +80,7 @@ void put_value(const Call& call, std::uint32_t idx, std::string& out) {
       for (const auto& [n, flag] : v.bitmask_sig()->flags) {
         if ((flag && (rest & flag) == flag) || (!flag && rest == 0)) {
           if (!first) out += ',';
-          put_string(out, n);
+          put_json_string(out, n);
           rest &= ~flag;
           first = false;
         }
@@ -161,12 +103,12 @@ void put_value(const Call& call, std::uint32_t idx, std::string& out) {
     }
     case Kind::structure: {
       out += "{\"struct\":";
-      put_string(out, v.struct_sig()->name);
+      put_json_string(out, v.struct_sig()->name);
       out += ",\"members\":{";
       std::uint32_t child = v.first;
       for (std::uint32_t i = 0; i < v.count && child != kNil; ++i, child = call.values[child].next) {
         if (i) out += ',';
-        put_string(out, v.struct_sig()->member_names[i]);
+        put_json_string(out, v.struct_sig()->member_names[i]);
         out += ':';
         put_value(call, child, out);
       }
@@ -215,15 +157,15 @@ void jsonl_header(const TraceHeader& header, std::string_view container, std::st
   out += ",\"semantic_version\":";
   put_u64(out, header.semantic_version);
   out += ",\"container\":";
-  put_string(out, container);
+  put_json_string(out, container);
   out += ",\"properties\":{";
   bool first = true;
   for (const auto& [k, v] : header.properties) {
     if (!first) out += ',';
     first = false;
-    put_string(out, k);
+    put_json_string(out, k);
     out += ':';
-    put_string(out, v);
+    put_json_string(out, v);
   }
   out += "}}\n";
 }
@@ -234,7 +176,7 @@ void jsonl_call(const Call& call, std::string& out) {
   out += ",\"thread\":";
   put_u64(out, call.thread);
   out += ",\"name\":";
-  put_string(out, call.sig->name);
+  put_json_string(out, call.sig->name);
   out += ",\"args\":{";
   bool first = true;
   for (std::size_t i = 0; i < call.args.size(); ++i) {
@@ -242,9 +184,9 @@ void jsonl_call(const Call& call, std::string& out) {
     if (!first) out += ',';
     first = false;
     if (i < call.sig->arg_names.size())
-      put_string(out, call.sig->arg_names[i]);
+      put_json_string(out, call.sig->arg_names[i]);
     else
-      put_string(out, "arg" + std::to_string(i));
+      put_json_string(out, "arg" + std::to_string(i));
     out += ':';
     put_value(call, call.args[i], out);
   }
@@ -270,11 +212,11 @@ void jsonl_call(const Call& call, std::string& out) {
       const StackFrame& f = *call.backtrace[i];
       if (i) out += ',';
       out += "{\"module\":";
-      put_string(out, f.module);
+      put_json_string(out, f.module);
       out += ",\"function\":";
-      put_string(out, f.function);
+      put_json_string(out, f.function);
       out += ",\"file\":";
-      put_string(out, f.filename);
+      put_json_string(out, f.filename);
       if (f.has_line) {
         out += ",\"line\":";
         put_u64(out, f.line);

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "libtrace/foz_merge.hpp"
+#include "json_util.hpp"
 
 namespace libtrace::foz {
 
@@ -61,7 +62,7 @@ std::string json(const MergeReport& r) {
   rapidjson::Writer<rapidjson::StringBuffer> w(sb);
   auto str = [&](const char* k, const std::string& v) {
     w.Key(k);
-    w.String(v.c_str(), static_cast<rapidjson::SizeType>(v.size()));
+    detail::put_text(w, v);
   };
   auto num = [&](const char* k, std::uint64_t v) {
     w.Key(k);

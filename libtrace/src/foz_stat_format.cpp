@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "libtrace/foz_stat.hpp"
+#include "json_util.hpp"
 #include "text_util.hpp"
 
 namespace libtrace::foz {
@@ -49,6 +50,7 @@ std::string format_foz_stats_table(const FozStats& s) {
   row("torn tail", s.torn ? "yes: the last entry at offset " + std::to_string(s.valid_end) + " is incomplete (" +
                                 s.torn_reason + "); readers drop it"
                           : "no");
+  if (s.error) row("stopped", std::string(s.error->what()) + " (the figures cover the entries before)");
   row("CRC failures", std::to_string(s.crc_failures));
   if (s.bad_entries.size() != s.crc_failures) row("other bad entries", std::to_string(s.bad_entries.size() - s.crc_failures));
   if (!s.json_errors.empty()) row("payloads not JSON", std::to_string(s.json_errors.size()) + " (a replayer would reject them)");
@@ -102,7 +104,7 @@ std::string format_foz_stats_table(const FozStats& s) {
 std::string format_foz_stats_json(const FozStats& s) {
   rapidjson::StringBuffer sb;
   rapidjson::Writer<rapidjson::StringBuffer> w(sb);
-  auto str = [&](const std::string& v) { w.String(v.c_str(), static_cast<rapidjson::SizeType>(v.size())); };
+  auto str = [&](std::string_view v) { detail::put_text(w, v); };
   auto key_str = [&](const char* k, const std::string& v) {
     w.Key(k);
     str(v);

@@ -132,7 +132,8 @@ OutputFile::OutputFile(const std::string& path) : buf_(kOutBuf), spare_(kOutBuf)
     name_ = path;
     target_ = path;
     struct stat st {};
-    if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    const bool exists = ::stat(path.c_str(), &st) == 0;
+    if (exists && !S_ISREG(st.st_mode)) {
       if (S_ISDIR(st.st_mode)) throw Error(Errc::io, name_, "Is a directory");
       fd_ = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
       if (fd_ < 0) throw_errno(name_);
@@ -153,10 +154,15 @@ OutputFile::OutputFile(const std::string& path) : buf_(kOutBuf), spare_(kOutBuf)
       temp_.clear();
       throw_errno(name_, "cannot create temporary file");
     }
-    // mkstemp makes 0600; give the file the mode a plain creat() would.
-    const mode_t mask = ::umask(0);
-    ::umask(mask);
-    ::fchmod(fd_, 0666 & ~mask);
+    // mkstemp makes 0600: a file replaced keeps its permissions, a new one
+    // gets those a plain creat() would give it.
+    if (exists) {
+      ::fchmod(fd_, st.st_mode & 0777);
+    } else {
+      const mode_t mask = ::umask(0);
+      ::umask(mask);
+      ::fchmod(fd_, 0666 & ~mask);
+    }
   }
   writer_ = std::thread([this] { run_writer(); });
 }

@@ -5,8 +5,19 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
+
+#include "json_text.hpp"
 
 namespace libtrace::detail {
+
+// A string from an input file (a name, user data, a file name): rapidjson
+// escapes what it is given but does not check its encoding.
+template <typename JsonWriter>
+void put_text(JsonWriter& w, std::string_view s) {
+  const std::string u = to_utf8(s);
+  w.String(u.data(), static_cast<unsigned>(u.size()));
+}
 
 // Writes the members "count" and "calls" (thread id -> calls) into the
 // object the caller has opened, so it can add members of its own.

@@ -167,6 +167,7 @@ std::string format_stats_table(const TraceStats& s, std::size_t top) {
   row("api", s.api);
   row("calls", thousands(s.calls) + " (" + thousands(s.incomplete_calls) + " incomplete, " +
                    thousands(s.fake_calls) + " fake, " + thousands(s.verbose_calls) + " verbose)");
+  if (s.error) row("stopped", std::string(s.error->what()) + " (the figures cover the calls before)");
   row("functions", thousands(s.calls_per_function.size()) + " distinct");
   row("threads", thousands(s.calls_per_thread.size()));
   if (s.frames)
@@ -205,7 +206,7 @@ std::string format_stats_table(const TraceStats& s, std::size_t top) {
 std::string format_stats_json(const TraceStats& s) {
   rapidjson::StringBuffer sb;
   rapidjson::Writer<rapidjson::StringBuffer> w(sb);
-  auto str = [&](const std::string& v) { w.String(v.c_str(), static_cast<rapidjson::SizeType>(v.size())); };
+  auto str = [&](std::string_view v) { detail::put_text(w, v); };
   w.StartObject();
   w.Key("format"); w.String("apitrace");
   w.Key("file"); str(s.file);
@@ -250,6 +251,9 @@ std::string format_stats_json(const TraceStats& s) {
   w.Key("count"); w.Uint64(s.blobs);
   w.Key("bytes"); w.Uint64(s.blob_bytes);
   w.EndObject();
+  if (s.error) {
+    w.Key("error"); str(s.error->what());  // the figures cover the calls before it
+  }
   w.EndObject();
   return std::string(sb.GetString(), sb.GetSize()) + "\n";
 }

@@ -271,12 +271,12 @@ const PhysicalDeviceInfo& Instance::select(std::string_view spec) const {
   if (std::all_of(spec.begin(), spec.end(), [](char c) { return c >= '0' && c <= '9'; })) {
     const unsigned long i = spec.size() < 10 ? std::stoul(std::string(spec)) : ~0ul;
     if (i < devices_.size()) return devices_[i];
-    throw Error(Errc::usage, kWhere, "no device " + std::string(spec) + " (there are " + list + ")");
+    throw Error(Errc::usage, kWhere, "no device " + std::string(spec) + " (the devices: " + list + ")");
   }
   const std::string want = lower(spec);
   for (const auto& d : devices_)
     if (lower(d.name()).find(want) != std::string::npos) return d;
-  throw Error(Errc::usage, kWhere, "no device named like '" + std::string(spec) + "' (there are " + list + ")");
+  throw Error(Errc::usage, kWhere, "no device named like '" + std::string(spec) + "' (the devices: " + list + ")");
 }
 
 // ---- Device -----------------------------------------------------------------------

@@ -5,11 +5,14 @@
 #include <cinttypes>
 #include <cstdio>
 
+#include "json_text.hpp"
 #include "text_util.hpp"
 
 namespace libtrace::vma {
 
 namespace {
+
+using libtrace::detail::put_json_string;
 
 // Config lines a version's recorder did not write yet.
 bool config_line_in(std::string_view line, Version v) {
@@ -24,24 +27,6 @@ void put_ptr(std::string& out, std::uint64_t p) {
   char buf[24];
   std::snprintf(buf, sizeof buf, "%016" PRIX64, p);
   out += buf;
-}
-
-void put_json_string(std::string& out, std::string_view s) {
-  out += '"';
-  for (const char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (ch == '"' || ch == '\\') {
-      out += '\\';
-      out += ch;
-    } else if (c < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else {
-      out += ch;  // recordings are single-byte text; UTF-8 passes through
-    }
-  }
-  out += '"';
 }
 
 }  // namespace
@@ -66,7 +51,11 @@ void CsvWriter::write(const Call& c) {
   std::snprintf(head, sizeof head, "%u,%.3f,%u,", c.thread, c.time, c.frame);
   buf_ += head;
   buf_ += function_name(c.function);
+  // The last 1.8 recorder wrote vmaCreatePool without frameInUseCount; every
+  // other version has the column, and 0 is VmaPoolCreateInfo's default.
+  const bool frame_in_use = c.function == Function::CreatePool && c.num.size() == 6 && target_ != Version{1, 8};
   for (const Param& p : params(c)) {
+    if (frame_in_use && p.kind == ParamKind::pointer) buf_ += ",0";
     buf_ += ',';
     switch (p.kind) {
       case ParamKind::number:

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cmath>
 #include <cstring>
 #include <utility>
 
@@ -31,7 +32,9 @@ std::string_view next_field(std::string_view& s, bool& more) {
 bool parse_dec(std::string_view f, std::uint64_t& out) {
   if (f.empty()) return false;
   auto r = std::from_chars(f.data(), f.data() + f.size(), out);
-  return r.ec == std::errc() && r.ptr == f.data() + f.size();
+  // from_chars also reads "inf" and "nan", which no recorder writes and no
+  // duration or JSON number can hold.
+  return r.ec == std::errc() && r.ptr == f.data() + f.size() && std::isfinite(out);
 }
 
 bool parse_ptr(std::string_view f, std::uint64_t& out) {
@@ -48,7 +51,9 @@ bool parse_ptr(std::string_view f, std::uint64_t& out) {
 bool parse_time(std::string_view f, double& out) {
   if (f.empty()) return false;
   auto r = std::from_chars(f.data(), f.data() + f.size(), out);
-  return r.ec == std::errc() && r.ptr == f.data() + f.size();
+  // from_chars also reads "inf" and "nan", which no recorder writes and no
+  // duration or JSON number can hold.
+  return r.ec == std::errc() && r.ptr == f.data() + f.size() && std::isfinite(out);
 }
 
 namespace {
@@ -65,7 +70,12 @@ std::optional<std::string> parse_call(std::string_view line, Version version, Ca
   bool more = false;
   std::uint64_t v = 0;
   std::string_view rest = line;
-  if (!parse_dec(next_field(rest, more), v) || !more || v > UINT32_MAX) return "bad thread id";
+  if (!parse_dec(next_field(rest, more), v) || !more || v > UINT32_MAX) {
+    // The usual cause: a version line that says less than the recorder wrote.
+    if (line.rfind("Config,", 0) == 0 && version < Version{1, 3})
+      return "a Config line, but format " + version.str() + " has no Config section (it came with 1.3)";
+    return "bad thread id";
+  }
   call.thread = static_cast<std::uint32_t>(v);
   if (!parse_time(next_field(rest, more), call.time) || !more) return "bad time";
   if (!parse_dec(next_field(rest, more), v) || !more || v > UINT32_MAX) return "bad frame index";

@@ -214,11 +214,14 @@ void Replayer::allocate_memory(const Call& c, Kind kind) {
 
 void Replayer::allocate_pages(const Call& c) {
   const auto& n = c.num;
-  const auto& pages = c.lists[0];
-  if (pages.empty()) {
-    ++r_.originally_failed;
-    return;
+  // A failed call leaves every page null (trak-stat counts each).
+  std::vector<std::uint64_t> pages;
+  for (std::uint64_t p : c.lists[0]) {
+    if (p) pages.push_back(p);
+    else ++r_.originally_failed;
   }
+  if (c.lists[0].empty()) ++r_.originally_failed;
+  if (pages.empty()) return;
   r_.pages += pages.size();
   compromise(Compromise::recorded_requirements);
   AllocRequest q;

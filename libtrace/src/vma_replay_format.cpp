@@ -6,6 +6,7 @@
 
 #include <cstdio>
 
+#include "json_util.hpp"
 #include "libtrace/vma_replay.hpp"
 
 namespace libtrace::vma {
@@ -63,6 +64,7 @@ std::string format_replay_table(const ReplayResult& r) {
       vk::version_string(r.api_version).c_str(), r.driver.c_str());
   row("    Format version: %s\n", r.version.str().c_str());
   row("    Calls replayed: %llu of %llu\n", static_cast<ull>(r.replayed_calls), static_cast<ull>(r.calls));
+  if (r.error) row("    Stopped: %s (the lines before were replayed)\n", r.error->what());
   row("Playback took: %s\n", friendly_seconds(r.playback_seconds).c_str());
 
   std::uint64_t count = 0, bytes = 0;
@@ -300,6 +302,9 @@ std::string format_replay_json(const ReplayResult& r) {
   }
   w.EndObject();
   u("warnings", r.warnings);
+  if (r.error) {
+    w.Key("error"); detail::put_text(w, r.error->what());  // what came before it was replayed
+  }
   w.EndObject();
   return std::string(sb.GetString(), sb.GetSize()) + "\n";
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // A VMA 2.x-like block suballocator over the recorded memory types, driven by
-// a recording: committed memory, blocks and fragmentation without a device.
+// a recording: committed memory, blocks and the unused share of them without a device.
 // Custom pools keep their algorithm (linear and buddy blocks are the device
 // replay's own), VMA_DEBUG_MARGIN spaces allocations in blocks, and the
 // recorded bufferImageGranularity keeps buffers and images off each other's
@@ -517,6 +517,8 @@ SimResult simulate(std::unique_ptr<Decoder> decoder, const std::string& name, co
           if (call->lists[0].empty()) { ++r.originally_failed; break; }
           const int type = resolve(n[8], n[4], n[5], n[6], n[7], static_cast<std::uint32_t>(n[2]));
           for (std::uint64_t p : call->lists[0]) {
+            // A failed call leaves every page null (trak-stat counts each).
+            if (!p) { ++r.originally_failed; continue; }
             ++r.pages;
             m.allocate(p, n[0], n[1], type, n[8], n[3] & kDedicatedFlag, n[3] & kUpperAddressFlag, Kind::unknown);
           }

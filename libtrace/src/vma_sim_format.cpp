@@ -5,13 +5,16 @@
 
 #include <cstdio>
 
+#include "json_util.hpp"
 #include "libtrace/vma_sim.hpp"
 
 namespace libtrace::vma {
 
 namespace {
 
-double fragmentation(const SimHeap& h) {
+// The share of committed memory no allocation used at the peak: blocks held
+// ahead of need, and the holes between allocations.
+double unused(const SimHeap& h) {
   return h.peak_committed ? 1.0 - static_cast<double>(h.used_at_peak) / static_cast<double>(h.peak_committed) : 0.0;
 }
 
@@ -28,6 +31,7 @@ std::string format_sim_table(const SimResult& r) {
   row("Simulated replay (no device): recorded heaps and memory types, VMA-like block suballocation.\n");
   row("    Format version: %s\n", r.version.str().c_str());
   row("    Calls replayed: %llu of %llu\n", static_cast<ull>(r.replayed_calls), static_cast<ull>(r.calls));
+  if (r.error) row("    Stopped: %s (the lines before were replayed)\n", r.error->what());
   row("Statistics:\n");
   row("    Total allocations created: %llu\n",
       static_cast<ull>(r.buffers + r.images + r.memory_allocations + r.pages + r.lost_allocations));
@@ -48,9 +52,9 @@ std::string format_sim_table(const SimResult& r) {
       static_cast<ull>(r.peak_committed), static_cast<ull>(r.peak_blocks), static_cast<ull>(r.dedicated));
   for (std::size_t h = 0; h < r.heaps.size(); ++h) {
     const SimHeap& s = r.heaps[h];
-    row("    Heap %zu (%llu bytes): peak committed %llu, peak blocks %llu, used at peak %llu, fragmentation %.1f%%%s\n", h,
+    row("    Heap %zu (%llu bytes): peak committed %llu, peak blocks %llu, used at peak %llu (%.1f%% unused)%s\n", h,
         static_cast<ull>(s.size), static_cast<ull>(s.peak_committed), static_cast<ull>(s.peak_blocks),
-        static_cast<ull>(s.used_at_peak), 100.0 * fragmentation(s),
+        static_cast<ull>(s.used_at_peak), 100.0 * unused(s),
         s.over_budget_allocations ? " (exceeds the heap)" : "");
   }
   if (r.unresolved)
@@ -94,7 +98,7 @@ std::string format_sim_json(const SimResult& r) {
     w.Key("peak_committed_bytes"); w.Uint64(h.peak_committed);
     w.Key("peak_blocks"); w.Uint64(h.peak_blocks);
     w.Key("used_at_peak_bytes"); w.Uint64(h.used_at_peak);
-    w.Key("fragmentation_at_peak"); w.Double(fragmentation(h));
+    w.Key("unused_at_peak"); w.Double(unused(h));
     w.Key("committed_at_end_bytes"); w.Uint64(h.committed_at_end);
     w.Key("exceeds_heap"); w.Bool(h.over_budget_allocations > 0);
     w.EndObject();
@@ -110,6 +114,9 @@ std::string format_sim_json(const SimResult& r) {
   }
   w.EndObject();
   w.Key("warnings"); w.Uint64(r.warnings);
+  if (r.error) {
+    w.Key("error"); detail::put_text(w, r.error->what());  // what came before it was replayed
+  }
   w.EndObject();
   return std::string(sb.GetString(), sb.GetSize()) + "\n";
 }

@@ -204,7 +204,7 @@ void Source::parse_header() {
   for (;;) {
     if (!read_line(line)) throw Error(Errc::truncated, name_ + ": line " + std::to_string(line_no_), "recording ends inside the Config section");
     line = trim_right(line);
-    if (line == "Config,End") return;
+    if (line == "Config,End") return check_config();
     parse_config_line(line);
   }
 }
@@ -235,8 +235,13 @@ void Source::parse_config_line(std::string_view line) {
     if (what == "HeapCount" || what == "TypeCount") {
       const std::uint64_t n = number(rest);
       if (n > 64) fail("implausible " + std::string(what) + " " + std::to_string(n));
-      if (what == "HeapCount") c.heaps.resize(n);
-      else c.types.resize(n);
+      if (what == "HeapCount") {
+        c.heaps.resize(n);
+        heap_lines_.resize(n);
+      } else {
+        c.types.resize(n);
+        type_lines_.resize(n);
+      }
     } else if (what == "Heap" || what == "Type") {
       const std::uint64_t i = number(next_field(rest, more));
       const std::string_view field = next_field(rest, more);
@@ -245,15 +250,35 @@ void Source::parse_config_line(std::string_view line) {
         if (i >= c.heaps.size()) fail("heap index " + std::to_string(i) + " beyond HeapCount");
         if (field == "size") c.heaps[i].size = v;
         else if (field == "flags") c.heaps[i].flags = static_cast<std::uint32_t>(v);
+        heap_lines_[i] |= field == "size" ? 1 : field == "flags" ? 2 : 0;
       } else {
         if (i >= c.types.size()) fail("memory type index " + std::to_string(i) + " beyond TypeCount");
         if (field == "heapIndex") c.types[i].heap = static_cast<std::uint32_t>(v);
         else if (field == "propertyFlags") c.types[i].property_flags = static_cast<std::uint32_t>(v);
+        type_lines_[i] |= field == "heapIndex" ? 1 : field == "propertyFlags" ? 2 : 0;
       }
     }
   } else {
     warn("unknown Config option '" + std::string(key) + "' kept as is");
   }
+}
+
+// At "Config,End": every memory type on a listed heap (else its bytes would
+// count towards no heap), and a warning for each value the section left out
+// (taken as 0; VMA's recorder writes them all).
+void Source::check_config() {
+  const Config& c = header_.config;
+  for (std::size_t t = 0; t < c.types.size(); ++t)
+    if (c.types[t].heap >= c.heaps.size())
+      fail("memory type " + std::to_string(t) + " is on heap " + std::to_string(c.types[t].heap) + ", but HeapCount is " +
+           std::to_string(c.heaps.size()));
+  auto missing = [&](const char* what, std::size_t i, std::uint8_t seen, const char* first, const char* second) {
+    for (const auto& [bit, field] : {std::pair{1, first}, std::pair{2, second}})
+      if (!(seen & bit))
+        warn(std::string(what) + " " + std::to_string(i) + " has no " + field + " line in the Config section; taken as 0");
+  };
+  for (std::size_t h = 0; h < heap_lines_.size(); ++h) missing("heap", h, heap_lines_[h], "size", "flags");
+  for (std::size_t t = 0; t < type_lines_.size(); ++t) missing("memory type", t, type_lines_[t], "heapIndex", "propertyFlags");
 }
 
 // The next call into `call`; false at the end of the data.

@@ -77,6 +77,7 @@ class Source {
   bool read_line(std::string_view& line);
   void parse_header();
   void parse_config_line(std::string_view line);
+  void check_config();
   [[noreturn]] void fail(const std::string& why) const;
   void warn(const std::string& why);
 
@@ -85,6 +86,9 @@ class Source {
   const ReaderOptions& opt_;
   Header header_;
   std::uint64_t header_warnings_ = 0;
+  // Which Heap / Type lines the Config section had: bit 0 size or heapIndex,
+  // bit 1 flags or propertyFlags.
+  std::vector<std::uint8_t> heap_lines_, type_lines_;
   Batch* batch_ = nullptr;  // where warnings go while filling
 
   std::vector<std::uint8_t> block_;

@@ -75,6 +75,7 @@ class Merger {
   Merger(Stats& s, const StatOptions& opt, std::uint64_t header_lines, std::uint64_t header_warnings, unsigned parts)
       : s_(s), opt_(opt), lines_(header_lines), totals_(s, opt.timeline), tables_(parts), part_lines_(parts, header_lines) {
     s_.warnings = header_warnings;
+    for (LiveTable& t : tables_) t.set_type_count(s.header.config.types.size());
   }
 
   unsigned parts() const { return static_cast<unsigned>(tables_.size()); }

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <utility>
+#include <vector>
 
 #include "json_util.hpp"
 #include "text_util.hpp"
@@ -54,6 +56,7 @@ std::string format_table(const Stats& s) {
     row(i ? "" : "memory types", std::to_string(i) + ": heap " + std::to_string(c.types[i].heap) + ", flags " +
                                      std::to_string(c.types[i].property_flags));
   row("calls", std::to_string(s.calls) + (s.warnings ? " (" + std::to_string(s.warnings) + " lines dropped with warnings)" : ""));
+  if (s.error) row("stopped", std::string(s.error->what()) + " (the figures cover the lines before)");
   row("duration", fmt("%.3f s", s.last_time - s.first_time) +
                       (s.time_steps_back ? " (time steps back " + std::to_string(s.time_steps_back) + " times)" : ""));
   row("frames", std::to_string(s.frames));
@@ -76,6 +79,19 @@ std::string format_table(const Stats& s) {
                   static_cast<unsigned long long>(s.calls_per_function[f]));
     o += line;
   }
+  // The busiest threads first; a recording of a thread pool can hold many.
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> threads;
+  for (const auto& [thread, calls] : s.calls_per_thread) threads.push_back({calls, thread});
+  std::sort(threads.begin(), threads.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  o += "\nthread                               calls      %\n";
+  const std::size_t threads_shown = std::min<std::size_t>(threads.size(), 10);
+  for (std::size_t i = 0; i < threads_shown; ++i) {
+    std::snprintf(line, sizeof line, "%-32u %9llu %5.1f%%\n", threads[i].second, static_cast<unsigned long long>(threads[i].first),
+                  s.calls ? 100.0 * static_cast<double>(threads[i].first) / static_cast<double>(s.calls) : 0.0);
+    o += line;
+  }
+  if (threads_shown < threads.size())
+    o += "... and " + std::to_string(threads.size() - threads_shown) + " more (--json lists all)\n";
   o += "\nallocation size      count\n";
   for (std::size_t k = 0; k < s.size_histogram.size(); ++k) {
     if (!s.size_histogram[k]) continue;
@@ -91,7 +107,7 @@ std::string format_table(const Stats& s) {
   if (!s.pools.empty()) {
     o += "\npool               line  type  block size  blocks  allocations  name\n";
     for (const Pool& p : s.pools) {
-      std::snprintf(line, sizeof line, "%016llx %6llu %5u %11s %3llu-%-3llu %11llu  %s%s\n",
+      std::snprintf(line, sizeof line, "%016llX %6llu %5u %11s %3llu-%-3llu %11llu  %s%s\n",
                     static_cast<unsigned long long>(p.pointer), static_cast<unsigned long long>(p.line), p.memory_type,
                     human_bytes(p.block_size).c_str(), static_cast<unsigned long long>(p.min_blocks),
                     static_cast<unsigned long long>(p.max_blocks), static_cast<unsigned long long>(p.allocations),
@@ -104,7 +120,7 @@ std::string format_table(const Stats& s) {
     const std::size_t shown = std::min<std::size_t>(s.leaks.size(), 20);
     for (std::size_t i = 0; i < shown; ++i) {
       const Leak& l = s.leaks[i];
-      std::snprintf(line, sizeof line, "%016llx %6llu  %-24s %9s  %s\n", static_cast<unsigned long long>(l.pointer),
+      std::snprintf(line, sizeof line, "%016llX %6llu  %-24s %9s  %s\n", static_cast<unsigned long long>(l.pointer),
                     static_cast<unsigned long long>(l.line), std::string(function_name(l.function)).c_str(),
                     human_bytes(l.bytes).c_str(), l.user_data.c_str());
       o += line;
@@ -117,7 +133,7 @@ std::string format_table(const Stats& s) {
 std::string format_json(const Stats& s) {
   rapidjson::StringBuffer sb;
   rapidjson::Writer<rapidjson::StringBuffer> w(sb);
-  auto str = [&](const std::string& v) { w.String(v.c_str(), static_cast<rapidjson::SizeType>(v.size())); };
+  auto str = [&](std::string_view v) { detail::put_text(w, v); };
   const Config& c = s.header.config;
   w.StartObject();
   w.Key("format"); w.String("vma-csv");
@@ -206,9 +222,14 @@ std::string format_json(const Stats& s) {
   w.StartArray();
   for (const Pool& p : s.pools) {
     w.StartObject();
+    char pool_ptr[24];
+    std::snprintf(pool_ptr, sizeof pool_ptr, "%016llX", static_cast<unsigned long long>(p.pointer));
+    w.Key("pointer"); w.String(pool_ptr);
     w.Key("line"); w.Uint64(p.line);
     w.Key("memory_type"); w.Uint(p.memory_type);
     w.Key("block_size"); w.Uint64(p.block_size);
+    w.Key("min_blocks"); w.Uint64(p.min_blocks);
+    w.Key("max_blocks"); w.Uint64(p.max_blocks);
     w.Key("name"); str(p.name);
     w.Key("allocations"); w.Uint64(p.allocations);
     w.Key("destroyed"); w.Bool(p.destroyed);
@@ -218,6 +239,9 @@ std::string format_json(const Stats& s) {
   w.Key("unknown_pointer_destroys"); w.Uint64(s.unknown_pointer_destroys);
   w.Key("reused_live_pointers"); w.Uint64(s.reused_live_pointers);
   w.Key("warnings"); w.Uint64(s.warnings);
+  if (s.error) {
+    w.Key("error"); str(s.error->what());  // the figures cover the lines before it
+  }
   w.EndObject();
   return std::string(sb.GetString(), sb.GetSize()) + "\n";
 }

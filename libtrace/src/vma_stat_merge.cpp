@@ -121,7 +121,7 @@ template <class Sink>
     type = -1;
     if (const std::size_t slot = pool_index_.find(pool_ptr); slot != pool_index_.npos) {
       Pool& pool = pools_[pool_index_.value(slot)];
-      type = static_cast<int>(pool.memory_type);
+      if (pool.memory_type < type_count_) type = static_cast<int>(pool.memory_type);
       ++pool.allocations;
     }
   }

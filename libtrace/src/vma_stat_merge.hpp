@@ -143,6 +143,9 @@ struct LeakRef {
 // The live allocations and pools of one part (or of all, with one part).
 class LiveTable {
  public:
+  // The recorded memory types: a pool on another is no type of this device.
+  void set_type_count(std::size_t n) { type_count_ = n; }
+
   // Applies a chunk's events in order: all of them, the totals kept at once.
   // `base`: the file's lines before the chunk; `seq`: the chunk's place, for
   // the order of creations.
@@ -185,6 +188,7 @@ class LiveTable {
   std::vector<Pool> pools_;
   std::array<std::uint64_t, 8> lifetimes_{};
   std::uint64_t unknown_destroys_ = 0, reused_ = 0, unresolved_ = 0;
+  std::size_t type_count_ = 0;
 };
 
 }  // namespace libtrace::vma::detail

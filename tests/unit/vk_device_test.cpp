@@ -53,7 +53,7 @@ TEST_CASE("vk_device: select by index, by name substring (any case), and refuse 
     FAIL("no error");
   } catch (const Error& e) {
     CHECK(e.code() == Errc::usage);
-    CHECK(std::string(e.what()).find("there are 0: " + name) != std::string::npos);
+    CHECK(std::string(e.what()).find("the devices: 0: " + name) != std::string::npos);
   }
   CHECK_THROWS_AS(instance.select("no such device, surely"), Error);
 }

@@ -100,3 +100,16 @@ TEST_CASE("vma_line: on mutated lines the fast parser accepts only what the refe
   }
   CHECK(accepted > 1000);  // the check above had something to compare
 }
+
+TEST_CASE("vma_line: times are finite decimal seconds") {
+  double t = 0;
+  CHECK(parse_time("12.345", t));
+  CHECK(t == 12.345);
+  // std::from_chars reads these; no recorder writes them, and neither a
+  // duration nor a JSON number can hold them.
+  for (const char* bad : {"inf", "-inf", "infinity", "nan", "nan(1)", "1e400", ""}) CHECK_MESSAGE(!parse_time(bad, t), bad);
+  Call c;
+  CHECK(parse_call("1,inf,0,vmaCreateAllocator", Version{1, 8}, c) == "bad time");
+  // A Config section under a version line that has none.
+  CHECK(parse_call("Config,Begin", Version{1, 2}, c)->find("has no Config section") != std::string::npos);
+}

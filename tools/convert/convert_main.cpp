@@ -81,7 +81,7 @@ int main(int argc, char** argv) {
   std::string to = "text", color = "auto", codec = "snappy";
   std::vector<std::string> calls;
   bool no_progress = false;
-  app.add_option("input", opt.input, "Input trace; '-' reads stdin")->capture_default_str();
+  app.add_option("input", opt.input, "Trace, VMA recording or .foz archive; '-' reads stdin")->capture_default_str();
   auto* out_opt = app.add_option("-o,--output", opt.output, "Output file; '-' writes stdout")->capture_default_str();
   auto* to_opt = app.add_option("--to", to, "Output format (csv: VMA recordings; json, json-dir: .foz archives; foz: JSON input)")
       ->check(CLI::IsMember({"text", "jsonl", "trace", "csv", "json", "json-dir", "foz"}))
@@ -94,7 +94,7 @@ int main(int argc, char** argv) {
       app.add_option("--version", rec_version, "With a VMA recording and --to csv: format version to write (1.0 to 1.8); alone: print trak's version")
           ->expected(0, 1);
   app.add_flag("--keep-going", opt.keep_going, "Recordings: skip malformed lines with a warning instead of stopping");
-  app.add_option("--calls", calls, "Only these calls: 4 | 0-100/2 | 0-1000/draw | */frame | @FILE (repeatable)")
+  app.add_option("--calls", calls, "Only these calls: 4 | 0-100/2 | 0-1000/draw | */frame | @FILE (repeatable; a recording's calls count from 0)")
       ->allow_extra_args(false);
   app.add_flag("-v,--verbose", opt.dump.verbose, "Also show verbose calls (glGetString, glGetError() = 0, ...)");
   app.add_flag("--thread-ids,!--no-thread-ids", opt.dump.thread_ids, "Show thread ids as @N (default no)");
@@ -134,12 +134,20 @@ int main(int argc, char** argv) {
     foz_flags.codec = codec_opt->count() ? codec : "";
     foz_flags.level = opt.encoder.level;
     foz_flags.no_progress = no_progress;
-    if (!libtrace::is_stdio(opt.input) && std::filesystem::is_directory(opt.input))
+    // Archives hold no calls: --calls there would be silently ignored.
+    auto no_calls = [&] {
+      if (!calls.empty()) throw tools::UsageError("--calls applies to traces and VMA recordings");
+    };
+    if (!libtrace::is_stdio(opt.input) && std::filesystem::is_directory(opt.input)) {
+      no_calls();
       return json_to_archive(opt.input, opt.output, out_opt->count() > 0, foz_flags, nullptr);
+    }
     libtrace::InputFile in(opt.input);
     const std::string_view head = in.peek(64);
-    if (libtrace::foz::looks_like_foz(head)) return archive_to_json(opt.input, opt.output, foz_flags, in);
-    if (libtrace::foz::looks_like_json(head)) return json_to_archive(opt.input, opt.output, out_opt->count() > 0, foz_flags, &in);
+    const bool foz = libtrace::foz::looks_like_foz(head), foz_json = !foz && libtrace::foz::looks_like_json(head);
+    if (foz || foz_json) no_calls();
+    if (foz) return archive_to_json(opt.input, opt.output, foz_flags, in);
+    if (foz_json) return json_to_archive(opt.input, opt.output, out_opt->count() > 0, foz_flags, &in);
     if (to == "json" || to == "json-dir") throw tools::UsageError("--to " + to + " applies to .foz archives");
     if (to == "foz") throw tools::UsageError("--to foz applies to JSON (a document or a directory of entry files)");
     if (foz_flags.check_hashes) throw tools::UsageError("--check-hashes applies to .foz archives and their JSON");

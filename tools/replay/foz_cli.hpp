@@ -86,6 +86,17 @@ inline void add_foz_options(CLI::App& app, FozCli& c) {
                  "--pipeline-cache, else never)");
 }
 
+// The first of the .foz options given on the command line, or empty: a VMA
+// recording's replay has no use for them, and silently ignoring one hides a
+// mistake.
+inline std::string foz_option_given(const CLI::App& app) {
+  for (const char* name : {"--jobs", "--in-process", "--null-device", "--pipeline-cache", "--load-cache", "--skip-done",
+                           "--range", "--shard", "--timeout", "--progress", "--validate", "--module-cache",
+                           "--worker-memory", "--worker-exit", "--worker-seconds"})
+    if (app.get_option(name)->count()) return name;
+  return {};
+}
+
 inline std::atomic<bool> g_foz_stop{false};
 
 inline void on_stop_signal(int) { g_foz_stop.store(true); }

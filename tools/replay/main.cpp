@@ -6,8 +6,10 @@
 // content.
 #include <unistd.h>
 
+#include <charconv>
 #include <cstdlib>
 #include <iostream>
+#include <string_view>
 
 #include "foz_cli.hpp"
 #include "libtrace/foz_archive.hpp"
@@ -23,19 +25,24 @@ struct Lines {
 };
 
 Lines parse_lines(const std::string& spec) {
+  // Digits only, each part whole: "44-50x" or "44 - 50" is a typo, not 44-50.
+  auto number = [&](std::string_view part, std::uint64_t& out) {
+    const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), out);
+    if (part.empty() || ec != std::errc() || end != part.data() + part.size())
+      throw tools::UsageError("--lines wants A-B, A-, -B or N (file line numbers), not '" + spec + "'");
+  };
   Lines l;
-  const auto dash = spec.find('-');
-  try {
-    if (dash == std::string::npos) {
-      l.first = l.last = std::stoull(spec);
-    } else {
-      if (dash > 0) l.first = std::stoull(spec.substr(0, dash));
-      if (dash + 1 < spec.size()) l.last = std::stoull(spec.substr(dash + 1));
-    }
-  } catch (const std::exception&) {
-    throw tools::UsageError("--lines wants A-B, A-, -B or N (file line numbers), not '" + spec + "'");
+  const std::string_view s = spec;
+  const auto dash = s.find('-');
+  if (dash == std::string_view::npos) {
+    number(s, l.first);
+    l.last = l.first;
+  } else {
+    if (dash == 0 && s.size() == 1) number({}, l.first);  // "-" alone
+    if (dash > 0) number(s.substr(0, dash), l.first);
+    if (dash + 1 < s.size()) number(s.substr(dash + 1), l.last);
   }
-  if (l.first > l.last) throw tools::UsageError("--lines: the range is empty");
+  if (l.first > l.last) throw tools::UsageError("--lines: the range " + spec + " is empty");
   return l;
 }
 
@@ -59,7 +66,7 @@ int main(int argc, char** argv) {
   app.add_option("--device", device, "Vulkan device: an index from --list-devices, or part of its name (default 0)");
   app.add_flag("--list-devices", list_devices, "List the Vulkan devices (with --json: as JSON) and exit");
   app.add_flag("--json", json, "One JSON object instead of the summary");
-  app.add_option("--lines", lines, "Replay only these file lines: A-B, A-, -B");
+  app.add_option("--lines", lines, "Replay only these file lines: A-B, A-, -B or N");
   app.add_flag("--keep-going", keep_going, "Skip malformed lines with a warning instead of stopping");
   app.add_flag("--no-heap-budget", no_budget,
                "Let device memory exceed each heap's size (by default an allocation that would is a failure)");
@@ -96,11 +103,16 @@ Exit status: 0 replayed (allocations that fail on this device are counted, not e
     if (!libtrace::is_stdio(inputs.front())) {
       libtrace::InputFile probe(inputs.front());
       if (libtrace::foz::looks_like_foz(probe.peek(libtrace::foz::kMagicSize))) {
+        for (const auto& [given, name] : {std::pair{simulate, "--simulate"}, std::pair{!lines.empty(), "--lines"},
+                                          std::pair{keep_going, "--keep-going"}, std::pair{no_budget, "--no-heap-budget"}})
+          if (given) throw tools::UsageError(std::string(name) + " applies to VMA recordings, not to .foz archives");
         foz.opt.device = device;
         return tools::run_foz(foz, inputs, json);
       }
     }
     if (inputs.size() > 1) throw tools::UsageError("several inputs are only for .foz archives");
+    if (const std::string name = tools::foz_option_given(app); !name.empty())
+      throw tools::UsageError(name + " applies to .foz archives, not to VMA recordings");
     const std::string& input = inputs.front();
     if (simulate && !device.empty()) throw tools::UsageError("--device replays on a device; --simulate uses none");
     tools::refuse_terminal_input(input);

@@ -19,7 +19,7 @@ int main(int argc, char** argv) {
   app.add_flag("--all", all, "List every function (traces)");
   app.add_flag("--keep-going", keep_going, "Recordings: count malformed lines as warnings instead of stopping");
   std::string html;
-  app.add_option("--html", html, "Recordings: also write a self-contained HTML report (plot and tables) to FILE");
+  app.add_option("--html", html, "Recordings: also write a self-contained HTML report (plot and tables) to FILE ('-': to stdout, instead of the table)");
   unsigned threads = 0;
   app.add_option("-T,--threads", threads, "Recordings: threads parsing and counting (default: one per core, up to 12)")
       ->check(CLI::Range(1u, 256u));
@@ -37,6 +37,7 @@ int main(int argc, char** argv) {
   trak-stat app.foz --json | jq '.entries_per_tag.graphics_pipeline, .torn_tail')");
 
   return tools::run(app, argc, argv, [&] {
+    if (libtrace::is_stdio(html) && json) throw tools::UsageError("--html - and --json would both write to stdout");
     tools::refuse_terminal_input(input);
     libtrace::InputFile in(input);
     const auto progress_foz = tools::progress_bar("trak-stat", !no_progress);
@@ -73,19 +74,38 @@ int main(int argc, char** argv) {
       opt.timeline = !html.empty();
       opt.threads = threads;
       opt.progress = progress;
-      opt.warnings = [](const std::string& where, const std::string& why) {
+      // --keep-going on a damaged file can skip thousands of lines: the
+      // first few are shown, all are counted (Stats::warnings).
+      constexpr std::uint64_t kShownWarnings = 20;
+      std::uint64_t warned = 0;
+      opt.warnings = [&warned](const std::string& where, const std::string& why) {
+        if (warned++ >= kShownWarnings) return;
         tools::clear_progress_line();
         std::cerr << "trak-stat: warning: " << where << ": " << why << '\n';
       };
       const libtrace::vma::Stats s = libtrace::vma::recording_stats(std::move(decoder), in.name(), opt);
+      if (warned > kShownWarnings)
+        std::cerr << "trak-stat: warning: " << in.name() << ": " << warned - kShownWarnings << " more warnings not shown\n";
+      // The report on stdout unless the page goes there.
+      if (!libtrace::is_stdio(html)) {
+        std::cout << (json ? libtrace::vma::format_json(s) : libtrace::vma::format_table(s));
+        std::cout.flush();
+      }
       if (!html.empty()) {
         libtrace::OutputFile page(html);
         const std::string text = libtrace::vma::format_html(s);
         page.write(text.data(), text.size());
-        page.commit();
+        if (s.error) {
+          // A page of the lines before the error is kept aside: it must not
+          // replace a complete report of an earlier run.
+          const std::string partial = page.keep_partial();
+          if (!partial.empty())
+            throw libtrace::Error(s.error->code(), s.error->where(),
+                                  s.error->message() + " (report so far in " + partial + ")");
+        } else {
+          page.commit();
+        }
       }
-      std::cout << (json ? libtrace::vma::format_json(s) : libtrace::vma::format_table(s));
-      std::cout.flush();
       if (s.error) throw *s.error;
       return tools::kOk;
     }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Replays a VMA recording against a model of the recorded heaps and memory
 // types (no device): how much device memory VMA-style block suballocation
-// would commit, in how many blocks, and how fragmented.
+// would commit, in how many blocks, and how much of it was unused at the peak.
 #pragma once
 
 #include <array>

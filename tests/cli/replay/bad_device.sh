@@ -1,7 +1,7 @@
 # needs: vulkan device
 "$REPLAY" --device 99 "$DATA/vma/vma_doc_example_1.8_final.csv" 2>err
 echo "exit $?"
-sed 's/ (there are .*//' err
+sed 's/ (the devices: .*//' err
 "$REPLAY" --device 'no such device' "$DATA/vma/vma_doc_example_1.8_final.csv" 2>err
 echo "exit $?"
-sed 's/ (there are .*//' err
+sed 's/ (the devices: .*//' err
