@@ -109,6 +109,11 @@ class PtrMap {
     for (const Slot& s : slots_)
       if (s.key) f(s.key, s.value);
   }
+  template <class F>
+  void for_each(F&& f) {
+    for (Slot& s : slots_)
+      if (s.key) f(s.key, s.value);
+  }
 
  private:
   static constexpr std::size_t kMinSlots = 64;

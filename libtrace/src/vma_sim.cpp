@@ -212,6 +212,7 @@ struct BlockList {
   std::uint32_t type = 0;
   Algorithm algorithm = Algorithm::free_list;
   std::uint64_t min_blocks = 0;  // a custom pool's minBlockCount
+  std::uint64_t live = 0;        // allocations placed in the blocks
   std::vector<std::unique_ptr<Block>> blocks;
 };
 
@@ -266,13 +267,15 @@ class Model {
     l->block_size = block_size ? block_size : default_[type].block_size;
     l->min_blocks = std::min<std::uint64_t>(min_blocks, 1024);
     for (std::uint64_t i = 0; i < l->min_blocks; ++i) new_block(*l, l->block_size);
-    pools_[ptr] = std::move(l);
+    std::unique_ptr<BlockList>& slot = pools_[ptr];
+    if (slot) retire(*slot);  // created again at a live pool's address: its destruction was not recorded
+    slot = std::move(l);
   }
 
   void destroy_pool(std::uint64_t ptr) {
     auto it = pools_.find(ptr);
     if (it == pools_.end()) return;
-    for (auto& b : it->second->blocks) commit(it->second->type, -static_cast<std::int64_t>(b->size), -1);
+    retire(*it->second);
     pools_.erase(it);
   }
 
@@ -312,6 +315,7 @@ class Model {
       if ((*it)->allocate(bytes, align, upper, kind, p.offset)) {
         p.list = list;
         p.block = it->get();
+        ++list->live;
         break;
       }
     }
@@ -320,6 +324,7 @@ class Model {
       if (b.allocate(bytes, align, upper, kind, p.offset)) {
         p.list = list;
         p.block = &b;
+        ++list->live;
       } else {
         // Nothing VMA could place either (an alignment beyond any block):
         // the recording says it succeeded, so it counts as its own memory.
@@ -345,6 +350,7 @@ class Model {
       return;
     }
     p.block->release(p.offset, p.bytes);
+    --p.list->live;
     // VMA keeps at most one empty block per list, custom pools included
     // (never fewer blocks than their minBlockCount).
     if (p.block->used == 0 && p.list->blocks.size() > p.list->min_blocks) {
@@ -378,6 +384,23 @@ class Model {
     l.blocks.push_back(std::make_unique<Block>(size, margin_, granularity_, l.algorithm));
     commit(l.type, static_cast<std::int64_t>(size), 1);
     return *l.blocks.back();
+  }
+
+  // A pool's blocks go (destroyed, or replaced by a pool created at its
+  // address) while allocations may still be in them, which VMA asserts
+  // against: those stay live, in no block, and their bytes leave the used
+  // figures now as the blocks leave the committed ones.
+  void retire(BlockList& l) {
+    if (l.live) {
+      live_.for_each([&](std::uint64_t, Placement& p) {
+        if (p.list != &l) return;
+        used(l.type, -static_cast<std::int64_t>(p.bytes));
+        p = Placement{};  // type -1: free() has nothing left to do
+      });
+    }
+    for (auto& b : l.blocks) commit(l.type, -static_cast<std::int64_t>(b->size), -1);
+    l.blocks.clear();
+    l.live = 0;
   }
 
   void used(std::uint32_t type, std::int64_t delta) {
