@@ -134,6 +134,12 @@ std::string format_json(const Stats& s) {
   rapidjson::StringBuffer sb;
   rapidjson::Writer<rapidjson::StringBuffer> w(sb);
   auto str = [&](std::string_view v) { detail::put_text(w, v); };
+  // As recordings spell them (MSVC's %p).
+  auto pointer = [&](std::uint64_t v) {
+    char text[24];
+    std::snprintf(text, sizeof text, "%016llX", static_cast<unsigned long long>(v));
+    w.String(text);
+  };
   const Config& c = s.header.config;
   w.StartObject();
   w.Key("format"); w.String("vma-csv");
@@ -208,9 +214,7 @@ std::string format_json(const Stats& s) {
   w.StartArray();
   for (const Leak& l : s.leaks) {
     w.StartObject();
-    char ptr[24];
-    std::snprintf(ptr, sizeof ptr, "%016llX", static_cast<unsigned long long>(l.pointer));
-    w.Key("pointer"); w.String(ptr);
+    w.Key("pointer"); pointer(l.pointer);
     w.Key("line"); w.Uint64(l.line);
     w.Key("function"); str(std::string(function_name(l.function)));
     w.Key("bytes"); w.Uint64(l.bytes);
@@ -222,9 +226,7 @@ std::string format_json(const Stats& s) {
   w.StartArray();
   for (const Pool& p : s.pools) {
     w.StartObject();
-    char pool_ptr[24];
-    std::snprintf(pool_ptr, sizeof pool_ptr, "%016llX", static_cast<unsigned long long>(p.pointer));
-    w.Key("pointer"); w.String(pool_ptr);
+    w.Key("pointer"); pointer(p.pointer);
     w.Key("line"); w.Uint64(p.line);
     w.Key("memory_type"); w.Uint(p.memory_type);
     w.Key("block_size"); w.Uint64(p.block_size);
