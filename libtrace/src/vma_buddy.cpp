@@ -54,6 +54,12 @@ void BuddyMetadata::erase_free(unsigned level, std::uint64_t offset) {
   --free_nodes_;
 }
 
+std::uint64_t BuddyMetadata::largest_free_range() const {
+  for (unsigned level = 0; level < levels_; ++level)
+    if (!free_[level].empty()) return node_size(level);
+  return 0;
+}
+
 std::optional<std::uint64_t> BuddyMetadata::find(const Request& r) const {
   const Request e = effective(r);
   if (e.size == 0 || r.upper || e.size > usable_) return std::nullopt;

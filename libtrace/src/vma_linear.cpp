@@ -123,6 +123,18 @@ void LinearMetadata::free(std::uint64_t offset) {
   if (second_.empty()) mode_ = Mode::single;
 }
 
+std::uint64_t LinearMetadata::largest_free_range() const {
+  // Where find() looks: after the first vector (up to the upper stack) and,
+  // unless the block is a double stack, before the first vector's oldest
+  // allocation (from the ring's end).
+  switch (mode_) {
+    case Mode::double_stack: return second_.begin()->first - end_of(first_);
+    case Mode::ring_buffer: return first_.begin()->first - end_of(second_);
+    case Mode::single: break;
+  }
+  return std::max(size_ - end_of(first_), first_.empty() ? 0 : first_.begin()->first);
+}
+
 void LinearMetadata::count_ranges(std::uint64_t offset, std::uint64_t size, int sign) {
   // The neighbours in either vector, the allocation itself left out: one
   // free range between them becomes up to two, or the other way round.

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // A VMA 2.x-like block suballocator over the recorded memory types, driven by
-// a recording: committed memory, blocks and the unused share of them without a device.
-// Custom pools keep their algorithm (linear and buddy blocks are the device
-// replay's own), VMA_DEBUG_MARGIN spaces allocations in blocks, and the
-// recorded bufferImageGranularity keeps buffers and images off each other's
-// pages.
+// a recording: committed memory, blocks, and their unused memory and its
+// fragmentation, without a device. Custom pools keep their algorithm (linear
+// and buddy blocks are the device replay's own), VMA_DEBUG_MARGIN spaces
+// allocations in blocks, and the recorded bufferImageGranularity keeps
+// buffers and images off each other's pages (vma_sim_block.hpp).
 #include "libtrace/vma_sim.hpp"
 
 #include <algorithm>
@@ -16,6 +16,7 @@
 #include "libtrace/vma_stat.hpp"
 #include "libtrace/vma_suballoc.hpp"
 #include "ptr_map.hpp"
+#include "vma_sim_block.hpp"
 
 namespace libtrace::vma {
 
@@ -42,169 +43,8 @@ std::pair<std::uint32_t, std::uint32_t> usage_flags(std::uint64_t usage) {
   }
 }
 
-// Any alignment a recording has, not only powers of two.
-std::uint64_t round_up(std::uint64_t v, std::uint64_t a) { return a ? (v + a - 1) / a * a : v; }
-
-// A block's free ranges in offset order, as two arrays: first fit reads the
-// sizes, contiguous, and passes over those too small at a load and a compare
-// each. (As a std::map, walking a fragmented block's ranges node by node was
-// most of --simulate's time: 80 ranges per allocation on a long recording.)
-// Inserting or erasing moves the ranges after it, a few hundred bytes.
-class FreeRanges {
- public:
-  std::size_t size() const { return offset_.size(); }
-  std::uint64_t offset(std::size_t i) const { return offset_[i]; }
-  std::uint64_t bytes(std::size_t i) const { return bytes_[i]; }
-  const std::uint64_t* all_bytes() const { return bytes_.data(); }
-
-  void insert(std::size_t i, std::uint64_t offset, std::uint64_t bytes) {
-    offset_.insert(offset_.begin() + static_cast<std::ptrdiff_t>(i), offset);
-    bytes_.insert(bytes_.begin() + static_cast<std::ptrdiff_t>(i), bytes);
-  }
-  void erase(std::size_t i) {
-    offset_.erase(offset_.begin() + static_cast<std::ptrdiff_t>(i));
-    bytes_.erase(bytes_.begin() + static_cast<std::ptrdiff_t>(i));
-  }
-  void set(std::size_t i, std::uint64_t offset, std::uint64_t bytes) {
-    offset_[i] = offset;
-    bytes_[i] = bytes;
-  }
-  // The first range at or after `offset`.
-  std::size_t lower_bound(std::uint64_t offset) const {
-    return static_cast<std::size_t>(std::lower_bound(offset_.begin(), offset_.end(), offset) - offset_.begin());
-  }
-
- private:
-  std::vector<std::uint64_t> offset_, bytes_;
-};
-
-// One device memory object. The default algorithm is modelled here by first
-// fit over free ranges; the blocks of linear and buddy pools are the device
-// replay's own (vma_linear.hpp, vma_buddy.hpp), so both replays place their
-// allocations alike.
-struct Block {
-  std::uint64_t size = 0;
-  std::uint64_t used = 0;
-  std::uint64_t margin = 0;       // VMA_DEBUG_MARGIN, before and after every allocation
-  std::uint64_t granularity = 1;  // bufferImageGranularity, a power of two
-  FreeRanges free;
-  // The allocations, kept only with a granularity: where two of them of
-  // conflicting kinds would share a page, VMA moves the later one to the
-  // next page (or elsewhere).
-  struct Taken {
-    std::uint64_t size;
-    Kind kind;
-  };
-  std::map<std::uint64_t, Taken> taken;  // offset -> allocation
-  // No free range is larger: blocks that cannot hold an allocation are passed
-  // over without walking their ranges (on a long, fragmented recording that
-  // walk was most of --simulate's time). Only ever too large, never too small,
-  // so first fit places everything where it did.
-  std::uint64_t largest_bound = 0;
-  std::unique_ptr<Suballocator> other;  // linear or buddy; null: first fit
-
-  Block(std::uint64_t s, std::uint64_t m, std::uint64_t g, Algorithm a) : size(s), margin(m), granularity(g), largest_bound(s) {
-    if (a == Algorithm::free_list) free.insert(0, 0, s);
-    else other = make_suballocator(a, s, g, m);
-  }
-
-  bool allocate(std::uint64_t bytes, std::uint64_t align, bool upper, Kind kind, std::uint64_t& offset) {
-    if (other) {
-      // Their alignments are powers of two, as a device's are.
-      const std::uint64_t a = align <= 1 ? 1 : align > (1ull << 62) ? 1ull << 62 : std::bit_ceil(align);
-      const Request r{bytes, a, kind, upper};
-      const auto place = other->find(r);
-      if (!place) return false;
-      other->allocate(*place, r, nullptr);
-      offset = *place;
-      used += bytes;
-      return true;
-    }
-    if (bytes > largest_bound || margin > (largest_bound - bytes) / 2) return false;
-    // A range smaller than this cannot hold the allocation and its margins
-    // (both at most 2^40 and below largest_bound, so no overflow).
-    const std::uint64_t least = bytes + 2 * margin;
-    const std::uint64_t* sizes = free.all_bytes();
-    std::uint64_t largest = 0;
-    for (std::size_t i = 0, n = free.size(); i < n; ++i) {
-      largest = std::max(largest, sizes[i]);
-      if (sizes[i] < least) continue;
-      // The margins stay inside the free range, at both ends.
-      const std::uint64_t range_start = free.offset(i);
-      std::uint64_t start = round_up(range_start + margin, align);
-      const std::uint64_t end = range_start + sizes[i];
-      if (start < range_start || !fits_before(start, bytes, margin, end)) continue;
-      // Looked at only where the allocation fits (first fit passes over many
-      // ranges that are too small).
-      if (granularity > 1) {
-        if (conflict_below(range_start, start, kind)) {
-          start = align_up(start, granularity);
-          if (!fits_before(start, bytes, margin, end)) continue;
-        }
-        if (conflict_above(end, start, bytes, kind)) continue;
-      }
-      // What is left of the range before and after the allocation.
-      const bool before = start > range_start, after = start + bytes < end;
-      if (before) free.set(i, range_start, start - range_start);
-      if (after && before) free.insert(i + 1, start + bytes, end - start - bytes);
-      else if (after) free.set(i, start + bytes, end - start - bytes);
-      else if (!before) free.erase(i);
-      offset = start;
-      used += bytes;
-      if (granularity > 1) taken.emplace(start, Taken{bytes, kind});
-      return true;
-    }
-    largest_bound = largest;  // every range was seen
-    return false;
-  }
-
-  // As VMA 2.x checks a place: the allocations before the free range that
-  // `at` starts, as far back as they end on the page of `start`...
-  bool conflict_below(std::uint64_t at, std::uint64_t start, Kind kind) const {
-    for (auto it = taken.lower_bound(at); it != taken.begin();) {
-      --it;
-      if (!same_page(it->first, it->second.size, start, granularity)) break;
-      if (granularity_conflict(it->second.kind, kind)) return true;
-    }
-    return false;
-  }
-
-  // ...and those after it (from `end`, the range's end) that start on the
-  // page where the new allocation ends: a conflict there rules the place out.
-  bool conflict_above(std::uint64_t end, std::uint64_t start, std::uint64_t bytes, Kind kind) const {
-    for (auto it = taken.lower_bound(end); it != taken.end(); ++it) {
-      if (!same_page(start, bytes, it->first, granularity)) break;
-      if (granularity_conflict(kind, it->second.kind)) return true;
-    }
-    return false;
-  }
-
-  void release(std::uint64_t offset, std::uint64_t bytes) {
-    used -= bytes;
-    if (other) {
-      other->free(offset);
-      return;
-    }
-    if (granularity > 1) taken.erase(offset);
-    // Joined with the free ranges right before and after it.
-    std::size_t i = free.lower_bound(offset);
-    const bool joins_next = i < free.size() && offset + bytes == free.offset(i);
-    const bool joins_prev = i > 0 && free.offset(i - 1) + free.bytes(i - 1) == offset;
-    if (joins_prev && joins_next) {
-      free.set(i - 1, free.offset(i - 1), free.bytes(i - 1) + bytes + free.bytes(i));
-      free.erase(i);
-      --i;
-    } else if (joins_prev) {
-      --i;
-      free.set(i, free.offset(i), free.bytes(i) + bytes);
-    } else if (joins_next) {
-      free.set(i, offset, bytes + free.bytes(i));
-    } else {
-      free.insert(i, offset, bytes);
-    }
-    largest_bound = std::max(largest_bound, free.bytes(i));
-  }
-};
+using detail::Block;
+using detail::round_up;
 
 // The blocks of one memory type, or of one custom pool.
 struct BlockList {
@@ -231,6 +71,7 @@ class Model {
     heap_committed_.assign(c.heaps.size(), 0);
     heap_blocks_.assign(c.heaps.size(), 0);
     heap_used_.assign(c.heaps.size(), 0);
+    peaked_.assign(c.heaps.size(), false);
     auto macro = [&](const char* name, std::uint64_t fallback) {
       auto it = c.macros.find(name);
       if (it == c.macros.end()) return fallback;
@@ -270,6 +111,7 @@ class Model {
     std::unique_ptr<BlockList>& slot = pools_[ptr];
     if (slot) retire(*slot);  // created again at a live pool's address: its destruction was not recorded
     slot = std::move(l);
+    settle();
   }
 
   void destroy_pool(std::uint64_t ptr) {
@@ -306,6 +148,7 @@ class Model {
       ++r_.dedicated;
       commit(static_cast<std::uint32_t>(type), static_cast<std::int64_t>(bytes), 1);
       live_.insert(ptr, p);
+      settle();
       return;
     }
     upper = upper && list->algorithm == Algorithm::linear;
@@ -335,6 +178,7 @@ class Model {
       }
     }
     live_.insert(ptr, p);
+    settle();
   }
 
   void free(std::uint64_t ptr) {
@@ -403,6 +247,35 @@ class Model {
     l.live = 0;
   }
 
+  // The blocks' unused ranges of each heap whose committed memory peaked
+  // during the last call (a walk over the heap's blocks, once per peak).
+  void settle() {
+    if (!any_peaked_) return;
+    any_peaked_ = false;
+    for (std::size_t h = 0; h < peaked_.size(); ++h) {
+      if (!peaked_[h]) continue;
+      peaked_[h] = false;
+      std::uint64_t ranges = 0, largest = 0, unused = 0, in_largest = 0;
+      auto add = [&](const BlockList& l) {
+        if (c_.types[l.type].heap != h) return;
+        for (const auto& b : l.blocks) {
+          const std::uint64_t free = b->size - b->used, top = std::min(b->largest_free(), free);
+          ranges += b->free_ranges();
+          largest = std::max(largest, top);
+          unused += free;
+          in_largest += top;
+        }
+      };
+      for (const BlockList& l : default_) add(l);
+      for (const auto& [ptr, l] : pools_) add(*l);
+      SimHeap& sh = r_.heaps[h];
+      sh.unused_ranges_at_peak = ranges;
+      sh.largest_unused_at_peak = largest;
+      sh.fragmentation_at_peak =
+          unused ? 1.0 - static_cast<double>(in_largest) / static_cast<double>(unused) : 0.0;
+    }
+  }
+
   void used(std::uint32_t type, std::int64_t delta) {
     const std::uint32_t h = c_.types[type].heap;
     if (h < heap_used_.size()) heap_used_[h] = static_cast<std::uint64_t>(static_cast<std::int64_t>(heap_used_[h]) + delta);
@@ -420,6 +293,10 @@ class Model {
     if (heap_committed_[h] > sh.peak_committed) {
       sh.peak_committed = heap_committed_[h];
       sh.used_at_peak = heap_used_[h];
+      // The blocks are looked at once the call is done: a new block is
+      // committed before the allocation that needed it is placed.
+      peaked_[h] = true;
+      any_peaked_ = true;
     }
     sh.peak_blocks = std::max(sh.peak_blocks, heap_blocks_[h]);
     r_.peak_committed = std::max(r_.peak_committed, total_committed_);
@@ -433,6 +310,8 @@ class Model {
   libtrace::detail::PtrMap<Placement> live_;  // by allocation
   std::vector<std::uint64_t> heap_committed_, heap_blocks_, heap_used_;
   std::uint64_t total_committed_ = 0, total_blocks_ = 0;
+  std::vector<bool> peaked_;  // per heap: committed memory peaked in this call
+  bool any_peaked_ = false;
   std::uint64_t margin_ = 0;       // VMA_DEBUG_MARGIN
   std::uint64_t granularity_ = 1;  // bufferImageGranularity
 };

@@ -32,8 +32,10 @@ TEST_CASE("vma_buddy: a node splits down to the smallest power of two that holds
   CHECK(b.free_range_count() == 3);
   CHECK(put(b, 100) == 128);
   CHECK(put(b, 200) == 256);
+  CHECK(b.largest_free_range() == 512);
   CHECK(put(b, 30) == 512);  // the 512-byte node split down to 32
   CHECK(b.free_range_count() == 4);
+  CHECK(b.largest_free_range() == 256);  // [768, 1024)
   CHECK(b.used() == 430);
   CHECK_FALSE(b.find(Request{300, 1, Kind::buffer, false}));  // no free 512-byte node left
   CHECK(b.find(Request{256, 1, Kind::buffer, false}) == 768u);
@@ -54,6 +56,7 @@ TEST_CASE("vma_buddy: freed buddies merge back, up to the whole block") {
   drop(b, 256);
   CHECK(b.free_range_count() == 1);
   CHECK(b.empty());
+  CHECK(b.largest_free_range() == 1024);
   CHECK(b.find(Request{1024, 1, Kind::buffer, false}) == 0u);
 }
 
@@ -128,7 +131,12 @@ TEST_CASE("vma_buddy: random allocations and frees keep every invariant") {
       live.push_back({*off, r.size});
       ++placed;
     }
-    if (i % 500 == 0) REQUIRE(b.validate() == "");
+    if (i % 500 == 0) {
+      REQUIRE(b.validate() == "");
+      const std::uint64_t largest = b.largest_free_range();
+      CHECK_FALSE(b.find(Request{largest + 1, 1, Kind::buffer, false}));
+      if (largest) CHECK(b.find(Request{largest, 1, Kind::buffer, false}));
+    }
   }
   REQUIRE(b.validate() == "");
   CHECK(placed > 1000);

@@ -39,6 +39,7 @@ TEST_CASE("vma_linear: free-at-once: after the last allocation, holes stay, an e
   CHECK(put(b, 100) == 200);
   drop(b, 100);
   CHECK(b.free_range_count() == 2);  // the hole and the end
+  CHECK(b.largest_free_range() == 700);  // the end: the hole is unused, never taken
   CHECK(put(b, 100) == 300);         // not in the hole
   CHECK(put(b, 50, 64) == 448);      // 400 aligned up
   for (std::uint64_t o : {0, 200, 300, 448}) drop(b, o);
@@ -75,15 +76,18 @@ TEST_CASE("vma_linear: ring buffer: freed first allocations let new ones wrap to
   CHECK_FALSE(fits(b, 100));
   CHECK_FALSE(fits(b, 10, true));  // no upper stack in a ring buffer
   CHECK(b.free_range_count() == 1);
+  CHECK(b.largest_free_range() == 0);  // [800, 1000) is behind the ring
   // The first vector empties: the wrapped allocations become it.
   drop(b, c);
   CHECK(b.mode() == Mode::single);
   CHECK(put(b, 500) == 400);
   // Freeing the oldest again wraps the next one.
   drop(b, 0);
+  CHECK(b.largest_free_range() == 300);  // before the oldest (at 300), more than the 100 at the end
   CHECK(put(b, 200) == 0);
   CHECK(b.mode() == Mode::ring_buffer);
   CHECK_FALSE(fits(b, 101));  // [200, 300) is all the ring has before 300
+  CHECK(b.largest_free_range() == 100);
   CHECK(put(b, 100) == 200);
 }
 
@@ -100,8 +104,10 @@ TEST_CASE("vma_linear: double stack: upper allocations grow down from the end un
   CHECK(b.free_range_count() == 0);
   // Popping the upper stack's top makes room for it alone.
   drop(b, u2);
+  CHECK(b.largest_free_range() == 200);
   CHECK(put(b, 100, 64, true) == 640);  // 800 - 100, aligned down
   CHECK(b.free_range_count() == 2);     // [600, 640) and [740, 800)
+  CHECK(b.largest_free_range() == 40);  // between the stacks; [740, 800) is a hole
   // A lower allocation never wraps in a double stack, even with the start free.
   drop(b, 0);
   CHECK_FALSE(fits(b, 100));
@@ -200,7 +206,13 @@ TEST_CASE("vma_linear: random stacks, rings and frees keep every invariant") {
         live.push_back({*off, r.size, r.kind, r.upper});
         ++placed;
       }
-      if (i % 500 == 0) REQUIRE(b.validate() == "");
+      if (i % 500 == 0) {
+        REQUIRE(b.validate() == "");
+        // Nothing larger than the largest free range fits, low or high.
+        const std::uint64_t over = b.largest_free_range() + 1;
+        CHECK_FALSE(b.find(Request{over, 1, Kind::buffer, false}));
+        CHECK_FALSE(b.find(Request{over, 1, Kind::buffer, true}));
+      }
     }
     REQUIRE(b.validate() == "");
     CHECK(placed > 1000);

@@ -237,3 +237,62 @@ TEST_CASE("vma_sim: freed ranges join their free neighbours, so a block fills up
   CHECK(r.heaps[1].peak_committed == 16384);
   CHECK(r.heaps[1].committed_at_end == 16384);
 }
+
+TEST_CASE("vma_sim: fragmentation at the peak is the blocks' unused memory outside each block's largest range") {
+  // A free-list pool of 64 KiB blocks (type 0, heap 0), one made at once:
+  // four 16 KiB allocations fill it, the first and third go, and 32 KiB then
+  // fit in neither 16 KiB hole: a second block, the peak. There the first
+  // block has 32 KiB unused in two ranges (the largest 16 KiB), the second
+  // 32 KiB in one: 16 KiB of the 64 KiB unused lie outside a block's
+  // largest range.
+  std::string calls = "1,0.0,0,vmaCreatePool,0,0,65536,1,0,0,00000000000000C1\n";
+  for (std::uint64_t p : {0xA1, 0xA2, 0xA3, 0xA4}) calls += alloc_line(p, 16384, 0xC1);
+  calls += free_line(0xA1) + free_line(0xA3) + alloc_line(0xB1, 32768, 0xC1);
+  const SimResult r = run(calls);
+  CHECK_FALSE(r.error);
+  const SimHeap& h = r.heaps[0];
+  CHECK(h.peak_committed == 131072);
+  CHECK(h.used_at_peak == 65536);
+  CHECK(h.unused_ranges_at_peak == 3);
+  CHECK(h.largest_unused_at_peak == 32768);
+  CHECK(h.fragmentation_at_peak == doctest::Approx(0.25));
+  // Freeing afterwards changes nothing at the peak.
+  const SimResult later = run(calls + free_line(0xA2) + free_line(0xA4));
+  CHECK(later.heaps[0].fragmentation_at_peak == doctest::Approx(0.25));
+}
+
+TEST_CASE("vma_sim: a block whose unused memory is one range is not fragmented, however many blocks") {
+  // Three pools of one 64 KiB block each, every block half used from its
+  // start: each block's unused half is one range.
+  std::string calls;
+  for (std::uint64_t pool : {0xC1, 0xC2, 0xC3}) {
+    char line[100];
+    std::snprintf(line, sizeof line, "1,0.0,0,vmaCreatePool,0,0,65536,0,0,0,%016llX\n", static_cast<unsigned long long>(pool));
+    calls += line + alloc_line(pool << 4, 32768, pool);
+  }
+  const SimResult r = run(calls);
+  const SimHeap& h = r.heaps[0];
+  CHECK(h.peak_committed == 3 * 65536);
+  CHECK(h.unused_ranges_at_peak == 3);
+  CHECK(h.largest_unused_at_peak == 32768);
+  CHECK(h.fragmentation_at_peak == 0.0);
+}
+
+TEST_CASE("vma_sim: a linear pool's holes are fragmentation, its free end is not") {
+  // 64 KiB linear blocks: four 8 KiB allocations, the second and third
+  // freed (a hole a linear block never refills), 32 KiB after the last,
+  // then 16 KiB that need a second block: the peak.
+  std::string calls = "1,0.0,0,vmaCreatePool,0,4,65536,1,0,0,00000000000000C1\n";
+  for (std::uint64_t p : {0xA1, 0xA2, 0xA3, 0xA4}) calls += alloc_line(p, 8192, 0xC1);
+  calls += free_line(0xA2) + free_line(0xA3) + alloc_line(0xB1, 32768, 0xC1) + alloc_line(0xB2, 16384, 0xC1);
+  const SimResult r = run(calls);
+  CHECK_FALSE(r.error);
+  const SimHeap& h = r.heaps[0];
+  // Block 1: A1 [0, 8K), hole [8K, 24K), A4 [24K, 32K), B1 [32K, 64K): full
+  // at the end, 16 KiB unused in one hole the block cannot reuse (its start
+  // is taken, so nothing wraps). Block 2: B2 [0, 16K), 48 KiB free after it.
+  CHECK(h.peak_committed == 131072);
+  CHECK(h.unused_ranges_at_peak == 2);
+  CHECK(h.largest_unused_at_peak == 49152);
+  CHECK(h.fragmentation_at_peak == doctest::Approx(16384.0 / (16384 + 49152)));
+}

@@ -43,6 +43,7 @@ TEST_CASE("vma_suballoc: offsets honour alignment and allocations pack") {
   CHECK(b.used() == 100 + 100 + 8 + 4096);
   CHECK(b.allocation_count() == 4);
   CHECK(b.free_range_count() == 3);  // [108,256), [356,4096), [8192,end)
+  CHECK(b.largest_free_range() == (1 << 20) - 8192);
   CHECK(put(b, 140, 2) == 108);
   CHECK(put(b, 150, 2) == 356);  // too big for what is left of the first gap
 }
@@ -168,7 +169,11 @@ TEST_CASE("vma_suballoc: random allocations and frees keep every invariant") {
       b.allocate(*off, size, kind, nullptr);
       live.push_back({*off, size, align, kind});
     }
-    if (i % 1000 == 0) REQUIRE(b.validate() == "");
+    if (i % 1000 == 0) {
+      REQUIRE(b.validate() == "");
+      // Nothing larger than the largest free range fits.
+      CHECK_FALSE(b.find(b.largest_free_range() + 1, 1, Kind::buffer));
+    }
   }
   REQUIRE(b.validate() == "");
   // No two live allocations overlap, and none that conflict share a page.

@@ -35,6 +35,8 @@ class BuddyMetadata final : public Suballocator {
   void for_each_allocation(const std::function<void(std::uint64_t, std::uint64_t, Kind, void*)>& f) const override;
   // Free nodes, and the unusable rest of a block that is not a power of two.
   std::size_t free_range_count() const override { return free_nodes_ + (size_ > usable_); }
+  // The largest free node (the rest past a power of two is never used).
+  std::uint64_t largest_free_range() const override;
   std::string validate() const override;
 
   std::uint64_t usable_size() const { return usable_; }

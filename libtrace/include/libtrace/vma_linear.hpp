@@ -44,6 +44,7 @@ class LinearMetadata final : public Suballocator {
                                              std::vector<void*>& victims, std::uint64_t& cost) const override;
   void for_each_allocation(const std::function<void(std::uint64_t, std::uint64_t, Kind, void*)>& f) const override;
   std::size_t free_range_count() const override { return free_ranges_; }
+  std::uint64_t largest_free_range() const override;
   std::string validate() const override;
 
   Mode mode() const { return mode_; }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Replays a VMA recording against a model of the recorded heaps and memory
 // types (no device): how much device memory VMA-style block suballocation
-// would commit, in how many blocks, and how much of it was unused at the peak.
+// would commit, in how many blocks, and how much of it was unused, and how
+// fragmented, at the peak.
 #pragma once
 
 #include <array>
@@ -25,6 +26,13 @@ struct SimHeap {
   std::uint64_t peak_committed = 0;     // blocks + dedicated allocations
   std::uint64_t peak_blocks = 0;        // device memory objects
   std::uint64_t used_at_peak = 0;       // bytes in live allocations when committed peaked
+  // The blocks' unused memory when committed peaked (dedicated allocations
+  // have none): its ranges, the largest, and the share of it outside each
+  // block's largest range (0: every block's unused memory is one range; near
+  // 1: scattered in holes too small for most allocations).
+  std::uint64_t unused_ranges_at_peak = 0;
+  std::uint64_t largest_unused_at_peak = 0;
+  double fragmentation_at_peak = 0;
   std::uint64_t committed_at_end = 0;
   std::uint64_t over_budget_allocations = 0;  // would have exceeded the heap size
 };

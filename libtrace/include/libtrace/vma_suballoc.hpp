@@ -92,6 +92,11 @@ class Suballocator {
   virtual void for_each_allocation(const std::function<void(std::uint64_t, std::uint64_t, Kind, void*)>& f) const = 0;
   // Unused ranges, as VMA's statistics count them.
   virtual std::size_t free_range_count() const = 0;
+  // The largest unused range the next allocation could go into (margins
+  // included): a free list's largest range, a buddy block's largest free
+  // node, a linear block's space at its end or in its ring. Space that the
+  // algorithm cannot reuse (a linear block's holes) is unused, not free.
+  virtual std::uint64_t largest_free_range() const = 0;
   // Every invariant; "" when all hold.
   virtual std::string validate() const = 0;
 
@@ -141,6 +146,7 @@ class BlockMetadata final : public Suballocator {
                                              std::vector<void*>& victims, std::uint64_t& cost) const override;
   void for_each_allocation(const std::function<void(std::uint64_t, std::uint64_t, Kind, void*)>& f) const override;
   std::size_t free_range_count() const override { return free_.size(); }
+  std::uint64_t largest_free_range() const override { return largest_free(); }
   // Ranges contiguous and covering the block, free ranges indexed and never
   // adjacent, margins kept, counters right.
   std::string validate() const override;

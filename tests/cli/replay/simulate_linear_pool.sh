@@ -4,8 +4,14 @@
 # 48 KiB: one block. The linear pool puts the fourth at 48 KiB (after the last one; the hole is not reused)
 # and has no room left for the fifth (the end is reached and the first allocation still holds the start, so
 # nothing wraps): a second block. Used at a heap's peak: 16 KiB when heap 0's block was made, four
-# allocations when heap 2's second one was.
+# allocations when heap 2's second one was. Fragmentation there: heap 0's block has one unused range
+# (48 KiB after the first allocation): 0 %. Heap 2's first block has the 16 KiB hole, which a linear
+# block never refills, and no room at its end; the second has 48 KiB after the fifth allocation: 16 of
+# the 64 KiB unused lie outside a block's largest range, 25 %.
 "$REPLAY" --simulate "$DATA/vma/linear_pool_1.8.csv" | sed -n '/^Memory/,/^Function/p' | sed '$d'
+# Heap 2 in --json: [unused ranges, largest, fragmentation] at the peak.
+"$REPLAY" --simulate --json "$DATA/vma/linear_pool_1.8.csv" |
+  jq -c '.heaps[2] | [.unused_ranges_at_peak, .largest_unused_range_at_peak_bytes, .fragmentation_at_peak]'
 # [peak blocks, peak committed bytes, peak blocks per heap]
 # The linear pool made a free-list one: one block in heap 2 as well.
 sed 's/vmaCreatePool,2,4,/vmaCreatePool,2,0,/' "$DATA/vma/linear_pool_1.8.csv" | "$REPLAY" --simulate --json - |
