@@ -27,13 +27,14 @@ void Source::fail(const std::string& why) const {
   throw Error(Errc::bad_record, name_ + ": line " + std::to_string(line_no_), why);
 }
 
-void Source::warn(const std::string& why) {
+void Source::warn(const std::string& why, bool drops_line) {
   std::string where = name_ + ": line " + std::to_string(line_no_);
   if (batch_) {
     batch_->notes.push_back({batch_->count, std::move(where), why});
     return;
   }
   ++header_warnings_;
+  header_dropped_ += drops_line;
   if (opt_.warnings) opt_.warnings(where, why);
 }
 
@@ -61,7 +62,7 @@ bool Source::refill() {
       if (!carry_.empty()) {
         carry_.clear();
         ++line_no_;
-        warn("last line has no line end (the recording was cut off); dropped");
+        warn("last line has no line end (the recording was cut off); dropped", true);
       }
       return false;
     }
@@ -295,7 +296,7 @@ bool Source::next_call(Call& call) {
     if (trim_right(line).empty()) continue;
     if (const auto why = parse_call(line, header_.version, call)) {
       if (!opt_.keep_going) fail(*why);
-      warn(*why + "; line skipped");
+      warn(*why + "; line skipped", true);
       continue;
     }
     call.line = line_no_;

@@ -58,6 +58,7 @@ class Source {
 
   const Header& header() const { return header_; }
   std::uint64_t header_warnings() const { return header_warnings_; }
+  std::uint64_t header_dropped_lines() const { return header_dropped_; }  // of those warnings
 
   // Parses the next calls into `b`. Never throws: an error ends the batch and
   // the data (b.error, b.last).
@@ -79,13 +80,15 @@ class Source {
   void parse_config_line(std::string_view line);
   void check_config();
   [[noreturn]] void fail(const std::string& why) const;
-  void warn(const std::string& why);
+  // `drops_line`: the warning is for a line left out (not for one taken
+  // with a default).
+  void warn(const std::string& why, bool drops_line = false);
 
   std::unique_ptr<Decoder> decoder_;
   std::string name_;
   const ReaderOptions& opt_;
   Header header_;
-  std::uint64_t header_warnings_ = 0;
+  std::uint64_t header_warnings_ = 0, header_dropped_ = 0;
   // Which Heap / Type lines the Config section had: bit 0 size or heapIndex,
   // bit 1 flags or propertyFlags.
   std::vector<std::uint8_t> heap_lines_, type_lines_;

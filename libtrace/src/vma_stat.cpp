@@ -72,9 +72,11 @@ using detail::SecondChange;
 // deltas added up in file order (merge_deltas).
 class Merger {
  public:
-  Merger(Stats& s, const StatOptions& opt, std::uint64_t header_lines, std::uint64_t header_warnings, unsigned parts)
+  Merger(Stats& s, const StatOptions& opt, std::uint64_t header_lines, std::uint64_t header_warnings,
+         std::uint64_t header_dropped, unsigned parts)
       : s_(s), opt_(opt), lines_(header_lines), totals_(s, opt.timeline), tables_(parts), part_lines_(parts, header_lines) {
     s_.warnings = header_warnings;
+    s_.dropped_lines = header_dropped;
     for (LiveTable& t : tables_) t.set_type_count(s.header.config.types.size());
   }
 
@@ -170,8 +172,10 @@ class Merger {
     return !chunk.last;
   }
 
+  // Each drops a line: a skipped one, or the cut-off last.
   void warn(std::uint64_t line, const std::string& why) {
     ++s_.warnings;
+    ++s_.dropped_lines;
     if (opt_.warnings) opt_.warnings(s_.file + ": line " + std::to_string(line), why);
   }
 
@@ -428,7 +432,7 @@ Stats recording_stats(std::unique_ptr<Decoder> decoder, const std::string& name,
   // the work); with more, it is split (not with the timeline, sampled in file
   // order).
   const unsigned parts = threads >= 6 && !opt.timeline ? threads : 1;
-  Merger merger(s, opt, source.lines_read(), source.header_warnings(), parts);
+  Merger merger(s, opt, source.lines_read(), source.header_warnings(), source.header_dropped_lines(), parts);
   Pipeline(source, s.header, opt.keep_going, merger, threads).run();
   merger.finish();
   return s;

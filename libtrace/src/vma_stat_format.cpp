@@ -55,7 +55,12 @@ std::string format_table(const Stats& s) {
   for (std::size_t i = 0; i < c.types.size(); ++i)
     row(i ? "" : "memory types", std::to_string(i) + ": heap " + std::to_string(c.types[i].heap) + ", flags " +
                                      std::to_string(c.types[i].property_flags));
-  row("calls", std::to_string(s.calls) + (s.warnings ? " (" + std::to_string(s.warnings) + " lines dropped with warnings)" : ""));
+  auto count = [](std::uint64_t n, const char* one, const char* more) { return std::to_string(n) + (n == 1 ? one : more); };
+  std::string notes;
+  if (s.dropped_lines) notes = count(s.dropped_lines, " line dropped with a warning", " lines dropped with warnings");
+  if (s.warnings > s.dropped_lines)
+    notes += (notes.empty() ? "" : "; ") + count(s.warnings - s.dropped_lines, " other warning", " other warnings");
+  row("calls", std::to_string(s.calls) + (notes.empty() ? "" : " (" + notes + ")"));
   if (s.error) row("stopped", std::string(s.error->what()) + " (the figures cover the lines before)");
   row("duration", fmt("%.3f s", s.last_time - s.first_time) +
                       (s.time_steps_back ? " (time steps back " + std::to_string(s.time_steps_back) + " times)" : ""));
@@ -241,6 +246,7 @@ std::string format_json(const Stats& s) {
   w.Key("unknown_pointer_destroys"); w.Uint64(s.unknown_pointer_destroys);
   w.Key("reused_live_pointers"); w.Uint64(s.reused_live_pointers);
   w.Key("warnings"); w.Uint64(s.warnings);
+  w.Key("dropped_lines"); w.Uint64(s.dropped_lines);
   if (s.error) {
     w.Key("error"); str(s.error->what());  // the figures cover the lines before it
   }

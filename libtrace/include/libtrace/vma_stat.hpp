@@ -69,7 +69,8 @@ struct Stats {
   std::vector<Pool> pools;
   std::uint64_t unknown_pointer_destroys = 0;  // destroy/free of a pointer not live
   std::uint64_t reused_live_pointers = 0;      // a creation returned a pointer still live
-  std::uint64_t warnings = 0;                  // lines dropped with a warning
+  std::uint64_t warnings = 0;                  // every warning
+  std::uint64_t dropped_lines = 0;             // lines left out with a warning
   std::optional<Error> error;                  // the figures cover the lines before it
 };
 
