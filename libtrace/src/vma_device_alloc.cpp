@@ -36,6 +36,8 @@ DeviceAllocator::DeviceAllocator(const vk::Device& device, const AllocatorSettin
   const auto& mem = dev_.memory();
   const auto budgets = dev_.heap_budgets();
   heaps_.resize(mem.memoryHeapCount);
+  peaked_.assign(mem.memoryHeapCount, false);
+  space_.resize(mem.memoryHeapCount);
   for (std::uint32_t h = 0; h < mem.memoryHeapCount; ++h) {
     heaps_[h].budget = budgets[h];
     total_.budget += budgets[h];
@@ -76,6 +78,7 @@ void DeviceAllocator::account(std::uint32_t type, std::int64_t committed, std::i
                               std::int64_t allocations, std::int64_t used, std::int64_t free_ranges) {
   auto apply = [&](HeapUsage& h) {
     h.committed += static_cast<std::uint64_t>(committed);
+    const bool peaked = h.committed > h.peak_committed;
     h.blocks += static_cast<std::uint64_t>(blocks);
     h.allocations += static_cast<std::uint64_t>(allocations);
     h.used += static_cast<std::uint64_t>(used);
@@ -86,9 +89,40 @@ void DeviceAllocator::account(std::uint32_t type, std::int64_t committed, std::i
     h.peak_used = std::max(h.peak_used, h.used);
     h.peak_free_ranges = std::max(h.peak_free_ranges, h.free_ranges);
     h.peak_unused = std::max(h.peak_unused, h.committed - std::min(h.committed, h.used));
+    return peaked;
   };
-  apply(heaps_[dev_.memory().memoryTypes[type].heapIndex]);
-  apply(total_);
+  const std::uint32_t heap = dev_.memory().memoryTypes[type].heapIndex;
+  if (apply(heaps_[heap])) peaked_any_ = peaked_[heap] = true;
+  if (apply(total_)) peaked_any_ = total_peaked_ = true;
+}
+
+void DeviceAllocator::settle() {
+  if (!peaked_any_) return;
+  peaked_any_ = false;
+  // Nothing allocated here: it runs in a destructor (Settle).
+  std::fill(space_.begin(), space_.end(), UnusedSpace{});
+  UnusedSpace all;
+  auto add = [&](const List& l) {
+    UnusedSpace& s = space_[dev_.memory().memoryTypes[l.type].heapIndex];
+    for (const auto& b : l.blocks) {
+      const Suballocator& m = *b->meta;
+      s.add(m.size(), m.used(), m.free_range_count(), m.largest_free_range());
+      all.add(m.size(), m.used(), m.free_range_count(), m.largest_free_range());
+    }
+  };
+  for (const auto& l : default_) add(*l);
+  for (const auto& p : pools_) add(*p->list);
+  auto keep = [](HeapUsage& h, const UnusedSpace& s) {
+    h.unused_ranges_at_peak = s.ranges;
+    h.largest_unused_at_peak = s.largest;
+    h.fragmentation_at_peak = s.fragmentation();
+  };
+  for (std::size_t h = 0; h < heaps_.size(); ++h) {
+    if (peaked_[h]) keep(heaps_[h], space_[h]);
+    peaked_[h] = false;
+  }
+  if (total_peaked_) keep(total_, all);
+  total_peaked_ = false;
 }
 
 VkDeviceMemory DeviceAllocator::allocate_memory(std::uint32_t type, std::uint64_t size, Failure& why) {
@@ -160,6 +194,7 @@ void DeviceAllocator::sort_blocks(List& list) {
 Pool* DeviceAllocator::create_pool(std::uint32_t type, std::uint64_t flags, std::uint64_t block_size,
                                    std::uint64_t min_blocks, std::uint64_t max_blocks, std::uint32_t frame_in_use,
                                    Failure& why) {
+  const Settle settle{*this};
   why = Failure::none;
   if (type >= default_.size()) {
     why = Failure::no_memory_type;
@@ -321,6 +356,7 @@ Allocation* DeviceAllocator::allocate_dedicated(const AllocRequest& r, Failure& 
 }
 
 Allocation* DeviceAllocator::allocate(const AllocRequest& r, Failure& why) {
+  const Settle settle{*this};
   why = Failure::none;
   if (r.size == 0) {
     why = Failure::invalid;

@@ -255,24 +255,17 @@ class Model {
     for (std::size_t h = 0; h < peaked_.size(); ++h) {
       if (!peaked_[h]) continue;
       peaked_[h] = false;
-      std::uint64_t ranges = 0, largest = 0, unused = 0, in_largest = 0;
+      UnusedSpace space;
       auto add = [&](const BlockList& l) {
         if (c_.types[l.type].heap != h) return;
-        for (const auto& b : l.blocks) {
-          const std::uint64_t free = b->size - b->used, top = std::min(b->largest_free(), free);
-          ranges += b->free_ranges();
-          largest = std::max(largest, top);
-          unused += free;
-          in_largest += top;
-        }
+        for (const auto& b : l.blocks) space.add(b->size, b->used, b->free_ranges(), b->largest_free());
       };
       for (const BlockList& l : default_) add(l);
       for (const auto& [ptr, l] : pools_) add(*l);
       SimHeap& sh = r_.heaps[h];
-      sh.unused_ranges_at_peak = ranges;
-      sh.largest_unused_at_peak = largest;
-      sh.fragmentation_at_peak =
-          unused ? 1.0 - static_cast<double>(in_largest) / static_cast<double>(unused) : 0.0;
+      sh.unused_ranges_at_peak = space.ranges;
+      sh.largest_unused_at_peak = space.largest;
+      sh.fragmentation_at_peak = space.fragmentation();
     }
   }
 

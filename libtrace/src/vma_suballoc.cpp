@@ -3,6 +3,7 @@
 // default algorithm), and what every block algorithm shares.
 #include "libtrace/vma_suballoc.hpp"
 
+#include <algorithm>
 #include <cassert>
 
 #include "libtrace/vma_buddy.hpp"
@@ -21,6 +22,20 @@ bool granularity_conflict(Kind a, Kind b) {
     case Kind::image_optimal: return false;
   }
   return true;
+}
+
+void UnusedSpace::add(std::uint64_t block_size, std::uint64_t used, std::uint64_t free_ranges,
+                      std::uint64_t largest_free) {
+  const std::uint64_t unused = block_size - std::min(block_size, used);
+  const std::uint64_t top = std::min(largest_free, unused);
+  ranges += free_ranges;
+  largest = std::max(largest, top);
+  bytes += unused;
+  in_largest += top;
+}
+
+double UnusedSpace::fragmentation() const {
+  return bytes ? 1.0 - static_cast<double>(in_largest) / static_cast<double>(bytes) : 0.0;
 }
 
 Algorithm pool_algorithm(std::uint64_t pool_flags) {

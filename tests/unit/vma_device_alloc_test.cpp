@@ -147,6 +147,45 @@ TEST_CASE("vma_device_alloc: custom pools honour block size and block counts") {
   CHECK(a.validate() == "");
 }
 
+TEST_CASE("vma_device_alloc: fragmentation where committed memory peaked, as --simulate gives it") {
+  // A pool of 64 KiB blocks, one made at once: four 16 KiB allocations fill
+  // it, the first and third go, and 32 KiB then fit in neither hole: a
+  // second block. 16 KiB of the 64 KiB unused then lie outside a block's
+  // largest range.
+  Fixture f;
+  DeviceAllocator a(f.device, {});
+  const std::uint32_t t = f.host_type;
+  const std::uint32_t heap = f.device.memory().memoryTypes[t].heapIndex;
+  Failure why;
+  Pool* pool = a.create_pool(t, 0, 64 * 1024, 1, 0, 0, why);
+  REQUIRE(pool);
+  CHECK(a.heaps()[heap].fragmentation_at_peak == 0.0);  // one empty block
+  CHECK(a.heaps()[heap].largest_unused_at_peak == 64 * 1024);
+  auto in_pool = [&](std::uint64_t size) {
+    AllocRequest r = req(t, size);
+    r.pool = pool;
+    Allocation* x = a.allocate(r, why);
+    REQUIRE(x);
+    return x;
+  };
+  std::vector<Allocation*> x;
+  for (int i = 0; i < 4; ++i) x.push_back(in_pool(16 * 1024));
+  a.free(x[0]);
+  a.free(x[2]);
+  Allocation* big = in_pool(32 * 1024);
+  CHECK(big->memory != x[1]->memory);
+  const HeapUsage& h = a.heaps()[heap];
+  CHECK(h.peak_committed == 128 * 1024);
+  CHECK(h.unused_ranges_at_peak == 3);
+  CHECK(h.largest_unused_at_peak == 32 * 1024);
+  CHECK(h.fragmentation_at_peak == doctest::Approx(0.25));
+  CHECK(a.total().fragmentation_at_peak == doctest::Approx(0.25));
+  // Frees after the peak leave its figures alone.
+  a.free(x[1]);
+  CHECK(a.heaps()[heap].fragmentation_at_peak == doctest::Approx(0.25));
+  CHECK(a.validate() == "");
+}
+
 TEST_CASE("vma_device_alloc: the heap's size is a budget; exhaustion is a result, not an error") {
   Fixture f;
   DeviceAllocator a(f.device, {});

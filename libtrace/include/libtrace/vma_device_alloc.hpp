@@ -90,6 +90,9 @@ struct HeapUsage {
   std::uint64_t committed = 0, blocks = 0, allocations = 0, used = 0, free_ranges = 0;
   std::uint64_t peak_committed = 0, peak_blocks = 0, peak_allocations = 0, peak_used = 0, peak_free_ranges = 0;
   std::uint64_t peak_unused = 0;  // committed - used
+  // The blocks' unused memory when committed peaked (UnusedSpace).
+  std::uint64_t unused_ranges_at_peak = 0, largest_unused_at_peak = 0;
+  double fragmentation_at_peak = 0;
 };
 
 struct DefragLimits {
@@ -184,6 +187,14 @@ class DeviceAllocator {
   void block_unmap(Block& b, std::uint32_t count);
   void account(std::uint32_t type, std::int64_t committed, std::int64_t blocks, std::int64_t allocations,
                std::int64_t used, std::int64_t free_ranges);
+  // The unused space of the heaps whose committed memory peaked during the
+  // operation now ending (a new block is committed before the allocation
+  // that needed it is placed, so it is looked at afterwards).
+  void settle();
+  struct Settle {
+    DeviceAllocator& a;
+    ~Settle() { a.settle(); }
+  };
   void link(Allocation* a);
   void unlink(Allocation* a);
   List& list_of(const Allocation* a);
@@ -196,6 +207,9 @@ class DeviceAllocator {
   std::vector<std::unique_ptr<Pool>> pools_;
   std::vector<HeapUsage> heaps_;
   HeapUsage total_;
+  std::vector<bool> peaked_;         // per heap, for settle()
+  std::vector<UnusedSpace> space_;  //   and its scratch
+  bool total_peaked_ = false, peaked_any_ = false;
   std::vector<std::pair<std::uint64_t, std::uint64_t>> device_allocs_;
   Allocation* live_ = nullptr;
   std::uint64_t live_count_ = 0, dedicated_count_ = 0;
