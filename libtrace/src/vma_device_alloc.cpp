@@ -114,7 +114,7 @@ void DeviceAllocator::settle() {
   for (const auto& p : pools_) add(*p->list);
   auto keep = [](HeapUsage& h, const UnusedSpace& s) {
     h.unused_ranges_at_peak = s.ranges;
-    h.largest_unused_at_peak = s.largest;
+    h.largest_usable_at_peak = s.largest;
     h.fragmentation_at_peak = s.fragmentation();
   };
   for (std::size_t h = 0; h < heaps_.size(); ++h) {

@@ -51,9 +51,9 @@ void peaks(std::string& o, const HeapUsage& h) {
   o += line;
   if (!h.peak_committed) return;
   std::snprintf(line, sizeof line,
-                "        At the peak of total bytes: unused ranges in blocks %llu (the largest %llu bytes), "
+                "        At the peak of total bytes: unused ranges in blocks %llu (the largest usable %llu bytes), "
                 "fragmentation %.1f%%\n",
-                static_cast<ull>(h.unused_ranges_at_peak), static_cast<ull>(h.largest_unused_at_peak),
+                static_cast<ull>(h.unused_ranges_at_peak), static_cast<ull>(h.largest_usable_at_peak),
                 100.0 * h.fragmentation_at_peak);
   o += line;
 }
@@ -183,7 +183,7 @@ std::string format_replay_json(const ReplayResult& r) {
     u("peak_used_bytes", h.peak_used);
     u("peak_unused_bytes", h.peak_unused);
     u("unused_ranges_at_peak", h.unused_ranges_at_peak);
-    u("largest_unused_range_at_peak_bytes", h.largest_unused_at_peak);
+    u("largest_usable_range_at_peak_bytes", h.largest_usable_at_peak);
     w.Key("fragmentation_at_peak");
     w.Double(h.fragmentation_at_peak);
   };

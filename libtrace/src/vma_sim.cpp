@@ -81,6 +81,7 @@ class Model {
     };
     std::uint64_t large = macro("VMA_DEFAULT_LARGE_HEAP_BLOCK_SIZE", kLargeBlock);
     if (large == 0) large = kLargeBlock;  // VMA's default
+    large = std::min(large, kMaxBytes);
     margin_ = std::min(macro("VMA_DEBUG_MARGIN", 0), kMaxDebugMargin);
     // As VMA takes it: the device's limit, raised to the debug minimum. Not
     // a power of two (no device reports one): left out, as VMA would assert.
@@ -105,7 +106,7 @@ class Model {
     auto l = std::make_unique<BlockList>();
     l->type = type;
     l->algorithm = pool_algorithm(flags);
-    l->block_size = block_size ? block_size : default_[type].block_size;
+    l->block_size = block_size ? std::min(block_size, kMaxBytes) : default_[type].block_size;
     l->min_blocks = std::min<std::uint64_t>(min_blocks, 1024);
     for (std::uint64_t i = 0; i < l->min_blocks; ++i) new_block(*l, l->block_size);
     std::unique_ptr<BlockList>& slot = pools_[ptr];
@@ -127,6 +128,7 @@ class Model {
                 bool dedicated, bool upper, Kind kind) {
     if (!ptr) return;
     free(ptr);  // a live pointer reused: its free was not recorded
+    bytes = std::min(bytes, kMaxBytes);
     Placement p;
     p.bytes = bytes;
     p.type = type;
@@ -264,22 +266,29 @@ class Model {
       for (const auto& [ptr, l] : pools_) add(*l);
       SimHeap& sh = r_.heaps[h];
       sh.unused_ranges_at_peak = space.ranges;
-      sh.largest_unused_at_peak = space.largest;
+      sh.largest_usable_at_peak = space.largest;
       sh.fragmentation_at_peak = space.fragmentation();
     }
   }
 
+  // Byte sums stop at UINT64_MAX rather than wrap: only a recording of
+  // sizes no device has gets there, and it should read as huge, not small.
+  static void add(std::uint64_t& sum, std::int64_t delta) {
+    if (delta >= 0) sum = __builtin_add_overflow(sum, static_cast<std::uint64_t>(delta), &sum) ? UINT64_MAX : sum;
+    else sum -= std::min(sum, static_cast<std::uint64_t>(-delta));
+  }
+
   void used(std::uint32_t type, std::int64_t delta) {
     const std::uint32_t h = c_.types[type].heap;
-    if (h < heap_used_.size()) heap_used_[h] = static_cast<std::uint64_t>(static_cast<std::int64_t>(heap_used_[h]) + delta);
+    if (h < heap_used_.size()) add(heap_used_[h], delta);
   }
 
   void commit(std::uint32_t type, std::int64_t delta, int blocks) {
     const std::uint32_t h = c_.types[type].heap;
     if (h >= heap_committed_.size()) return;
-    heap_committed_[h] = static_cast<std::uint64_t>(static_cast<std::int64_t>(heap_committed_[h]) + delta);
+    add(heap_committed_[h], delta);
     heap_blocks_[h] = static_cast<std::uint64_t>(static_cast<std::int64_t>(heap_blocks_[h]) + blocks);
-    total_committed_ = static_cast<std::uint64_t>(static_cast<std::int64_t>(total_committed_) + delta);
+    add(total_committed_, delta);
     total_blocks_ = static_cast<std::uint64_t>(static_cast<std::int64_t>(total_blocks_) + blocks);
     SimHeap& sh = r_.heaps[h];
     if (delta > 0 && sh.size && heap_committed_[h] > sh.size) ++sh.over_budget_allocations;
@@ -305,6 +314,9 @@ class Model {
   std::uint64_t total_committed_ = 0, total_blocks_ = 0;
   std::vector<bool> peaked_;  // per heap: committed memory peaked in this call
   bool any_peaked_ = false;
+  // Sizes beyond any device are taken as this (2^62 bytes), so that they
+  // fit the signed changes passed to used() and commit().
+  static constexpr std::uint64_t kMaxBytes = std::uint64_t{1} << 62;
   std::uint64_t margin_ = 0;       // VMA_DEBUG_MARGIN
   std::uint64_t granularity_ = 1;  // bufferImageGranularity
 };

@@ -57,8 +57,8 @@ std::string format_sim_table(const SimResult& r) {
         static_cast<ull>(s.used_at_peak), 100.0 * unused(s),
         s.over_budget_allocations ? " (exceeds the heap)" : "");
     if (s.peak_committed)
-      row("        At the peak: unused ranges in blocks %llu (the largest %llu bytes), fragmentation %.1f%%\n",
-          static_cast<ull>(s.unused_ranges_at_peak), static_cast<ull>(s.largest_unused_at_peak),
+      row("        At the peak: unused ranges in blocks %llu (the largest usable %llu bytes), fragmentation %.1f%%\n",
+          static_cast<ull>(s.unused_ranges_at_peak), static_cast<ull>(s.largest_usable_at_peak),
           100.0 * s.fragmentation_at_peak);
   }
   if (r.unresolved)
@@ -104,7 +104,7 @@ std::string format_sim_json(const SimResult& r) {
     w.Key("used_at_peak_bytes"); w.Uint64(h.used_at_peak);
     w.Key("unused_at_peak"); w.Double(unused(h));
     w.Key("unused_ranges_at_peak"); w.Uint64(h.unused_ranges_at_peak);
-    w.Key("largest_unused_range_at_peak_bytes"); w.Uint64(h.largest_unused_at_peak);
+    w.Key("largest_usable_range_at_peak_bytes"); w.Uint64(h.largest_usable_at_peak);
     w.Key("fragmentation_at_peak"); w.Double(h.fragmentation_at_peak);
     w.Key("committed_at_end_bytes"); w.Uint64(h.committed_at_end);
     w.Key("exceeds_heap"); w.Bool(h.over_budget_allocations > 0);

@@ -58,8 +58,10 @@ std::string format_table(const Stats& s) {
   auto count = [](std::uint64_t n, const char* one, const char* more) { return std::to_string(n) + (n == 1 ? one : more); };
   std::string notes;
   if (s.dropped_lines) notes = count(s.dropped_lines, " line dropped with a warning", " lines dropped with warnings");
-  if (s.warnings > s.dropped_lines)
-    notes += (notes.empty() ? "" : "; ") + count(s.warnings - s.dropped_lines, " other warning", " other warnings");
+  if (s.warnings > s.dropped_lines && s.dropped_lines)
+    notes += "; " + count(s.warnings - s.dropped_lines, " other warning", " other warnings");
+  else if (s.warnings > s.dropped_lines)
+    notes = count(s.warnings, " warning", " warnings") + ", no line dropped";
   row("calls", std::to_string(s.calls) + (notes.empty() ? "" : " (" + notes + ")"));
   if (s.error) row("stopped", std::string(s.error->what()) + " (the figures cover the lines before)");
   row("duration", fmt("%.3f s", s.last_time - s.first_time) +

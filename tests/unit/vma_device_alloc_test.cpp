@@ -160,7 +160,7 @@ TEST_CASE("vma_device_alloc: fragmentation where committed memory peaked, as --s
   Pool* pool = a.create_pool(t, 0, 64 * 1024, 1, 0, 0, why);
   REQUIRE(pool);
   CHECK(a.heaps()[heap].fragmentation_at_peak == 0.0);  // one empty block
-  CHECK(a.heaps()[heap].largest_unused_at_peak == 64 * 1024);
+  CHECK(a.heaps()[heap].largest_usable_at_peak == 64 * 1024);
   auto in_pool = [&](std::uint64_t size) {
     AllocRequest r = req(t, size);
     r.pool = pool;
@@ -177,7 +177,7 @@ TEST_CASE("vma_device_alloc: fragmentation where committed memory peaked, as --s
   const HeapUsage& h = a.heaps()[heap];
   CHECK(h.peak_committed == 128 * 1024);
   CHECK(h.unused_ranges_at_peak == 3);
-  CHECK(h.largest_unused_at_peak == 32 * 1024);
+  CHECK(h.largest_usable_at_peak == 32 * 1024);
   CHECK(h.fragmentation_at_peak == doctest::Approx(0.25));
   CHECK(a.total().fragmentation_at_peak == doctest::Approx(0.25));
   // Frees after the peak leave its figures alone.

@@ -254,7 +254,7 @@ TEST_CASE("vma_sim: fragmentation at the peak is the blocks' unused memory outsi
   CHECK(h.peak_committed == 131072);
   CHECK(h.used_at_peak == 65536);
   CHECK(h.unused_ranges_at_peak == 3);
-  CHECK(h.largest_unused_at_peak == 32768);
+  CHECK(h.largest_usable_at_peak == 32768);
   CHECK(h.fragmentation_at_peak == doctest::Approx(0.25));
   // Freeing afterwards changes nothing at the peak.
   const SimResult later = run(calls + free_line(0xA2) + free_line(0xA4));
@@ -274,7 +274,7 @@ TEST_CASE("vma_sim: a block whose unused memory is one range is not fragmented, 
   const SimHeap& h = r.heaps[0];
   CHECK(h.peak_committed == 3 * 65536);
   CHECK(h.unused_ranges_at_peak == 3);
-  CHECK(h.largest_unused_at_peak == 32768);
+  CHECK(h.largest_usable_at_peak == 32768);
   CHECK(h.fragmentation_at_peak == 0.0);
 }
 
@@ -293,6 +293,20 @@ TEST_CASE("vma_sim: a linear pool's holes are fragmentation, its free end is not
   // is taken, so nothing wraps). Block 2: B2 [0, 16K), 48 KiB free after it.
   CHECK(h.peak_committed == 131072);
   CHECK(h.unused_ranges_at_peak == 2);
-  CHECK(h.largest_unused_at_peak == 49152);
+  CHECK(h.largest_usable_at_peak == 49152);
   CHECK(h.fragmentation_at_peak == doctest::Approx(16384.0 / (16384 + 49152)));
+}
+
+TEST_CASE("vma_sim: sizes beyond any device neither wrap the sums nor hide that the heap is exceeded") {
+  // A pool block of 2^64 - 1 bytes and an allocation as large: each is taken
+  // as 2^62 (a signed change each), and the sums stay above the heap.
+  std::string calls = "1,0.0,0,vmaCreatePool,0,0,18446744073709551615,0,0,0,00000000000000C1\n";
+  calls += alloc_line(0xA1, 18446744073709551615ull, 0xC1) + alloc_line(0xA2, 4096, 0xC1) +
+           alloc_line(0xA3, 18446744073709551615ull, 0);  // dedicated, in type 0's heap too
+  const SimResult r = run(calls);
+  CHECK_FALSE(r.error);
+  const SimHeap& h = r.heaps[0];
+  CHECK(h.peak_committed == 3 * (std::uint64_t{1} << 62));
+  CHECK(h.over_budget_allocations > 0);
+  CHECK(h.used_at_peak == 2 * (std::uint64_t{1} << 62) + 4096);
 }

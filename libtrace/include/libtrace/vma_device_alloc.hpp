@@ -91,7 +91,7 @@ struct HeapUsage {
   std::uint64_t peak_committed = 0, peak_blocks = 0, peak_allocations = 0, peak_used = 0, peak_free_ranges = 0;
   std::uint64_t peak_unused = 0;  // committed - used
   // The blocks' unused memory when committed peaked (UnusedSpace).
-  std::uint64_t unused_ranges_at_peak = 0, largest_unused_at_peak = 0;
+  std::uint64_t unused_ranges_at_peak = 0, largest_usable_at_peak = 0;
   double fragmentation_at_peak = 0;
 };
 

@@ -27,11 +27,12 @@ struct SimHeap {
   std::uint64_t peak_blocks = 0;        // device memory objects
   std::uint64_t used_at_peak = 0;       // bytes in live allocations when committed peaked
   // The blocks' unused memory when committed peaked (dedicated allocations
-  // have none): its ranges, the largest, and the share of it outside each
-  // block's largest range (0: every block's unused memory is one range; near
-  // 1: scattered in holes too small for most allocations).
+  // have none): its ranges, the largest that an allocation could take, and
+  // the share of it outside each block's largest usable range (0: every
+  // block's unused memory is one range; near 1: scattered in holes too small
+  // for most allocations, or that the block's algorithm never reuses).
   std::uint64_t unused_ranges_at_peak = 0;
-  std::uint64_t largest_unused_at_peak = 0;
+  std::uint64_t largest_usable_at_peak = 0;
   double fragmentation_at_peak = 0;
   std::uint64_t committed_at_end = 0;
   std::uint64_t over_budget_allocations = 0;  // would have exceeded the heap size

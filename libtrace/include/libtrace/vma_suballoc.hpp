@@ -57,10 +57,11 @@ enum class Algorithm : std::uint8_t { free_list, linear, buddy };
 Algorithm pool_algorithm(std::uint64_t pool_flags);
 std::string_view algorithm_name(Algorithm a);  // "free list", "linear", "buddy"
 
-// The unused memory of some blocks: its ranges, the largest one, and how
-// fragmented it is: the share of the unused bytes that lie outside each
-// block's largest range (0 when every block's unused memory is one range,
-// however many blocks; near 1 when it is scattered in small holes).
+// The unused memory of some blocks: its ranges, the largest usable one
+// (largest_free_range()), and how fragmented it is: the share of the unused
+// bytes that lie outside each block's largest usable range (0 when every
+// block's unused memory is one range, however many blocks; near 1 when it is
+// scattered in small holes, or in holes the algorithm never reuses).
 struct UnusedSpace {
   std::uint64_t ranges = 0, largest = 0, bytes = 0, in_largest = 0;
   // One block: its size, the bytes its allocations asked for, and what

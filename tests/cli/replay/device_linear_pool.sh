@@ -10,4 +10,4 @@ sed 's/VMA_DEBUG_MARGIN,0/VMA_DEBUG_MARGIN,16/' "$rec" | "$REPLAY" --json - | jq
 # Fragmentation at the peak, as --simulate gives it for the linear pool's heap (the free-list pool's
 # block is full then): the hole the linear pool never refills and 48 KiB after the fifth allocation in
 # its second block. [unused ranges, largest, fragmentation]
-"$REPLAY" --json "$rec" | jq -c '.total | [.unused_ranges_at_peak, .largest_unused_range_at_peak_bytes, .fragmentation_at_peak]'
+"$REPLAY" --json "$rec" | jq -c '.total | [.unused_ranges_at_peak, .largest_usable_range_at_peak_bytes, .fragmentation_at_peak]'

@@ -11,7 +11,7 @@
 "$REPLAY" --simulate "$DATA/vma/linear_pool_1.8.csv" | sed -n '/^Memory/,/^Function/p' | sed '$d'
 # Heap 2 in --json: [unused ranges, largest, fragmentation] at the peak.
 "$REPLAY" --simulate --json "$DATA/vma/linear_pool_1.8.csv" |
-  jq -c '.heaps[2] | [.unused_ranges_at_peak, .largest_unused_range_at_peak_bytes, .fragmentation_at_peak]'
+  jq -c '.heaps[2] | [.unused_ranges_at_peak, .largest_usable_range_at_peak_bytes, .fragmentation_at_peak]'
 # [peak blocks, peak committed bytes, peak blocks per heap]
 # The linear pool made a free-list one: one block in heap 2 as well.
 sed 's/vmaCreatePool,2,4,/vmaCreatePool,2,0,/' "$DATA/vma/linear_pool_1.8.csv" | "$REPLAY" --simulate --json - |
