@@ -55,11 +55,13 @@ class ChunkCounter {
       add(EventKind::pool_create, c, n[c.numbers - 1]).bytes = n[2];
       aux(s_.events.back()) = {n[0], n[3], n[4], 0, 0};
     } else if constexpr (F == Function::DestroyPool) {
-      add(EventKind::pool_destroy, c, n[0]);
+      // A null pool or allocation names nothing (and 0 marks a free slot
+      // in the merge's tables, so it must never be looked up there).
+      if (n[0]) add(EventKind::pool_destroy, c, n[0]);
     } else if constexpr (F == Function::SetPoolName) {
-      add_text(add(EventKind::pool_name, c, n[0]), c.text);
+      if (n[0]) add_text(add(EventKind::pool_name, c, n[0]), c.text);
     } else if constexpr (F == Function::SetAllocationUserData) {
-      add_text(add(EventKind::user_data, c, n[0]), c.text);
+      if (n[0]) add_text(add(EventKind::user_data, c, n[0]), c.text);
     } else if constexpr (F == Function::CreateBuffer) {
       create(c, n[10], n[1], resolve(n[9], n[5], n[6], n[7], n[8], 0xffffffffu), n[9]);
     } else if constexpr (F == Function::CreateImage) {
