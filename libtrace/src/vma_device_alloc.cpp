@@ -33,6 +33,7 @@ DeviceAllocator::DeviceAllocator(const vk::Device& device, const AllocatorSettin
   atom_ = is_pow2(limits.nonCoherentAtomSize) ? limits.nonCoherentAtomSize : 1;
   max_allocation_size_ = dev_.info().max_memory_allocation_size;
   max_allocation_count_ = limits.maxMemoryAllocationCount;
+  if (settings.max_memory_objects) max_allocation_count_ = std::min(max_allocation_count_, settings.max_memory_objects);
   const auto& mem = dev_.memory();
   const auto budgets = dev_.heap_budgets();
   heaps_.resize(mem.memoryHeapCount);

@@ -57,7 +57,7 @@ std::uint64_t macro(const Config& c, const char* name, std::uint64_t fallback) {
   return r.ec == std::errc() ? v : fallback;
 }
 
-AllocatorSettings settings_from(const Config& c, bool budget) {
+AllocatorSettings settings_from(const Config& c, const ReplayOptions& opt) {
   AllocatorSettings s;
   s.large_heap_block_size = std::max<std::uint64_t>(macro(c, "VMA_DEFAULT_LARGE_HEAP_BLOCK_SIZE", s.large_heap_block_size), 1);
   s.small_heap_max = macro(c, "VMA_SMALL_HEAP_MAX_SIZE", s.small_heap_max);
@@ -67,7 +67,14 @@ AllocatorSettings settings_from(const Config& c, bool budget) {
   if (!is_pow2(s.min_granularity) || s.min_granularity > (1ull << 20)) s.min_granularity = 1;
   s.always_dedicated = macro(c, "VMA_DEBUG_ALWAYS_DEDICATED_MEMORY", 0) != 0;
   s.debug_margin = std::min<std::uint64_t>(macro(c, "VMA_DEBUG_MARGIN", 0), kMaxDebugMargin);
-  s.enforce_heap_budget = budget;
+  s.enforce_heap_budget = opt.enforce_heap_budget;
+  // A pool's minBlockCount could otherwise ask this device for millions of
+  // objects that the recorded device could never have had.
+  std::uint64_t recorded = 0;
+  if (auto it = c.limits.find("maxMemoryAllocationCount"); it != c.limits.end())
+    std::from_chars(it->second.data(), it->second.data() + it->second.size(), recorded);
+  for (std::uint64_t limit : {recorded, opt.max_memory_objects})
+    if (limit) s.max_memory_objects = s.max_memory_objects ? std::min(s.max_memory_objects, limit) : limit;
   return s;
 }
 
@@ -80,7 +87,7 @@ Replayer::Replayer(const Header& header, const std::string& name, const vk::Devi
       r_(r),
       name_(name),
       types_(header.config, device),
-      alloc_(device, settings_from(header.config, opt.enforce_heap_budget)) {
+      alloc_(device, settings_from(header.config, opt)) {
   const auto names = device.enabled_features().names();
   device_address_ = std::find(names.begin(), names.end(), "vulkan12.bufferDeviceAddress") != names.end();
   r_.device_differences = device_differences(header.config, device);

@@ -34,6 +34,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (bool keep_going : {false, true}) {
     libtrace::vma::ReplayOptions opt;
     opt.keep_going = keep_going;
+    // Vulkan's guaranteed minimum: a mutated Config can lift the recorded
+    // device's limit, and one pool line could then ask lavapipe for millions
+    // of objects (out of memory under ASan, not a bug).
+    opt.max_memory_objects = 4096;
     try {
       const auto r = libtrace::vma::replay(std::make_unique<BytesDecoder>(data, size, libtrace::Container::plain),
                                            "fuzz", e.device, opt);

@@ -46,6 +46,9 @@ struct AllocatorSettings {
   std::uint64_t debug_margin = 0;                      // VMA_DEBUG_MARGIN
   bool always_dedicated = false;                       // VMA_DEBUG_ALWAYS_DEDICATED_MEMORY
   bool enforce_heap_budget = true;
+  // Device memory objects at most, besides the device's
+  // maxMemoryAllocationCount (0: only that).
+  std::uint64_t max_memory_objects = 0;
 };
 
 class Pool;

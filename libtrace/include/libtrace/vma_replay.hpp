@@ -28,6 +28,10 @@ struct ReplayOptions {
   WarningSink warnings;
   std::size_t max_warnings = 10;
   bool enforce_heap_budget = true;
+  // Device memory objects at most (0: no limit but the devices'). The
+  // recorded device's maxMemoryAllocationCount applies as well as this
+  // device's: the recording cannot have held more.
+  std::uint64_t max_memory_objects = 0;
 };
 
 // Where the replay could not do exactly what the recording did.
