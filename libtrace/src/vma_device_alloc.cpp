@@ -107,8 +107,9 @@ void DeviceAllocator::settle() {
     UnusedSpace& s = space_[dev_.memory().memoryTypes[l.type].heapIndex];
     for (const auto& b : l.blocks) {
       const Suballocator& m = *b->meta;
-      s.add(m.size(), m.used(), m.free_range_count(), m.largest_free_range());
-      all.add(m.size(), m.used(), m.free_range_count(), m.largest_free_range());
+      const std::uint64_t ranges = m.free_range_count(), largest = m.largest_free_range();
+      s.add(m.size(), m.used(), ranges, largest);
+      all.add(m.size(), m.used(), ranges, largest);
     }
   };
   for (const auto& l : default_) add(*l);

@@ -254,20 +254,22 @@ class Model {
   void settle() {
     if (!any_peaked_) return;
     any_peaked_ = false;
+    // One walk for every heap (a call can raise several heaps' peaks).
+    std::vector<UnusedSpace> space(peaked_.size());
+    auto add = [&](const BlockList& l) {
+      const std::uint32_t h = c_.types[l.type].heap;
+      if (h >= space.size() || !peaked_[h]) return;
+      for (const auto& b : l.blocks) space[h].add(b->size, b->used, b->free_ranges(), b->largest_free());
+    };
+    for (const BlockList& l : default_) add(l);
+    for (const auto& [ptr, l] : pools_) add(*l);
     for (std::size_t h = 0; h < peaked_.size(); ++h) {
       if (!peaked_[h]) continue;
       peaked_[h] = false;
-      UnusedSpace space;
-      auto add = [&](const BlockList& l) {
-        if (c_.types[l.type].heap != h) return;
-        for (const auto& b : l.blocks) space.add(b->size, b->used, b->free_ranges(), b->largest_free());
-      };
-      for (const BlockList& l : default_) add(l);
-      for (const auto& [ptr, l] : pools_) add(*l);
       SimHeap& sh = r_.heaps[h];
-      sh.unused_ranges_at_peak = space.ranges;
-      sh.largest_usable_at_peak = space.largest;
-      sh.fragmentation_at_peak = space.fragmentation();
+      sh.unused_ranges_at_peak = space[h].ranges;
+      sh.largest_usable_at_peak = space[h].largest;
+      sh.fragmentation_at_peak = space[h].fragmentation();
     }
   }
 
