@@ -17,9 +17,9 @@
 #include <map>
 #include <thread>
 
-#include "libtrace/foz_archive.hpp"
-#include "libtrace/foz_object.hpp"
-#include "libtrace/vk_device.hpp"
+#include "libtrace/foz/archive.hpp"
+#include "libtrace/foz/object.hpp"
+#include "libtrace/vk/device.hpp"
 
 namespace foz = libtrace::foz;
 namespace vk = libtrace::vk;

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "libtrace/foz_archive.hpp"
+#include "libtrace/foz/archive.hpp"
 
 namespace foz = libtrace::foz;
 using foz::Tag;

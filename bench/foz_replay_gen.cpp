@@ -12,8 +12,8 @@
 #include <cstring>
 #include <string>
 
-#include "libtrace/foz_archive.hpp"
-#include "libtrace/foz_object.hpp"
+#include "libtrace/foz/archive.hpp"
+#include "libtrace/foz/object.hpp"
 
 namespace foz = libtrace::foz;
 

@@ -11,9 +11,9 @@
 #include <iostream>
 #include <string>
 
-#include "libtrace/error.hpp"
-#include "libtrace/io.hpp"
-#include "libtrace/progress.hpp"
+#include "libtrace/core/error.hpp"
+#include "libtrace/core/io.hpp"
+#include "libtrace/core/progress.hpp"
 
 namespace tools {
 

@@ -4,7 +4,7 @@
 # checks the exit status (1 for truncated traces, after the same lines).
 tool=$1 trace=$2 expected=$3 want=$4
 shift 4
-[ -f "$trace" ] || { echo "missing $trace"; exit 77; }
+[ -f "$trace" ] || { echo "missing $trace"; exit 1; }
 out=$(mktemp) err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
 "$tool" "$@" "$trace" >"$out" 2>"$err"; rc=$?

@@ -5,8 +5,8 @@
 # and the exit status with CASE.exit (default 0). "@DATA@" in expected files
 # stands for $DATA. A case with the line "# needs: vulkan device" is skipped
 # (77) when trak-replay finds no Vulkan device, unless CI is set: there a
-# missing device fails it. A case that exits 77 (data beside the repository
-# missing) is skipped.
+# missing device fails it. A case may exit 77 (skipped) only where an optional
+# oracle tool is missing, and then says which on stderr; that line is shown.
 tools=$(cd "$1" && pwd) data=$(cd "$2" && pwd)
 case=$(cd "$(dirname "$3")" && pwd)/$(basename "$3")
 if grep -q '^# needs: vulkan device' "$case.sh" && ! "$tools/replay/trak-replay" --list-devices >/dev/null 2>&1; then
@@ -19,7 +19,7 @@ mkdir "$tmp/work"
 (cd "$tmp/work" && CONVERT="$tools/convert/trak-convert" REPACK="$tools/convert/trak-repack" \
   STAT="$tools/stat/trak-stat" REPLAY="$tools/replay/trak-replay" MERGE="$tools/merge/trak-merge" DATA="$data" \
   sh "$case.sh" >../stdout 2>../stderr); rc=$?
-[ "$rc" = 77 ] && exit 77
+[ "$rc" = 77 ] && { echo "skipped: $(tail -n 1 "$tmp/stderr")"; exit 77; }
 want=0; [ -f "$case.exit" ] && want=$(cat "$case.exit")
 fail=0
 [ "$rc" = "$want" ] || { echo "exit status $rc, expected $want"; cat "$tmp/stderr"; fail=1; }

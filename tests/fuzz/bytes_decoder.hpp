@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "libtrace/codec.hpp"
+#include "libtrace/core/codec.hpp"
 
 class BytesDecoder final : public libtrace::Decoder {
  public:

@@ -7,9 +7,9 @@
 #include <cstdint>
 #include <string>
 
-#include "libtrace/dump.hpp"
-#include "libtrace/error.hpp"
-#include "libtrace/trace_parser.hpp"
+#include "libtrace/apitrace/dump.hpp"
+#include "libtrace/core/error.hpp"
+#include "libtrace/apitrace/parser.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   // InputFile reads real descriptors; a memfd makes one without touching disk.
@@ -19,11 +19,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string path = "/proc/self/fd/" + std::to_string(fd);
   try {
     libtrace::InputFile in(path);
-    libtrace::Parser parser(libtrace::open_decoder(in), "fuzz");
+    libtrace::apitrace::Parser parser(libtrace::open_decoder(in), "fuzz");
     std::string out;
-    while (const libtrace::Call* call = parser.next()) {
+    while (const libtrace::apitrace::Call* call = parser.next()) {
       out.clear();
-      libtrace::dump_call(*call, libtrace::DumpOptions{}, out);
+      libtrace::apitrace::dump_call(*call, libtrace::apitrace::DumpOptions{}, out);
     }
   } catch (const libtrace::Error&) {
   }

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "libtrace/error.hpp"
-#include "libtrace/foz_archive.hpp"
-#include "libtrace/foz_stat.hpp"
+#include "libtrace/core/error.hpp"
+#include "libtrace/foz/archive.hpp"
+#include "libtrace/foz/stat.hpp"
 
 namespace {
 

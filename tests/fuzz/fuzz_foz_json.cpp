@@ -6,8 +6,8 @@
 #include <string>
 #include <string_view>
 
-#include "libtrace/error.hpp"
-#include "libtrace/foz_object.hpp"
+#include "libtrace/core/error.hpp"
+#include "libtrace/foz/object.hpp"
 
 namespace foz = libtrace::foz;
 

@@ -6,23 +6,23 @@
 #include <vector>
 
 #include "bytes_decoder.hpp"
-#include "libtrace/dump.hpp"
-#include "libtrace/error.hpp"
-#include "libtrace/trace_parser.hpp"
+#include "libtrace/apitrace/dump.hpp"
+#include "libtrace/core/error.hpp"
+#include "libtrace/apitrace/parser.hpp"
 
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {
-    libtrace::Parser parser(std::make_unique<BytesDecoder>(data, size, libtrace::Container::snappy), "fuzz");
-    libtrace::DumpOptions opt;
+    libtrace::apitrace::Parser parser(std::make_unique<BytesDecoder>(data, size, libtrace::Container::snappy), "fuzz");
+    libtrace::apitrace::DumpOptions opt;
     opt.verbose = true;
     opt.thread_ids = true;
     std::string out;
-    libtrace::dump_header(parser.header(), opt, out);
-    while (const libtrace::Call* call = parser.next()) {
+    libtrace::apitrace::dump_header(parser.header(), opt, out);
+    while (const libtrace::apitrace::Call* call = parser.next()) {
       out.clear();
-      libtrace::dump_call(*call, opt, out);
-      libtrace::jsonl_call(*call, out);
+      libtrace::apitrace::dump_call(*call, opt, out);
+      libtrace::apitrace::jsonl_call(*call, out);
     }
   } catch (const libtrace::Error&) {
     // Rejecting bad input with an Error is the expected outcome.

@@ -10,12 +10,12 @@
 #include <utility>
 #include <vector>
 
-#include "../../libtrace/src/vma_line.hpp"
-#include "../../libtrace/src/vma_line_cols.hpp"
+#include "vma/line.hpp"
+#include "vma/line_cols.hpp"
 #include "bytes_decoder.hpp"
-#include "libtrace/error.hpp"
-#include "libtrace/vma_sim.hpp"
-#include "libtrace/vma_stat.hpp"
+#include "libtrace/core/error.hpp"
+#include "libtrace/vma/sim.hpp"
+#include "libtrace/vma/stat.hpp"
 
 namespace {
 

@@ -8,9 +8,9 @@
 #include <memory>
 
 #include "bytes_decoder.hpp"
-#include "libtrace/error.hpp"
-#include "libtrace/vk_device.hpp"
-#include "libtrace/vma_replay.hpp"
+#include "libtrace/core/error.hpp"
+#include "libtrace/vk/device.hpp"
+#include "libtrace/replay/vma/replay.hpp"
 
 namespace {
 

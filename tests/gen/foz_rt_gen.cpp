@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "libtrace/foz_archive.hpp"
-#include "libtrace/foz_object.hpp"
+#include "libtrace/foz/archive.hpp"
+#include "libtrace/foz/object.hpp"
 
 namespace foz = libtrace::foz;
 

@@ -9,7 +9,7 @@
 #include <sstream>
 #include <string>
 
-#include "libtrace/io.hpp"
+#include "libtrace/core/io.hpp"
 
 namespace test {
 
@@ -64,7 +64,7 @@ struct StringSink final : libtrace::Sink {
 #include <cstdint>
 #include <vector>
 
-#include "libtrace/codec.hpp"
+#include "libtrace/core/codec.hpp"
 
 namespace test {
 

@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "libtrace/vk_device.hpp"
+#include "libtrace/vk/device.hpp"
 
 int main(int argc, char** argv) {
   std::string why;

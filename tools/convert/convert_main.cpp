@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <iostream>
 
-#include "libtrace/convert.hpp"
-#include "libtrace/foz_convert.hpp"
+#include "libtrace/convert/convert.hpp"
+#include "libtrace/foz/convert.hpp"
 #include "tool_main.hpp"
 
 namespace {
@@ -77,7 +77,7 @@ int main(int argc, char** argv) {
                "a VMA calls recording to another format version, JSON Lines or a trace; or a Fossilize .foz\n"
                "archive to JSON (one document, or a directory of entry files like fossilize-convert-db) and back.",
                "trak-convert"};
-  libtrace::ConvertOptions opt;
+  libtrace::convert::ConvertOptions opt;
   std::string to = "text", color = "auto", codec = "snappy";
   std::vector<std::string> calls;
   bool no_progress = false;
@@ -157,25 +157,25 @@ int main(int argc, char** argv) {
       tools::clear_progress_line();
       std::cerr << "trak-convert: warning: " << where << ": " << why << '\n';
     };
-    opt.format = to == "jsonl"   ? libtrace::OutputFormat::jsonl
-                 : to == "trace" ? libtrace::OutputFormat::trace
-                 : to == "csv"   ? libtrace::OutputFormat::csv
-                                 : libtrace::OutputFormat::text;
-    if (!rec_version.empty() && opt.format != libtrace::OutputFormat::csv)
+    opt.format = to == "jsonl"   ? libtrace::convert::OutputFormat::jsonl
+                 : to == "trace" ? libtrace::convert::OutputFormat::trace
+                 : to == "csv"   ? libtrace::convert::OutputFormat::csv
+                                 : libtrace::convert::OutputFormat::text;
+    if (!rec_version.empty() && opt.format != libtrace::convert::OutputFormat::csv)
       throw tools::UsageError("--version VERSION applies to --to csv");
     opt.dump.color = color == "always" || (color == "auto" && libtrace::is_stdio(opt.output) && libtrace::stdout_is_terminal());
-    if (opt.format != libtrace::OutputFormat::text) opt.dump.color = false;
-    if (opt.format == libtrace::OutputFormat::csv) opt.dump.color = false;
+    if (opt.format != libtrace::convert::OutputFormat::text) opt.dump.color = false;
+    if (opt.format == libtrace::convert::OutputFormat::csv) opt.dump.color = false;
     for (const auto& c : calls) opt.dump.calls.add(c);
     opt.encoder.container = *libtrace::parse_container(codec);
-    if (opt.format == libtrace::OutputFormat::trace) {
+    if (opt.format == libtrace::convert::OutputFormat::trace) {
       libtrace::check_level(opt.encoder.container, opt.encoder.level);
       tools::refuse_binary_terminal(opt.output, out_opt->count() > 0);
     } else if (opt.encoder.level >= 0 || app.count("--codec")) {
       throw tools::UsageError("--codec and --level apply only to --to trace");
     }
     opt.progress = tools::progress_bar("trak-convert", !no_progress);
-    libtrace::convert_trace(opt, in);
+    libtrace::convert::convert_trace(opt, in);
     return tools::kOk;
   });
 }

@@ -3,15 +3,15 @@
 // payloads of a Fossilize .foz archive (told apart by content).
 #include <cstdio>
 
-#include "libtrace/foz_repack.hpp"
-#include "libtrace/repack.hpp"
+#include "libtrace/foz/repack.hpp"
+#include "libtrace/apitrace/repack.hpp"
 #include "tool_main.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"Recompress an apitrace trace (snappy, gzip, brotli) without changing a call, or the payloads of a\n"
                "Fossilize .foz archive (none, zlib) without changing an entry.",
                "trak-repack"};
-  libtrace::RepackOptions opt;
+  libtrace::apitrace::RepackOptions opt;
   libtrace::foz::FozRepackOptions fopt;
   std::string codec = "snappy", crc = "add";
   bool quiet = false, no_progress = false;
@@ -78,7 +78,7 @@ int main(int argc, char** argv) {
     opt.encoder.container = *libtrace::parse_container(codec);
     libtrace::check_level(opt.encoder.container, opt.encoder.level);
     opt.progress = tools::progress_bar("trak-repack", !no_progress);
-    const libtrace::RepackResult r = libtrace::repack_trace(opt, in);
+    const libtrace::apitrace::RepackResult r = libtrace::apitrace::repack_trace(opt, in);
     if (!quiet && opt.verify)
       std::fprintf(stderr, "trak-repack: %s: %llu calls verified\n", opt.output.c_str(),
                    static_cast<unsigned long long>(r.calls_verified));

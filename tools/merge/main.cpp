@@ -3,7 +3,7 @@
 // optionally pruned like fossilize-prune.
 #include <iostream>
 
-#include "libtrace/foz_merge.hpp"
+#include "libtrace/foz/merge.hpp"
 #include "tool_main.hpp"
 
 namespace {

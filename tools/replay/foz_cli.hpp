@@ -12,7 +12,7 @@
 #include <cstdio>
 #include <iostream>
 
-#include "libtrace/foz_replay.hpp"
+#include "libtrace/replay/foz/replay.hpp"
 #include "tool_main.hpp"
 
 namespace tools {

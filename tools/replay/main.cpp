@@ -12,10 +12,10 @@
 #include <string_view>
 
 #include "foz_cli.hpp"
-#include "libtrace/foz_archive.hpp"
-#include "libtrace/vk_device.hpp"
-#include "libtrace/vma_replay.hpp"
-#include "libtrace/vma_sim.hpp"
+#include "libtrace/foz/archive.hpp"
+#include "libtrace/vk/device.hpp"
+#include "libtrace/replay/vma/replay.hpp"
+#include "libtrace/vma/sim.hpp"
 #include "tool_main.hpp"
 
 namespace {

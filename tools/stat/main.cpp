@@ -3,9 +3,9 @@
 // archive (told apart by content).
 #include <iostream>
 
-#include "libtrace/foz_stat.hpp"
-#include "libtrace/trace_stat.hpp"
-#include "libtrace/vma_stat.hpp"
+#include "libtrace/foz/stat.hpp"
+#include "libtrace/apitrace/stat.hpp"
+#include "libtrace/vma/stat.hpp"
 #include "tool_main.hpp"
 
 int main(int argc, char** argv) {
@@ -110,8 +110,8 @@ int main(int argc, char** argv) {
       return tools::kOk;
     }
     if (!html.empty()) throw tools::UsageError("--html applies to VMA recordings");
-    const libtrace::TraceStats s = libtrace::trace_stats(in, std::move(decoder), progress);
-    std::cout << (json ? libtrace::format_stats_json(s) : libtrace::format_stats_table(s, all ? 0 : top));
+    const libtrace::apitrace::TraceStats s = libtrace::apitrace::trace_stats(in, std::move(decoder), progress);
+    std::cout << (json ? libtrace::apitrace::format_stats_json(s) : libtrace::apitrace::format_stats_table(s, all ? 0 : top));
     std::cout.flush();
     if (s.error) throw *s.error;
     return tools::kOk;

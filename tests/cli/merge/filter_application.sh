@@ -1,5 +1,4 @@
-shared="$DATA/../../../shared/data/foz"
-[ -d "$shared" ] || exit 77
+shared="$DATA/foz"
 # One application's entries out of a merged archive (what fossilize-prune --filter-application does):
 # vkcube's are its capture again, less its sampler: no set layout names it as an immutable sampler, and
 # fossilize-prune keeps samplers only through set layouts. (The sampler is the entry at offset 347, 249 bytes.)

@@ -1,5 +1,4 @@
-shared="$DATA/../../../shared/data/foz"
-[ -d "$shared" ] || exit 77
+shared="$DATA/foz"
 # One of the 1500 compute pipelines, named in a list, with what they need.
 printf '# hot pipelines\ncompute_pipeline 001db2ccd3114757\n' >list.txt
 "$MERGE" -q -o x.foz --keep-list list.txt "$shared/synth_compute.foz"

@@ -1,3 +1,2 @@
-shared="$DATA/../../../shared/data/foz"
-[ -d "$shared" ] || exit 77
+shared="$DATA/foz"
 "$REPLAY" "$shared/synth_compute.foz" --null-device --shard 4/4

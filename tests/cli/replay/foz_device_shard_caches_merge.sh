@@ -1,6 +1,5 @@
 # needs: vulkan device
-shared="$DATA/../../../shared/data/foz"
-[ -d "$shared" ] || exit 77
+shared="$DATA/foz"
 # Two machines' shards, each with its cache; then, with no archive, one cache of both.
 foz="$shared/synth_compute.foz"
 for i in 0 1; do "$REPLAY" "$foz" --range 0-9 --shard $i/2 --pipeline-cache part$i.bin --json | jq -c .compute.ok; done

@@ -1,5 +1,4 @@
-shared="$DATA/../../../shared/data/foz"
-[ -d "$shared" ] || exit 77
+shared="$DATA/foz"
 "$REPLAY" "$shared/synth_compute.foz" --null-device --pipeline-cache out.bin
 rc=$?
 ls

@@ -1,5 +1,4 @@
-shared="$DATA/../../../shared/data/foz"
-[ -d "$shared" ] || exit 77
+shared="$DATA/foz"
 # Three shards, each with its resume database: together they hold the range,
 # and a resumed run of the whole range has nothing left to do.
 foz="$shared/synth_compute.foz"

@@ -1,3 +1,2 @@
-shared="$DATA/../../../shared/data/foz"
-[ -d "$shared" ] || exit 77
+shared="$DATA/foz"
 "$STAT" "$shared/edge/truncated_header.foz" | grep -E '^(entries|torn tail) '

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+// trak-repack's job on trace streams: recompress without touching a call.
+#pragma once
+
+#include <string>
+
+#include "libtrace/core/codec.hpp"
+#include "libtrace/core/progress.hpp"
+
+namespace libtrace::apitrace {
+
+struct RepackOptions {
+  std::string input = "-";
+  std::string output = "-";
+  EncoderOptions encoder;
+  // Re-read the output and compare it call by call with the input (which
+  // must then be a file, not a pipe).
+  bool verify = false;
+  Progress progress;
+};
+
+struct RepackResult {
+  std::uint64_t input_bytes = 0;
+  std::uint64_t stream_bytes = 0;  // decompressed
+  std::uint64_t output_bytes = 0;
+  std::uint64_t calls_verified = 0;
+};
+
+// Decompresses `input` and compresses the same stream into `output`. Throws
+// Error on bad input (the output is then not created) and on a failed verify.
+RepackResult repack_trace(const RepackOptions& opt);
+// The same on an input already opened (and maybe peeked at); opt.input
+// still names it for --verify.
+RepackResult repack_trace(const RepackOptions& opt, InputFile& in);
+
+// Parses both traces and compares them call by call, and their decompressed
+// sizes. Returns the number of calls; throws Error(bad_record) naming the first
+// difference. `actual_name` is how errors name `actual` (default: its path).
+std::uint64_t compare_traces(const std::string& expected, const std::string& actual,
+                             const std::string& actual_name = {});
+
+}  // namespace libtrace::apitrace

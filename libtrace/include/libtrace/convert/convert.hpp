@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+// trak-convert's job on trace streams: text dump, JSON Lines, or a new stream.
+#pragma once
+
+#include <string>
+
+#include "libtrace/core/codec.hpp"
+#include "libtrace/apitrace/dump.hpp"
+#include "libtrace/core/error.hpp"
+#include "libtrace/core/io.hpp"
+#include "libtrace/core/progress.hpp"
+
+namespace libtrace::convert {
+
+// csv applies to VMA recordings only (another format version of the CSV).
+enum class OutputFormat { text, jsonl, trace, csv };
+
+struct ConvertOptions {
+  std::string input = "-";
+  std::string output = "-";
+  OutputFormat format = OutputFormat::text;
+  apitrace::DumpOptions dump;                                  // text (and call selection for all)
+  EncoderOptions encoder;                            // trace output
+  std::string recording_version;                     // csv output: "1.5"; empty keeps the input's
+  bool keep_going = false;                           // recordings: malformed lines become warnings
+  WarningSink warnings;
+  Progress progress;
+};
+
+// Streams `input` (a trace, or a VMA recording: told apart by content) to
+// `output`. A recording converts to CSV of another version, JSON Lines, or a
+// trace stream (text means CSV). Output goes through a temporary file renamed
+// at the end; on an error the calls converted so far are kept (flushed on
+// stdout, or left in "<output>.partial") and Error is thrown naming the input
+// and offset. Truncated input yields every recoverable call first, exactly as
+// `apitrace dump` prints them.
+void convert_trace(const ConvertOptions& opt);
+// The same on an input already opened (and maybe peeked at).
+void convert_trace(const ConvertOptions& opt, InputFile& in);
+
+}  // namespace libtrace::convert

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+// Recompression of trace streams, and the call-by-call comparison behind
+// --verify.
+#include "libtrace/apitrace/repack.hpp"
+
+#include <cstring>
+
+#include "libtrace/core/error.hpp"
+#include "libtrace/apitrace/parser.hpp"
+
+namespace libtrace::apitrace {
+
+namespace {
+
+bool same_value(const Call& a, const Call& b, std::uint32_t ia, std::uint32_t ib) {
+  if (ia == kNil || ib == kNil) return ia == ib;
+  const Value& x = a.values[ia];
+  const Value& y = b.values[ib];
+  if (x.kind != y.kind || x.count != y.count || x.len != y.len) return false;
+  switch (x.kind) {
+    case Kind::float32:
+    case Kind::float64:
+      return std::memcmp(&x.num.d, &y.num.d, sizeof x.num.d) == 0;
+    case Kind::string:
+    case Kind::blob:
+      if (x.has_data != y.has_data) return false;
+      return !x.has_data || a.str(x) == b.str(y);
+    case Kind::wstring:
+      return std::string_view(a.bytes).substr(x.data, 4 * x.len) ==
+             std::string_view(b.bytes).substr(y.data, 4 * y.len);
+    case Kind::enumeration:
+      return x.num.i == y.num.i && x.enum_sig()->values == y.enum_sig()->values;
+    case Kind::bitmask:
+      return x.num.u == y.num.u && x.bitmask_sig()->flags == y.bitmask_sig()->flags;
+    case Kind::structure:
+      if (x.struct_sig()->name != y.struct_sig()->name ||
+          x.struct_sig()->member_names != y.struct_sig()->member_names)
+        return false;
+      [[fallthrough]];
+    case Kind::array:
+    case Kind::repr: {
+      std::uint32_t cx = x.first, cy = y.first;
+      for (std::uint32_t i = 0; i < x.count; ++i) {
+        if (!same_value(a, b, cx, cy)) return false;
+        cx = a.values[cx].next;
+        cy = b.values[cy].next;
+      }
+      return true;
+    }
+    default:
+      return x.num.u == y.num.u;
+  }
+}
+
+bool same_call(const Call& a, const Call& b) {
+  if (a.no != b.no || a.thread != b.thread || a.flags != b.flags || a.sig->name != b.sig->name ||
+      a.sig->arg_names != b.sig->arg_names || a.args.size() != b.args.size() ||
+      a.backtrace.size() != b.backtrace.size())
+    return false;
+  for (std::size_t i = 0; i < a.args.size(); ++i)
+    if (!same_value(a, b, a.args[i], b.args[i])) return false;
+  for (std::size_t i = 0; i < a.backtrace.size(); ++i) {
+    const StackFrame& fa = *a.backtrace[i];
+    const StackFrame& fb = *b.backtrace[i];
+    if (fa.module != fb.module || fa.function != fb.function || fa.filename != fb.filename ||
+        fa.line != fb.line || fa.offset != fb.offset)
+      return false;
+  }
+  return same_value(a, b, a.ret, b.ret);
+}
+
+}  // namespace
+
+std::uint64_t compare_traces(const std::string& expected, const std::string& actual,
+                             const std::string& actual_name) {
+  InputFile in_a(expected), in_b(actual);
+  const std::string name_b = actual_name.empty() ? in_b.name() : actual_name;
+  Parser pa(prefetch(open_decoder(in_a)), in_a.name());
+  std::unique_ptr<Parser> pb_holder;
+  try {
+    pb_holder = std::make_unique<Parser>(prefetch(open_decoder(in_b)), name_b);
+  } catch (const Error& e) {
+    throw Error(Errc::bad_record, e.where(), "verify failed: " + e.message());
+  }
+  Parser& pb = *pb_holder;
+  if (pa.header().semantic_version != pb.header().semantic_version ||
+      pa.header().properties != pb.header().properties)
+    throw Error(Errc::bad_record, name_b, "verify failed: header differs");
+  std::uint64_t n = 0;
+  for (;;) {
+    const Call* a = pa.next();
+    const Call* b = nullptr;
+    try {
+      b = pb.next();
+    } catch (const Error& e) {
+      throw Error(Errc::bad_record, e.where(), "verify failed: " + e.message());
+    }
+    if (!a && !b) break;
+    if (!a || !b)
+      throw Error(Errc::bad_record, name_b,
+                  "verify failed: " + std::string(a ? "calls missing" : "extra calls") + " after call " +
+                      std::to_string(n) + " of the comparison");
+    if (!same_call(*a, *b))
+      throw Error(Errc::bad_record, name_b,
+                  "verify failed: call " + std::to_string(a->no) + " (" + a->sig->name + ") differs");
+    ++n;
+  }
+  if (pa.stream_offset() != pb.stream_offset())
+    throw Error(Errc::bad_record, name_b,
+                "verify failed: stream is " + std::to_string(pb.stream_offset()) + " bytes, expected " +
+                    std::to_string(pa.stream_offset()));
+  return n;
+}
+
+RepackResult repack_trace(const RepackOptions& opt) {
+  InputFile in(opt.input);
+  return repack_trace(opt, in);
+}
+
+RepackResult repack_trace(const RepackOptions& opt, InputFile& in) {
+  if (opt.verify && (is_stdio(opt.input) || is_stdio(opt.output)))
+    throw Error(Errc::usage, "", "--verify needs a file input and a file output, not '-'");
+  check_level(opt.encoder.container, opt.encoder.level);
+  RepackResult result;
+  auto decoder = prefetch(open_decoder(in));
+  OutputFile out(opt.output);
+  if (opt.verify && out.in_place()) throw Error(Errc::usage, out.name(), "--verify needs a regular file to read back");
+  auto encoder = make_encoder(opt.encoder, out);
+  std::vector<std::uint8_t> block;
+  try {
+    while (decoder->next(block)) {
+      encoder->write(block.data(), block.size());
+      result.stream_bytes += block.size();
+      if (opt.progress) opt.progress(decoder->file_offset(), in.size());
+    }
+  } catch (const Error& e) {
+    // What could be read is a valid, shorter trace: keep it for salvage.
+    encoder->finish();
+    const std::string partial = out.keep_partial();
+    if (partial.empty()) throw;
+    throw Error(e.code(), e.where(), e.message() + " (readable part kept in " + partial + ")");
+  }
+  encoder->finish();
+  out.flush();
+  if (opt.progress) opt.progress(in.offset(), in.offset());
+  result.input_bytes = in.offset();
+  result.output_bytes = out.bytes_written();
+  if (opt.verify) {
+    result.calls_verified = compare_traces(opt.input, out.temp_path(), out.name());
+  }
+  out.commit();
+  return result;
+}
+
+}  // namespace libtrace::apitrace

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: MIT
+// Container names, detection, and the prefetching decoder wrapper.
+#include "libtrace/core/codec.hpp"
+
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+#include "core/codec_internal.hpp"
+#include "libtrace/core/error.hpp"
+
+namespace libtrace {
+
+std::string_view container_name(Container c) {
+  switch (c) {
+    case Container::snappy: return "snappy";
+    case Container::gzip: return "gzip";
+    case Container::brotli: return "brotli";
+    case Container::plain: return "plain";
+  }
+  return "?";
+}
+
+std::string_view apitrace_container_name(Container c) {
+  switch (c) {
+    case Container::snappy: return "Snappy";
+    case Container::gzip: return "ZLib";
+    case Container::brotli: return "Brotli";
+    case Container::plain: return "Plain";
+  }
+  return "?";
+}
+
+std::optional<Container> parse_container(std::string_view name) {
+  if (name == "snappy") return Container::snappy;
+  if (name == "gzip" || name == "zlib") return Container::gzip;
+  if (name == "brotli") return Container::brotli;
+  if (name == "plain" || name == "none") return Container::plain;
+  return std::nullopt;
+}
+
+void check_level(Container c, int level) {
+  if (level < 0) return;
+  switch (c) {
+    case Container::snappy:
+      throw Error(Errc::usage, "", "snappy has no compression levels");
+    case Container::gzip:
+      if (level < 1 || level > 9) throw Error(Errc::usage, "", "gzip level must be 1..9");
+      return;
+    case Container::brotli:
+      if (level > 11) throw Error(Errc::usage, "", "brotli level must be 0..11");
+      return;
+    case Container::plain:
+      throw Error(Errc::usage, "", "plain output has no compression levels");
+  }
+}
+
+std::unique_ptr<Decoder> open_decoder(InputFile& in) {
+  const std::string_view magic = in.peek(2);
+  if (magic.empty()) throw Error(Errc::bad_magic, at_offset(in.name(), 0), "empty file: no trace or recording in it");
+  if (magic.size() == 2 && magic[0] == 'a' && magic[1] == 't') return detail::make_snappy_decoder(in);
+  if (magic.size() == 2 && static_cast<unsigned char>(magic[0]) == 0x1f &&
+      static_cast<unsigned char>(magic[1]) == 0x8b)
+    return detail::make_gzip_decoder(in);
+  if (in.peek(23) == "Vulkan Memory Allocator") return detail::make_plain_decoder(in);
+  return detail::make_brotli_decoder(in);
+}
+
+namespace {
+
+// Yields a block read ahead, then the rest of the inner decoder.
+class PeekedDecoder final : public Decoder {
+ public:
+  PeekedDecoder(std::unique_ptr<Decoder> inner, std::vector<std::uint8_t> first, bool has_first)
+      : inner_(std::move(inner)), first_(std::move(first)), has_first_(has_first) {}
+  bool next(std::vector<std::uint8_t>& out) override {
+    if (has_first_) {
+      has_first_ = false;
+      out.swap(first_);
+      return true;
+    }
+    return inner_->next(out);
+  }
+  Container container() const override { return inner_->container(); }
+  std::uint64_t file_offset() const override { return inner_->file_offset(); }
+  // The block read ahead stays here, put, as long as this decoder.
+  bool in_place() const override { return inner_->in_place(); }
+  bool next_view(std::string_view& out) override {
+    if (has_first_) {
+      has_first_ = false;
+      out = std::string_view(reinterpret_cast<const char*>(first_.data()), first_.size());
+      return true;
+    }
+    return inner_->next_view(out);
+  }
+  void done_with(std::string_view view) override { inner_->done_with(view); }
+
+ private:
+  std::unique_ptr<Decoder> inner_;
+  std::vector<std::uint8_t> first_;
+  bool has_first_;
+};
+
+}  // namespace
+
+std::unique_ptr<Decoder> peek_stream(std::unique_ptr<Decoder> decoder, std::size_t n, std::string& head) {
+  std::vector<std::uint8_t> first;
+  const bool got = decoder->next(first);
+  head.assign(first.begin(), first.begin() + static_cast<std::ptrdiff_t>(std::min(n, first.size())));
+  return std::make_unique<PeekedDecoder>(std::move(decoder), std::move(first), got);
+}
+
+namespace {
+
+// Decodes on a worker thread. Buffers circulate between a free list and a
+// ready queue, so steady state allocates nothing.
+class PrefetchDecoder final : public Decoder {
+ public:
+  PrefetchDecoder(std::unique_ptr<Decoder> inner, unsigned depth)
+      : inner_(std::move(inner)), depth_(depth ? depth : 1), container_(inner_->container()) {
+    worker_ = std::thread([this] { run(); });
+  }
+  ~PrefetchDecoder() override {
+    {
+      std::lock_guard lock(mu_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    worker_.join();
+  }
+
+  bool next(std::vector<std::uint8_t>& out) override {
+    std::unique_lock lock(mu_);
+    cv_.wait(lock, [&] { return !ready_.empty() || finished_; });
+    if (ready_.empty()) {
+      if (error_) {
+        auto e = error_;
+        error_ = nullptr;
+        std::rethrow_exception(e);
+      }
+      return false;
+    }
+    free_.push_back(std::move(out));
+    out = std::move(ready_.front().data);
+    offset_ = ready_.front().offset;
+    ready_.pop_front();
+    lock.unlock();
+    cv_.notify_all();
+    return true;
+  }
+  Container container() const override { return container_; }
+  std::uint64_t file_offset() const override { return offset_; }
+
+ private:
+  struct Block {
+    std::vector<std::uint8_t> data;
+    std::uint64_t offset;
+  };
+
+  void run() {
+    for (;;) {
+      std::vector<std::uint8_t> buf;
+      {
+        std::unique_lock lock(mu_);
+        cv_.wait(lock, [&] { return stop_ || ready_.size() < depth_; });
+        if (stop_) return;
+        if (!free_.empty()) {
+          buf = std::move(free_.back());
+          free_.pop_back();
+        }
+      }
+      bool more = false;
+      std::exception_ptr err;
+      try {
+        more = inner_->next(buf);
+      } catch (...) {
+        err = std::current_exception();
+      }
+      {
+        std::lock_guard lock(mu_);
+        if (more) {
+          ready_.push_back(Block{std::move(buf), inner_->file_offset()});
+        } else {
+          error_ = err;
+          finished_ = true;
+        }
+      }
+      cv_.notify_all();
+      if (!more) return;
+    }
+  }
+
+  std::unique_ptr<Decoder> inner_;
+  const std::size_t depth_;
+  const Container container_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<Block> ready_;
+  std::vector<std::vector<std::uint8_t>> free_;
+  std::exception_ptr error_;
+  bool finished_ = false;
+  bool stop_ = false;
+  std::uint64_t offset_ = 0;
+  std::thread worker_;
+};
+
+}  // namespace
+
+std::unique_ptr<Decoder> prefetch(std::unique_ptr<Decoder> inner, unsigned depth) {
+  return std::make_unique<PrefetchDecoder>(std::move(inner), depth);
+}
+
+}  // namespace libtrace
+
+namespace libtrace {
+
+std::unique_ptr<Sink> make_encoder(const EncoderOptions& opt, Sink& out) {
+  check_level(opt.container, opt.level);
+  switch (opt.container) {
+    case Container::snappy: return detail::make_snappy_encoder(out, opt.threads);
+    case Container::gzip: return detail::make_gzip_encoder(out, opt.level, opt.threads);
+    case Container::brotli: return detail::make_brotli_encoder(out, opt.level);
+    case Container::plain: return detail::make_plain_encoder(out);
+  }
+  throw Error(Errc::usage, "", "unknown container");
+}
+
+}  // namespace libtrace

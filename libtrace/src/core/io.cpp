@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: MIT
+// InputFile / OutputFile over POSIX file descriptors.
+#include "libtrace/core/io.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "libtrace/core/error.hpp"
+
+namespace libtrace {
+
+InputFile::InputFile(const std::string& path) {
+  if (is_stdio(path)) {
+    fd_ = STDIN_FILENO;
+    name_ = "<stdin>";
+  } else {
+    name_ = path;
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) throw_errno(name_);
+    owns_fd_ = true;
+  }
+  struct stat st {};
+  if (::fstat(fd_, &st) == 0) {
+    if (S_ISDIR(st.st_mode)) {
+      if (owns_fd_) ::close(fd_);
+      fd_ = -1;
+      throw Error(Errc::io, name_, "Is a directory");
+    }
+    if (S_ISREG(st.st_mode)) size_ = static_cast<std::uint64_t>(st.st_size);
+  }
+}
+
+InputFile::~InputFile() {
+  if (map_) ::munmap(map_, map_size_);
+  if (owns_fd_ && fd_ >= 0) ::close(fd_);
+}
+
+std::string_view InputFile::map_rest() {
+  if (map_ || size_ == 0 || size_ > SIZE_MAX) return {};
+  // Where the next unconsumed byte is in the file: stdin may be a file whose
+  // position did not start at 0.
+  const off_t pos = ::lseek(fd_, 0, SEEK_CUR);
+  if (pos < 0 || static_cast<std::uint64_t>(pos) < pushback_.size() || static_cast<std::uint64_t>(pos) > size_) return {};
+  const auto start = static_cast<std::size_t>(static_cast<std::uint64_t>(pos) - pushback_.size());
+  if (start >= size_) return {};
+  void* m = ::mmap(nullptr, static_cast<std::size_t>(size_), PROT_READ, MAP_PRIVATE, fd_, 0);
+  if (m == MAP_FAILED) return {};
+  map_ = m;
+  map_size_ = static_cast<std::size_t>(size_);
+  // Read once, front to back: the kernel may read ahead further and drop
+  // pages behind.
+  ::madvise(map_, map_size_, MADV_SEQUENTIAL);
+  const std::string_view rest(static_cast<const char*>(map_) + start, map_size_ - start);
+  offset_ += rest.size();
+  pushback_.clear();
+  return rest;
+}
+
+void InputFile::unmap_range(std::string_view bytes) {
+  const auto* base = static_cast<const char*>(map_);
+  if (!map_ || bytes.empty() || bytes.data() < base || bytes.data() + bytes.size() > base + map_size_) return;
+  static const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const auto begin = (reinterpret_cast<std::uintptr_t>(bytes.data()) + page - 1) & ~(page - 1);
+  const auto end = (reinterpret_cast<std::uintptr_t>(bytes.data()) + bytes.size()) & ~(page - 1);
+  if (begin < end) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+}
+
+std::size_t InputFile::read(void* dst, std::size_t n) {
+  if (n == 0) return 0;
+  if (!pushback_.empty()) {
+    const std::size_t k = std::min(n, pushback_.size());
+    std::memcpy(dst, pushback_.data(), k);
+    pushback_.erase(0, k);
+    offset_ += k;
+    return k;
+  }
+  if (map_) return 0;  // map_rest() took the rest
+  for (;;) {
+    const ssize_t r = ::read(fd_, dst, n);
+    if (r >= 0) {
+      offset_ += static_cast<std::uint64_t>(r);
+      return static_cast<std::size_t>(r);
+    }
+    if (errno != EINTR) throw_errno(at_offset(name_, offset_), "read");
+  }
+}
+
+std::size_t InputFile::read_full(void* dst, std::size_t n) {
+  auto* p = static_cast<char*>(dst);
+  std::size_t got = 0;
+  while (got < n) {
+    const std::size_t r = read(p + got, n - got);
+    if (r == 0) break;
+    got += r;
+  }
+  return got;
+}
+
+std::string_view InputFile::peek(std::size_t n) {
+  while (!map_ && pushback_.size() < n) {
+    char tmp[256];
+    const std::size_t want = std::min(sizeof tmp, n - pushback_.size());
+    ssize_t r;
+    do {
+      r = ::read(fd_, tmp, want);
+    } while (r < 0 && errno == EINTR);
+    if (r < 0) throw_errno(at_offset(name_, offset_), "read");
+    if (r == 0) break;
+    pushback_.append(tmp, static_cast<std::size_t>(r));
+  }
+  return std::string_view(pushback_).substr(0, n);
+}
+
+namespace {
+constexpr std::size_t kOutBuf = 1 << 18;
+}
+
+OutputFile::OutputFile(const std::string& path) : buf_(kOutBuf), spare_(kOutBuf) {
+  if (is_stdio(path)) {
+    fd_ = STDOUT_FILENO;
+    name_ = "<stdout>";
+  } else {
+    name_ = path;
+    target_ = path;
+    struct stat st {};
+    const bool exists = ::stat(path.c_str(), &st) == 0;
+    if (exists && !S_ISREG(st.st_mode)) {
+      if (S_ISDIR(st.st_mode)) throw Error(Errc::io, name_, "Is a directory");
+      fd_ = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+      if (fd_ < 0) throw_errno(name_);
+      owns_fd_ = true;
+      writer_ = std::thread([this] { run_writer(); });
+      return;
+    }
+    struct stat link {};
+    if (::lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) {
+      if (char* real = ::realpath(path.c_str(), nullptr)) {
+        target_ = real;
+        std::free(real);
+      }
+    }
+    temp_ = target_ + ".trak-XXXXXX";
+    fd_ = ::mkstemp(temp_.data());
+    if (fd_ < 0) {
+      temp_.clear();
+      throw_errno(name_, "cannot create temporary file");
+    }
+    // mkstemp makes 0600: a file replaced keeps its permissions, a new one
+    // gets those a plain creat() would give it.
+    if (exists) {
+      ::fchmod(fd_, st.st_mode & 0777);
+    } else {
+      const mode_t mask = ::umask(0);
+      ::umask(mask);
+      ::fchmod(fd_, 0666 & ~mask);
+    }
+  }
+  writer_ = std::thread([this] { run_writer(); });
+}
+
+OutputFile::~OutputFile() {
+  {
+    std::lock_guard lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  writer_.join();
+  if (!temp_.empty() && !done_) {
+    ::close(fd_);
+    ::unlink(temp_.c_str());
+  }
+  if (owns_fd_) ::close(fd_);
+}
+
+void OutputFile::run_writer() {
+  std::unique_lock lock(mu_);
+  for (;;) {
+    cv_.wait(lock, [&] { return busy_ || stop_; });
+    if (!busy_) return;
+    lock.unlock();
+    try {
+      write_fd(spare_.data(), spare_used_);
+    } catch (...) {
+      lock.lock();
+      error_ = std::current_exception();
+      busy_ = false;
+      cv_.notify_all();
+      continue;
+    }
+    lock.lock();
+    busy_ = false;
+    cv_.notify_all();
+  }
+}
+
+void OutputFile::wait_idle() {
+  std::unique_lock lock(mu_);
+  cv_.wait(lock, [&] { return !busy_; });
+  if (error_) std::rethrow_exception(error_);
+}
+
+void OutputFile::hand_over() {
+  if (used_ == 0) return;
+  wait_idle();
+  {
+    std::lock_guard lock(mu_);
+    std::swap(buf_, spare_);
+    spare_used_ = used_;
+    used_ = 0;
+    busy_ = true;
+  }
+  cv_.notify_all();
+}
+
+void OutputFile::write_fd(const void* data, std::size_t size) {
+  const auto* p = static_cast<const char*>(data);
+  while (size > 0) {
+    const ssize_t r = ::write(fd_, p, size);
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      throw_errno(name_, "write");
+    }
+    p += r;
+    size -= static_cast<std::size_t>(r);
+  }
+}
+
+void OutputFile::write(const void* data, std::size_t size) {
+  written_ += size;
+  const auto* p = static_cast<const char*>(data);
+  while (size > 0) {
+    const std::size_t k = std::min(size, buf_.size() - used_);
+    std::memcpy(buf_.data() + used_, p, k);
+    used_ += k;
+    p += k;
+    size -= k;
+    if (used_ == buf_.size()) hand_over();
+  }
+}
+
+void OutputFile::flush() {
+  hand_over();
+  wait_idle();
+}
+
+void OutputFile::commit() {
+  flush();
+  if (temp_.empty() || done_) return;
+  if (::close(fd_) != 0) throw_errno(name_, "close");
+  if (::rename(temp_.c_str(), target_.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(temp_.c_str());
+    done_ = true;
+    errno = err;
+    throw_errno(name_, "rename");
+  }
+  done_ = true;
+}
+
+std::string OutputFile::keep_partial() {
+  try {
+    flush();
+  } catch (const std::exception&) {
+    // The partial output is best effort; the original error is what matters.
+  }
+  if (temp_.empty() || done_) return {};
+  done_ = true;
+  ::close(fd_);
+  const std::string partial = target_ + ".partial";
+  if (written_ == 0 || ::rename(temp_.c_str(), partial.c_str()) != 0) {
+    ::unlink(temp_.c_str());
+    return {};
+  }
+  return partial;
+}
+
+bool stdout_is_terminal() { return ::isatty(STDOUT_FILENO) == 1; }
+bool stdin_is_terminal() { return ::isatty(STDIN_FILENO) == 1; }
+bool stderr_is_terminal() { return ::isatty(STDERR_FILENO) == 1; }
+
+}  // namespace libtrace

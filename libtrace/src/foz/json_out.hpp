@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+// Writing structs as Fossilize JSON: members in Fossilize's order, numbers as
+// rapidjson writes them (floats through double, like Fossilize's Value(float)).
+#pragma once
+
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+
+#include "foz/model.hpp"
+
+namespace libtrace::foz::detail {
+
+using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
+
+class Out {
+ public:
+  Out(JsonWriter& w, const std::string& where) : w_(w), where_(where) {}
+  JsonWriter& raw() { return w_; }
+  const std::string& where() const { return where_; }
+
+  void key(const char* k) { w_.Key(k); }
+  void u32(const char* k, std::uint32_t v) { w_.Key(k); w_.Uint(v); }
+  void s32(const char* k, std::int32_t v) { w_.Key(k); w_.Int(v); }
+  void u64(const char* k, std::uint64_t v) { w_.Key(k); w_.Uint64(v); }
+  void f32(const char* k, float v) { w_.Key(k); f32(v); }
+  void f32(float v) {
+    if (!std::isfinite(v)) fail(where_, "cannot write a non-finite float as JSON");
+    w_.Double(static_cast<double>(v));
+  }
+  void str(const char* k, std::string_view s) {
+    w_.Key(k);
+    w_.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+  }
+  void hash(Hash h) {
+    const std::string s = hash_hex(h);
+    w_.String(s.c_str(), static_cast<rapidjson::SizeType>(s.size()));
+  }
+  void hash(const char* k, Hash h) { w_.Key(k); hash(h); }
+  template <typename Handle>
+  void handle(const char* k, Handle h) { hash(k, hash_from_handle(h)); }
+  void begin_object(const char* k = nullptr) { if (k) w_.Key(k); w_.StartObject(); }
+  void end_object() { w_.EndObject(); }
+  void begin_array(const char* k = nullptr) { if (k) w_.Key(k); w_.StartArray(); }
+  void end_array() { w_.EndArray(); }
+  template <typename T>
+  void u32_array(const char* k, const T* v, std::uint32_t n) {
+    begin_array(k);
+    for (std::uint32_t i = 0; i < n; ++i) w_.Uint(static_cast<std::uint32_t>(v[i]));
+    end_array();
+  }
+
+ private:
+  JsonWriter& w_;
+  const std::string& where_;
+};
+
+// "pNext": [...] when `p` is not null (Fossilize writes the member even when
+// every struct in it is one it leaves out). `dyn` is the pipeline's dynamic
+// state for graphics pipeline state blocks, null elsewhere.
+void write_pnext(Out& o, const void* p, const DynamicStateInfo* dyn);
+void write_pdf2_pnext(Out& o, const void* p);
+void write_attachment_ref2(Out& o, const VkAttachmentReference2& r);
+void write_library_info(Out& o, const VkPipelineLibraryCreateInfoKHR& l, bool in_chain);
+
+// The create-info object (the value under "<hash>").
+void write_sampler(Out& o, const VkSamplerCreateInfo& s);
+void write_set_layout(Out& o, const VkDescriptorSetLayoutCreateInfo& l);
+void write_pipeline_layout(Out& o, const VkPipelineLayoutCreateInfo& l);
+void write_render_pass(Out& o, const VkRenderPassCreateInfo& rp);
+void write_render_pass2(Out& o, const VkRenderPassCreateInfo2& rp);
+void write_graphics_pipeline(Out& o, const VkGraphicsPipelineCreateInfo& p);
+void write_compute_pipeline(Out& o, const VkComputePipelineCreateInfo& p);
+void write_raytracing_pipeline(Out& o, const VkRayTracingPipelineCreateInfoKHR& p);
+// "applicationInfo": {...}, "physicalDeviceFeatures": {...} members.
+void write_application_members(Out& o, const VkApplicationInfo* app, const VkPhysicalDeviceFeatures2* features);
+
+}  // namespace libtrace::foz::detail

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: MIT
+// trak-merge's report: a table for people, JSON for scripts.
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <cstdio>
+
+#include "libtrace/foz/merge.hpp"
+#include "core/json_util.hpp"
+
+namespace libtrace::foz {
+
+namespace {
+
+std::string table(const MergeReport& r) {
+  std::string o;
+  char line[512];
+  auto u = [](std::uint64_t v) { return static_cast<unsigned long long>(v); };
+  o += "version   entries   written  duplicates  input\n";
+  for (const MergeInput& in : r.inputs) {
+    std::string notes;
+    if (in.torn) notes += " (torn tail dropped)";
+    if (in.bad) notes += " (" + std::to_string(in.bad) + " bad entries dropped)";
+    if (in.unknown_tags) notes += " (" + std::to_string(in.unknown_tags) + " with unknown tags skipped)";
+    std::snprintf(line, sizeof line, "%7u %9llu %9llu %11llu  %s%s\n", in.version, u(in.entries), u(in.written),
+                  u(in.duplicates), in.file.c_str(), notes.c_str());
+    o += line;
+  }
+  o += "\n";
+  std::snprintf(line, sizeof line, "%-22s %s: %llu entries, %llu bytes written\n", "output", r.output.c_str(),
+                u(r.entries_written), u(r.bytes_written));
+  o += line;
+  if (r.existing_entries || r.truncated_bytes) {
+    std::snprintf(line, sizeof line, "%-22s %llu entries kept, %llu bytes of torn tail cut off\n", "appended to",
+                  u(r.existing_entries), u(r.truncated_bytes));
+    o += line;
+  }
+  std::snprintf(line, sizeof line, "%-22s %llu identical, %llu same payload encoded differently, %llu conflicting\n",
+                "duplicates", u(r.identical_duplicates), u(r.reencoded_duplicates), u(r.conflicts.size()));
+  o += line;
+  o += "\ntag                      written   pruned\n";
+  for (std::size_t t = 0; t < kTagCount; ++t) {
+    if (!r.written_per_tag[t] && !r.pruned_per_tag[t]) continue;
+    std::snprintf(line, sizeof line, "%-22s %9llu %8llu\n", std::string(tag_name(static_cast<Tag>(t))).c_str(),
+                  u(r.written_per_tag[t]), u(r.pruned_per_tag[t]));
+    o += line;
+  }
+  if (!r.conflicts.empty()) {
+    o += "\nconflicting duplicates (the first copy was kept):\n";
+    for (const MergeConflict& c : r.conflicts) {
+      std::snprintf(line, sizeof line, "%s: kept %s offset %llu, not %s offset %llu: %s\n",
+                    describe_entry(c.tag, c.hash).c_str(), c.kept_file.c_str(), u(c.kept_offset), c.other_file.c_str(),
+                    u(c.other_offset), c.detail.c_str());
+      o += line;
+    }
+  }
+  return o;
+}
+
+std::string json(const MergeReport& r) {
+  rapidjson::StringBuffer sb;
+  rapidjson::Writer<rapidjson::StringBuffer> w(sb);
+  auto str = [&](const char* k, const std::string& v) {
+    w.Key(k);
+    detail::put_text(w, v);
+  };
+  auto num = [&](const char* k, std::uint64_t v) {
+    w.Key(k);
+    w.Uint64(v);
+  };
+  auto per_tag = [&](const char* k, const std::array<std::uint64_t, kTagCount>& a) {
+    w.Key(k);
+    w.StartObject();
+    for (std::size_t t = 0; t < kTagCount; ++t) num(std::string(tag_name(static_cast<Tag>(t))).c_str(), a[t]);
+    w.EndObject();
+  };
+  w.StartObject();
+  str("output", r.output);
+  num("entries_written", r.entries_written);
+  num("bytes_written", r.bytes_written);
+  num("existing_entries", r.existing_entries);
+  num("truncated_bytes", r.truncated_bytes);
+  per_tag("written_per_tag", r.written_per_tag);
+  per_tag("pruned_per_tag", r.pruned_per_tag);
+  num("identical_duplicates", r.identical_duplicates);
+  num("reencoded_duplicates", r.reencoded_duplicates);
+  w.Key("inputs");
+  w.StartArray();
+  for (const MergeInput& in : r.inputs) {
+    w.StartObject();
+    str("file", in.file);
+    num("version", in.version);
+    num("entries", in.entries);
+    num("written", in.written);
+    num("duplicates", in.duplicates);
+    num("bad_entries_dropped", in.bad);
+    num("unknown_tag_entries", in.unknown_tags);
+    w.Key("torn_tail");
+    w.Bool(in.torn);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("conflicts");
+  w.StartArray();
+  for (const MergeConflict& c : r.conflicts) {
+    w.StartObject();
+    str("tag", std::string(tag_name(c.tag)));
+    str("hash", hash_hex(c.hash));
+    str("kept_file", c.kept_file);
+    num("kept_offset", c.kept_offset);
+    str("other_file", c.other_file);
+    num("other_offset", c.other_offset);
+    str("detail", c.detail);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  return std::string(sb.GetString(), sb.GetSize()) + "\n";
+}
+
+}  // namespace
+
+std::string format_merge_report(const MergeReport& r, bool as_json) { return as_json ? json(r) : table(r); }
+
+}  // namespace libtrace::foz

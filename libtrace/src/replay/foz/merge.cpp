@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+// Pipeline-cache files of one device merged into one: the last step of a
+// sharded replay (one cache per machine).
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include "replay/foz/cache.hpp"
+#include "replay/foz/device.hpp"
+#include "libtrace/replay/foz/replay.hpp"
+
+namespace libtrace::foz {
+
+CacheMergeResult merge_cache_files(const std::string& device, const std::vector<std::string>& inputs,
+                                   const std::string& output) {
+  if (inputs.empty()) throw Error(Errc::usage, "--load-cache", "no cache file to merge");
+  if (output.empty()) throw Error(Errc::usage, "--pipeline-cache", "merging caches needs an output file");
+  const detail::ReplayDevice dev(device, nullptr);
+  CacheMergeResult r;
+  r.device = dev.report().name;
+  std::vector<std::vector<std::uint8_t>> parts;
+  for (const auto& name : inputs) {
+    if (name == output) throw Error(Errc::usage, output, "is an input cache too");
+    auto blob = detail::read_file_bytes(name);
+    if (std::string why = dev.cache_mismatch(blob); !why.empty()) {
+      r.skipped.emplace_back(name, why);
+      continue;
+    }
+    r.merged.push_back(name);
+    parts.push_back(std::move(blob));
+  }
+  if (parts.empty())
+    throw Error(Errc::unsupported, output, "none of the " + std::to_string(inputs.size()) + " caches fits " + r.device);
+  std::vector<std::string> ignored;  // every part fits
+  const auto merged = dev.merge_caches({}, parts, ignored);
+  detail::write_file_atomically(output, merged);
+  r.bytes = merged.size();
+  return r;
+}
+
+std::string format_cache_merge(const CacheMergeResult& r, bool json) {
+  if (!json) {
+    std::string o = "device      " + r.device + "\nmerged      " + std::to_string(r.merged.size()) + " caches, " +
+                    std::to_string(r.bytes) + " bytes\n";
+    for (const auto& [name, why] : r.skipped) o += "left out    " + name + ": " + why + "\n";
+    return o;
+  }
+  rapidjson::StringBuffer sb;
+  rapidjson::Writer<rapidjson::StringBuffer> w(sb);
+  w.StartObject();
+  w.Key("device");
+  w.String(r.device.c_str());
+  w.Key("merged");
+  w.StartArray();
+  for (const auto& m : r.merged) w.String(m.c_str());
+  w.EndArray();
+  w.Key("skipped");
+  w.StartArray();
+  for (const auto& [name, why] : r.skipped) {
+    w.StartObject();
+    w.Key("file");
+    w.String(name.c_str());
+    w.Key("reason");
+    w.String(why.c_str());
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("bytes");
+  w.Uint64(r.bytes);
+  w.EndObject();
+  return std::string(sb.GetString(), sb.GetSize()) + "\n";
+}
+
+}  // namespace libtrace::foz

@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: MIT
+// Renderings of a device replay: VmaReplay's summary (same headings and
+// wording where it has them) and more, or one JSON object.
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <cstdio>
+
+#include "core/json_util.hpp"
+#include "libtrace/replay/vma/replay.hpp"
+
+namespace libtrace::vma {
+
+namespace {
+
+using ull = unsigned long long;
+
+// VmaReplay's SecondsToFriendlyStr.
+std::string friendly_seconds(double s) {
+  char buf[32];
+  if (s == 0) std::snprintf(buf, sizeof buf, "0");
+  else if (s < 1e-6) std::snprintf(buf, sizeof buf, "%.3f ns", s * 1e9);
+  else if (s < 1e-3) std::snprintf(buf, sizeof buf, "%.3f us", s * 1e6);
+  else if (s < 1) std::snprintf(buf, sizeof buf, "%.3f ms", s * 1e3);
+  else if (s < 60) std::snprintf(buf, sizeof buf, "%.3f s", s);
+  else if (s < 3600) std::snprintf(buf, sizeof buf, "%u:%02u min", static_cast<unsigned>(s / 60), static_cast<unsigned>(s) % 60);
+  else
+    std::snprintf(buf, sizeof buf, "%u:%02u:%02u h", static_cast<unsigned>(s / 3600), static_cast<unsigned>(s / 60) % 60,
+                  static_cast<unsigned>(s) % 60);
+  return buf;
+}
+
+std::uint64_t allocations_created(const ReplayResult& r) {
+  return r.buffers + r.images + r.memory_allocations + r.pages + r.lost_allocations;
+}
+
+std::uint64_t failed_total(const ReplayResult& r) {
+  std::uint64_t n = 0;
+  for (std::uint64_t f : r.failed) n += f;
+  return n;
+}
+
+void peaks(std::string& o, const vk::HeapUsage& h) {
+  char line[256];
+  std::snprintf(line, sizeof line, "        Peak blocks %llu, allocations %llu, unused ranges %llu\n",
+                static_cast<ull>(h.peak_blocks), static_cast<ull>(h.peak_allocations),
+                static_cast<ull>(h.peak_free_ranges));
+  o += line;
+  std::snprintf(line, sizeof line, "        Peak total bytes %llu, used bytes %llu, unused bytes %llu\n",
+                static_cast<ull>(h.peak_committed), static_cast<ull>(h.peak_used), static_cast<ull>(h.peak_unused));
+  o += line;
+  if (!h.peak_committed) return;
+  std::snprintf(line, sizeof line,
+                "        At the peak of total bytes: unused ranges in blocks %llu (the largest usable %llu bytes), "
+                "fragmentation %.1f%%\n",
+                static_cast<ull>(h.unused_ranges_at_peak), static_cast<ull>(h.largest_usable_at_peak),
+                100.0 * h.fragmentation_at_peak);
+  o += line;
+}
+
+}  // namespace
+
+std::string format_replay_table(const ReplayResult& r) {
+  std::string o;
+  char line[1024];
+  auto row = [&](const char* fmt, auto... args) {
+    std::snprintf(line, sizeof line, fmt, args...);
+    o += line;
+  };
+  row("Device: %s (%s, Vulkan %s, %s)\n", r.device_name.c_str(), r.device_type.c_str(),
+      vk::version_string(r.api_version).c_str(), r.driver.c_str());
+  row("    Format version: %s\n", r.version.str().c_str());
+  row("    Calls replayed: %llu of %llu\n", static_cast<ull>(r.replayed_calls), static_cast<ull>(r.calls));
+  if (r.error) row("    Stopped: %s (the lines before were replayed)\n", r.error->what());
+  row("Playback took: %s\n", friendly_seconds(r.playback_seconds).c_str());
+
+  std::uint64_t count = 0, bytes = 0;
+  for (const auto& [c, b] : r.device_allocations) count += c, bytes += b;
+  row("Successful device memory allocations:\n");
+  row("    Total: count = %llu, total size = %llu\n", static_cast<ull>(count), static_cast<ull>(bytes));
+  for (std::size_t t = 0; t < r.device_allocations.size(); ++t)
+    if (r.device_allocations[t].first)
+      row("    Memory type %zu: count = %llu, total size = %llu\n", t, static_cast<ull>(r.device_allocations[t].first),
+          static_cast<ull>(r.device_allocations[t].second));
+
+  row("Statistics:\n");
+  row("    Total allocations created: %llu\n", static_cast<ull>(allocations_created(r)));
+  row("    Total buffers created: %llu\n", static_cast<ull>(r.buffers));
+  row("    Total images created: %llu\n", static_cast<ull>(r.images));
+  row("    Total memory allocations (vmaAllocateMemory*): %llu, pages %llu, lost %llu\n",
+      static_cast<ull>(r.memory_allocations), static_cast<ull>(r.pages), static_cast<ull>(r.lost_allocations));
+  row("    Total custom pools created: %llu\n", static_cast<ull>(r.pools));
+  row("    Original recording time: %s\n", friendly_seconds(r.recording_time).c_str());
+  row("    Threads making calls to VMA: %llu\n", static_cast<ull>(r.threads));
+  if (r.threads > 1) row("        %.2f%% calls from most active thread.\n", r.busiest_thread_percent);
+  else row("        VMA used from only one thread.\n");
+
+  row("Results on this device:\n");
+  row("    Failed here, succeeded in the recording: %llu\n", static_cast<ull>(failed_total(r)));
+  for (std::size_t f = 1; f < vk::kFailureCount; ++f)
+    if (r.failed[f])
+      row("        %s: %llu\n", std::string(vk::failure_name(static_cast<vk::Failure>(f))).c_str(), static_cast<ull>(r.failed[f]));
+  row("    Failed in the recording: %llu (here: %llu succeeded, %llu failed too)\n", static_cast<ull>(r.originally_failed),
+      static_cast<ull>(r.succeeded_originally_failed), static_cast<ull>(r.failed_also_originally));
+  if (r.resource_failures) row("    Buffers/images the driver refused: %llu\n", static_cast<ull>(r.resource_failures));
+  if (r.pool_failures) row("    Custom pools that failed here: %llu\n", static_cast<ull>(r.pool_failures));
+  row("    Dedicated allocations: %llu\n", static_cast<ull>(r.dedicated_allocations));
+  row("    Never freed in the recording: %llu allocations (%llu bytes here), %llu pools, %llu defragmentation contexts\n",
+      static_cast<ull>(r.leaked_allocations), static_cast<ull>(r.leaked_bytes), static_cast<ull>(r.leaked_pools),
+      static_cast<ull>(r.leaked_defrag_contexts));
+  if (r.unknown_objects) row("    References to objects not live here: %llu\n", static_cast<ull>(r.unknown_objects));
+
+  row("Memory statistics:\n");
+  row("    Total:\n");
+  peaks(o, r.total);
+  for (std::size_t h = 0; h < r.heaps.size(); ++h) {
+    const auto& dh = r.device_heaps[h];
+    row("    Heap %zu (%llu bytes, %s):\n", h, static_cast<ull>(dh.size), vk::memory_heap_names(dh.flags).c_str());
+    peaks(o, r.heaps[h]);
+  }
+
+  row("Memory type mapping (recorded -> here):\n");
+  if (r.mappings.empty()) row("    (no allocations)\n");
+  for (const TypeMapping& m : r.mappings) {
+    if (m.recorded_type >= 0)
+      row("    type %d (%s) -> type %u (%s): %llu allocations%s%s\n", m.recorded_type,
+          vk::memory_property_names(m.recorded_flags).c_str(), m.replay_type,
+          vk::memory_property_names(m.replay_flags).c_str(), static_cast<ull>(m.allocations),
+          m.missing_flags ? ", missing " : "", m.missing_flags ? vk::memory_property_names(m.missing_flags).c_str() : "");
+    else
+      row("    (no recorded types) -> type %u (%s): %llu allocations\n", m.replay_type,
+          vk::memory_property_names(m.replay_flags).c_str(), static_cast<ull>(m.allocations));
+  }
+  bool any = false;
+  for (std::size_t k = 0; k < kCompromiseCount; ++k) {
+    if (!r.compromises[k]) continue;
+    if (!any) row("Compromises:\n");
+    any = true;
+    row("    %s: %llu\n", std::string(compromise_name(static_cast<Compromise>(k))).c_str(), static_cast<ull>(r.compromises[k]));
+  }
+  if (!any) row("Compromises: none\n");
+  if (!r.device_differences.empty()) {
+    row("Configuration parameters that don't match:\n");
+    for (const auto& d : r.device_differences) row("    %s\n", d.c_str());
+  }
+
+  const auto& p = r.ops;
+  row("Operations:\n");
+  row("    Maps %llu (failed %llu), unmaps %llu (without a map %llu)\n", static_cast<ull>(p.maps),
+      static_cast<ull>(p.map_failures), static_cast<ull>(p.unmaps), static_cast<ull>(p.unmatched_unmaps));
+  row("    Flushes %llu, invalidates %llu (on unmapped memory, skipped: %llu)\n", static_cast<ull>(p.flushes),
+      static_cast<ull>(p.invalidates), static_cast<ull>(p.syncs_unmapped));
+  row("    Touches %llu (lost %llu), made lost %llu, resizes %llu (failed %llu)\n", static_cast<ull>(p.touches),
+      static_cast<ull>(p.touches_lost), static_cast<ull>(p.made_lost), static_cast<ull>(p.resizes),
+      static_cast<ull>(p.resize_failures));
+  row("    Defragmentations %llu: %llu allocations moved (%llu bytes, %llu rebound), %llu blocks freed\n",
+      static_cast<ull>(p.defragmentations), static_cast<ull>(p.defrag_moves), static_cast<ull>(p.defrag_bytes_moved),
+      static_cast<ull>(p.rebinds), static_cast<ull>(p.defrag_blocks_freed));
+
+  row("Function call count (and time here):\n");
+  for (std::size_t f = 0; f < kFunctionCount; ++f) {
+    const FunctionStats& s = r.functions[f];
+    if (!s.calls) continue;
+    row("    %s %llu (%s, %s each)\n", std::string(function_name(static_cast<Function>(f))).c_str(),
+        static_cast<ull>(s.calls), friendly_seconds(s.seconds).c_str(),
+        friendly_seconds(s.seconds / static_cast<double>(s.calls)).c_str());
+  }
+  return o;
+}
+
+std::string format_replay_json(const ReplayResult& r) {
+  rapidjson::StringBuffer sb;
+  rapidjson::Writer<rapidjson::StringBuffer> w(sb);
+  auto u = [&](const char* k, std::uint64_t v) {
+    w.Key(k);
+    w.Uint64(v);
+  };
+  auto heap = [&](const vk::HeapUsage& h) {
+    u("peak_blocks", h.peak_blocks);
+    u("peak_allocations", h.peak_allocations);
+    u("peak_unused_ranges", h.peak_free_ranges);
+    u("peak_committed_bytes", h.peak_committed);
+    u("peak_used_bytes", h.peak_used);
+    u("peak_unused_bytes", h.peak_unused);
+    u("unused_ranges_at_peak", h.unused_ranges_at_peak);
+    u("largest_usable_range_at_peak_bytes", h.largest_usable_at_peak);
+    w.Key("fragmentation_at_peak");
+    w.Double(h.fragmentation_at_peak);
+  };
+  w.StartObject();
+  w.Key("mode"); w.String("device");
+  w.Key("device");
+  w.StartObject();
+  w.Key("name"); w.String(r.device_name.c_str());
+  w.Key("type"); w.String(r.device_type.c_str());
+  w.Key("api_version"); w.String(vk::version_string(r.api_version).c_str());
+  w.Key("driver"); w.String(r.driver.c_str());
+  u("vendor_id", r.vendor_id);
+  u("device_id", r.device_id);
+  w.EndObject();
+  w.Key("version"); w.String(r.version.str().c_str());
+  u("calls", r.calls);
+  u("replayed_calls", r.replayed_calls);
+  w.Key("playback_s"); w.Double(r.playback_seconds);
+  std::uint64_t count = 0, bytes = 0;
+  for (const auto& [c, b] : r.device_allocations) count += c, bytes += b;
+  w.Key("device_memory_allocations");
+  w.StartObject();
+  u("count", count);
+  u("bytes", bytes);
+  w.Key("per_type");
+  w.StartArray();
+  for (std::size_t t = 0; t < r.device_allocations.size(); ++t) {
+    w.StartObject();
+    u("type", t);
+    u("count", r.device_allocations[t].first);
+    u("bytes", r.device_allocations[t].second);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  u("allocations_created", allocations_created(r));
+  u("buffers", r.buffers);
+  u("images", r.images);
+  u("memory_allocations", r.memory_allocations);
+  u("pages", r.pages);
+  u("lost_allocations", r.lost_allocations);
+  u("pools", r.pools);
+  w.Key("recording_time_s"); w.Double(r.recording_time);
+  w.Key("duration_s"); w.Double(r.duration);
+  u("threads", r.threads);
+  w.Key("busiest_thread_percent"); w.Double(r.busiest_thread_percent);
+  w.Key("failed_here");
+  w.StartObject();
+  u("total", failed_total(r));
+  for (std::size_t f = 1; f < vk::kFailureCount; ++f)
+    if (r.failed[f]) u(std::string(vk::failure_name(static_cast<vk::Failure>(f))).c_str(), r.failed[f]);
+  w.EndObject();
+  u("originally_failed", r.originally_failed);
+  u("succeeded_originally_failed", r.succeeded_originally_failed);
+  u("failed_also_originally", r.failed_also_originally);
+  u("resource_failures", r.resource_failures);
+  u("pool_failures", r.pool_failures);
+  u("dedicated_allocations", r.dedicated_allocations);
+  w.Key("leaks");
+  w.StartObject();
+  u("allocations", r.leaked_allocations);
+  u("bytes", r.leaked_bytes);
+  u("pools", r.leaked_pools);
+  u("defragmentation_contexts", r.leaked_defrag_contexts);
+  w.EndObject();
+  u("unknown_objects", r.unknown_objects);
+  w.Key("total");
+  w.StartObject();
+  heap(r.total);
+  w.EndObject();
+  w.Key("heaps");
+  w.StartArray();
+  for (std::size_t h = 0; h < r.heaps.size(); ++h) {
+    w.StartObject();
+    u("index", h);
+    u("size", r.device_heaps[h].size);
+    w.Key("flags"); w.String(vk::memory_heap_names(r.device_heaps[h].flags).c_str());
+    u("budget", r.heaps[h].budget);
+    heap(r.heaps[h]);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("memory_type_mapping");
+  w.StartArray();
+  for (const TypeMapping& m : r.mappings) {
+    w.StartObject();
+    w.Key("recorded_type"); w.Int(m.recorded_type);
+    w.Key("recorded_flags"); w.String(m.recorded_type >= 0 ? vk::memory_property_names(m.recorded_flags).c_str() : "");
+    u("replay_type", m.replay_type);
+    w.Key("replay_flags"); w.String(vk::memory_property_names(m.replay_flags).c_str());
+    u("allocations", m.allocations);
+    w.Key("missing_flags"); w.String(m.missing_flags ? vk::memory_property_names(m.missing_flags).c_str() : "");
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("compromises");
+  w.StartObject();
+  for (std::size_t k = 0; k < kCompromiseCount; ++k)
+    if (r.compromises[k]) u(std::string(compromise_name(static_cast<Compromise>(k))).c_str(), r.compromises[k]);
+  w.EndObject();
+  w.Key("device_differences");
+  w.StartArray();
+  for (const auto& d : r.device_differences) w.String(d.c_str());
+  w.EndArray();
+  const auto& p = r.ops;
+  w.Key("operations");
+  w.StartObject();
+  u("maps", p.maps); u("map_failures", p.map_failures); u("unmaps", p.unmaps); u("unmatched_unmaps", p.unmatched_unmaps);
+  u("flushes", p.flushes); u("invalidates", p.invalidates); u("syncs_unmapped", p.syncs_unmapped);
+  u("touches", p.touches); u("touches_lost", p.touches_lost); u("made_lost", p.made_lost);
+  u("resizes", p.resizes); u("resize_failures", p.resize_failures);
+  u("defragmentations", p.defragmentations); u("defrag_moves", p.defrag_moves);
+  u("defrag_bytes_moved", p.defrag_bytes_moved); u("defrag_blocks_freed", p.defrag_blocks_freed);
+  u("rebinds", p.rebinds);
+  w.EndObject();
+  w.Key("calls_per_function");
+  w.StartObject();
+  for (std::size_t f = 0; f < kFunctionCount; ++f)
+    if (r.functions[f].calls) u(std::string(function_name(static_cast<Function>(f))).c_str(), r.functions[f].calls);
+  w.EndObject();
+  w.Key("seconds_per_function");
+  w.StartObject();
+  for (std::size_t f = 0; f < kFunctionCount; ++f) {
+    if (!r.functions[f].calls) continue;
+    w.Key(std::string(function_name(static_cast<Function>(f))).c_str());
+    w.Double(r.functions[f].seconds);
+  }
+  w.EndObject();
+  u("warnings", r.warnings);
+  if (r.error) {
+    w.Key("error"); detail::put_text(w, r.error->what());  // what came before it was replayed
+  }
+  w.EndObject();
+  return std::string(sb.GetString(), sb.GetSize()) + "\n";
+}
+
+}  // namespace libtrace::vma

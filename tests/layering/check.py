@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Checks libtrace's module rules (libtrace/README.md) against the includes.
+
+The table in libtrace/README.md between the 'modules:begin' and 'modules:end'
+markers is the single statement of which module may use which; this script
+reads it, then every #include of the library, the tools and the tests, and
+each module's meson.build. It prints one line per broken rule and exits 1.
+usage: check.py SOURCE_ROOT
+"""
+import os
+import re
+import sys
+
+root = sys.argv[1] if len(sys.argv) > 1 else '.'
+readme = open(os.path.join(root, 'libtrace', 'README.md'), encoding='utf-8').read()
+table = readme.split('<!-- modules:begin -->')[1].split('<!-- modules:end -->')[0]
+direct = {}
+volk_ok = set()
+for line in table.splitlines():
+    cells = [c.strip() for c in line.strip().strip('|').split('|')]
+    if len(cells) < 3 or not cells[0].startswith('`'):
+        continue
+    mod = cells[0].strip('`')
+    direct[mod] = [d.strip().strip('`') for d in cells[1].split(',') if d.strip().strip('`') not in ('', '—')]
+    if cells[2].lower().startswith('yes'):
+        volk_ok.add(mod)
+
+def closure(mod, seen=None):
+    seen = set() if seen is None else seen
+    for d in direct.get(mod, []):
+        if d not in seen:
+            seen.add(d)
+            closure(d, seen)
+    return seen
+
+allowed = {m: closure(m) | {m} for m in direct}
+problems = []
+include_re = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
+
+
+def module_of(header):
+    """The module a header path (relative to src/ or include/libtrace/) belongs to."""
+    parts = header.split('/')
+    for n in (2, 1):
+        if len(parts) > n and '/'.join(parts[:n]) in direct:
+            return '/'.join(parts[:n])
+    return None
+
+
+def files_under(*parts):
+    top = os.path.join(root, *parts)
+    for d, _, names in os.walk(top):
+        for n in sorted(names):
+            if n.endswith(('.cpp', '.hpp', '.c', '.h')):
+                yield os.path.join(d, n)
+
+
+def rel(p):
+    return os.path.relpath(p, root)
+
+
+# 1. Every module folder is in the table, and nothing lies loose in src/ or include/libtrace/.
+for top in (('libtrace', 'src'), ('libtrace', 'include', 'libtrace')):
+    base = os.path.join(root, *top)
+    for n in sorted(os.listdir(base)):
+        p = os.path.join(base, n)
+        if os.path.isfile(p):
+            problems.append(f'{rel(p)}: a file outside every module folder')
+for mod in direct:
+    if not os.path.isfile(os.path.join(root, 'libtrace', 'src', mod, 'meson.build')):
+        problems.append(f'libtrace/src/{mod}: module in libtrace/README.md without a meson.build')
+
+# 2. Library files include only their own module and the modules it depends on;
+#    public headers include only public headers; volk only where allowed.
+for kind, top in (('src', ('libtrace', 'src')), ('public', ('libtrace', 'include', 'libtrace'))):
+    base = os.path.join(root, *top)
+    for path in files_under(*top):
+        mod = module_of(os.path.relpath(path, base))
+        if mod is None:
+            problems.append(f'{rel(path)}: not in a module listed in libtrace/README.md')
+            continue
+        text = open(path, encoding='utf-8', errors='replace').read()
+        for m in include_re.finditer(text):
+            line = text.count('\n', 0, m.start()) + 1
+            bracket, name = m.groups()
+            where = f'{rel(path)}:{line}'
+            if name in ('volk.h', 'volk.c') and mod not in volk_ok:
+                problems.append(f'{where}: module {mod} may not use volk ({name})')
+            if bracket == '<':
+                continue
+            if name.startswith('libtrace/'):
+                target = module_of(name[len('libtrace/'):])
+            else:
+                if kind == 'public':
+                    problems.append(f'{where}: a public header includes an internal one ("{name}")')
+                    continue
+                target = module_of(name)
+            if target is None:
+                problems.append(f'{where}: "{name}" names no module folder')
+            elif target not in allowed[mod]:
+                problems.append(f'{where}: module {mod} may not include {target} ("{name}")')
+
+# 3. Tools include public headers, the shared tool glue and their own folder only.
+tools = os.path.join(root, 'tools')
+for path in files_under('tools'):
+    own = os.path.relpath(os.path.dirname(path), tools)
+    text = open(path, encoding='utf-8', errors='replace').read()
+    for m in include_re.finditer(text):
+        bracket, name = m.groups()
+        where = f'{rel(path)}:{text.count(chr(10), 0, m.start()) + 1}'
+        if name in ('volk.h', 'volk.c'):
+            problems.append(f'{where}: tools reach Vulkan through libtrace, not volk')
+        if bracket == '<' or name.startswith('libtrace/'):
+            continue
+        if name == 'tool_main.hpp' or ('/' not in name and os.path.isfile(os.path.join(os.path.dirname(path), name))):
+            continue
+        problems.append(f'{where}: a tool includes "{name}" (neither libtrace/…, tool_main.hpp nor its own folder {own}/)')
+
+# 4. Tests reach internals through libtrace_internal_dep, never by relative paths.
+for path in files_under('tests'):
+    text = open(path, encoding='utf-8', errors='replace').read()
+    for m in include_re.finditer(text):
+        if '../' in m.group(2):
+            problems.append(f'{rel(path)}:{text.count(chr(10), 0, m.start()) + 1}: relative include "{m.group(2)}"')
+
+# 5. Each module's meson.build links exactly the modules the table names.
+dep_re = re.compile(r'\b([a-z_]+)_dep\b')
+for mod, deps in direct.items():
+    build = os.path.join(root, 'libtrace', 'src', mod, 'meson.build')
+    if not os.path.isfile(build):
+        continue
+    text = open(build, encoding='utf-8').read()
+    lib = text.split("static_library('trak-", 1)[-1].split('\n)', 1)[0]
+    found = {d.replace('_', '/', 1) if d.startswith('replay_') else d for d in dep_re.findall(lib)}
+    found &= set(direct) | {m.replace('/', '_') for m in direct}
+    want = set(deps)
+    if found != want:
+        problems.append(f'{rel(build)}: links modules {sorted(found)}, libtrace/README.md says {sorted(want)}')
+
+for p in problems:
+    print(p)
+print(f'layering: {len(direct)} modules, {len(problems)} problem(s)')
+sys.exit(1 if problems else 0)

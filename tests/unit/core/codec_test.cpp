@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: MIT
+#include "libtrace/core/codec.hpp"
+
+#include <doctest/doctest.h>
+
+#include <random>
+
+#include "libtrace/core/error.hpp"
+#include "test_util.hpp"
+
+using namespace libtrace;
+
+namespace {
+
+std::string sample_stream(std::size_t n) {
+  std::string s;
+  std::mt19937 rng(42);
+  while (s.size() < n) {
+    s += "glVertex3f(x = ";
+    s += std::to_string(rng() % 1000);
+    s += ")";
+    s += static_cast<char>(rng() % 256);
+  }
+  s.resize(n);
+  return s;
+}
+
+std::string encode(Container c, const std::string& stream, int level = -1, unsigned threads = 2) {
+  test::StringSink sink;
+  EncoderOptions opt;
+  opt.container = c;
+  opt.level = level;
+  opt.threads = threads;
+  auto enc = make_encoder(opt, sink);
+  // Odd write sizes, so chunking does not depend on the caller's.
+  for (std::size_t i = 0; i < stream.size(); i += 99991) enc->write(stream.data() + i, std::min<std::size_t>(99991, stream.size() - i));
+  enc->finish();
+  return sink.bytes;
+}
+
+std::string decode_file(const std::string& path, Container* seen = nullptr) {
+  InputFile in(path);
+  auto dec = open_decoder(in);
+  if (seen) *seen = dec->container();
+  std::string out;
+  std::vector<std::uint8_t> block;
+  while (dec->next(block)) out.append(block.begin(), block.end());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("codec: every container round-trips and is detected from its first bytes") {
+  const std::string stream = sample_stream(3 * kSnappyChunk + 12345);
+  test::ScratchDir dir;
+  for (Container c : {Container::snappy, Container::gzip, Container::brotli}) {
+    CAPTURE(container_name(c));
+    const std::string file = dir / "x";
+    test::write_file(file, encode(c, stream, c == Container::brotli ? 3 : -1));
+    Container seen{};
+    CHECK(decode_file(file, &seen) == stream);
+    CHECK(seen == c);
+  }
+}
+
+TEST_CASE("codec: snappy output is 'at' + 1 MiB chunks, identical with 1 or 2 threads") {
+  const std::string stream = sample_stream(2 * kSnappyChunk + 5);
+  const std::string one = encode(Container::snappy, stream, -1, 1);
+  const std::string two = encode(Container::snappy, stream, -1, 2);
+  CHECK(one == two);
+  CHECK(one.substr(0, 2) == "at");
+}
+
+TEST_CASE("codec: parallel gzip equals the stream for zlib's own reader") {
+  const std::string stream = sample_stream(5 * (1 << 20) + 77);
+  const std::string gz = encode(Container::gzip, stream, 6, 2);
+  CHECK(static_cast<unsigned char>(gz[0]) == 0x1f);
+  test::ScratchDir dir;
+  test::write_file(dir / "x.gz", gz);
+  CHECK(std::system(("gzip -t '" + dir / "x.gz" + "'").c_str()) == 0);
+  CHECK(decode_file(dir / "x.gz") == stream);
+}
+
+TEST_CASE("codec: empty file and non-trace data are bad_magic") {
+  test::ScratchDir dir;
+  test::write_file(dir / "empty", "");
+  InputFile e(dir / "empty");
+  CHECK_THROWS_WITH_AS(open_decoder(e), (dir / "empty" + ": offset 0: empty file: no trace or recording in it").c_str(), Error);
+  test::write_file(dir / "junk", "this is certainly not a brotli stream, nor anything else");
+  try {
+    decode_file(dir / "junk");
+    FAIL("no exception");
+  } catch (const Error& err) {
+    CHECK(err.code() == Errc::bad_magic);
+  }
+}
+
+TEST_CASE("codec: a cut snappy chunk yields its decodable prefix, then a truncation error") {
+  const std::string stream = sample_stream(200000);
+  const std::string full = encode(Container::snappy, stream);
+  test::ScratchDir dir;
+  test::write_file(dir / "cut", full.substr(0, full.size() / 2));
+  InputFile in(dir / "cut");
+  auto dec = open_decoder(in);
+  std::vector<std::uint8_t> block;
+  REQUIRE(dec->next(block));
+  CHECK(!block.empty());
+  CHECK(std::string(block.begin(), block.end()) == stream.substr(0, block.size()));
+  try {
+    dec->next(block);
+    FAIL("no exception");
+  } catch (const Error& e) {
+    CHECK(e.code() == Errc::truncated);
+  }
+}
+
+TEST_CASE("codec: corrupt snappy chunk and absurd lengths are errors, not garbage") {
+  test::ScratchDir dir;
+  std::string bad = encode(Container::snappy, sample_stream(5000));
+  for (std::size_t i = 10; i < 40; ++i) bad[i] = '\xff';
+  test::write_file(dir / "bad", bad);
+  CHECK_THROWS_AS(decode_file(dir / "bad"), Error);
+  test::write_file(dir / "huge", std::string("at\xff\xff\xff\x7f", 6));
+  CHECK_THROWS_WITH_AS(decode_file(dir / "huge"),
+                       (dir / "huge" + ": offset 2: snappy chunk length 2147483647 is implausible (corrupt file?)").c_str(),
+                       Error);
+}
+
+TEST_CASE("codec: truncated gzip and brotli keep their prefix and then fail") {
+  const std::string stream = sample_stream(300000);
+  test::ScratchDir dir;
+  for (Container c : {Container::gzip, Container::brotli}) {
+    CAPTURE(container_name(c));
+    const std::string full = encode(c, stream, c == Container::brotli ? 5 : -1);
+    test::write_file(dir / "cut", full.substr(0, full.size() * 3 / 4));
+    InputFile in(dir / "cut");
+    auto dec = open_decoder(in);
+    std::string got;
+    std::vector<std::uint8_t> block;
+    bool threw = false;
+    try {
+      while (dec->next(block)) got.append(block.begin(), block.end());
+    } catch (const Error& e) {
+      threw = e.code() == Errc::truncated;
+    }
+    CHECK(threw);
+    CHECK(!got.empty());
+    CHECK(stream.compare(0, got.size(), got) == 0);
+  }
+}
+
+TEST_CASE("codec: a plain file is handed out in place, views and copies mixed") {
+  test::ScratchDir dir;
+  std::string text = "Vulkan Memory Allocator,Calls recording\n";
+  while (text.size() < 600000) text += "1,0.5,0,vmaTouchAllocation,000000000000ABCD\n";
+  test::write_file(dir / "r.csv", text);
+  InputFile in(dir / "r.csv");
+  std::string head;
+  auto dec = peek_stream(open_decoder(in), 23, head);
+  CHECK(head == "Vulkan Memory Allocator");
+  REQUIRE(dec->in_place());
+  std::string out;
+  std::vector<std::uint8_t> block;
+  std::string_view view;
+  for (int i = 0;; ++i) {
+    if (i % 2) {
+      if (!dec->next(block)) break;
+      out.append(block.begin(), block.end());
+    } else {
+      if (!dec->next_view(view)) break;
+      out += view;
+    }
+    CHECK(dec->file_offset() == out.size());
+  }
+  CHECK(out == text);
+  // What is not a regular file is read, not mapped.
+  test::write_file(dir / "t.gz", encode(Container::gzip, text));
+  InputFile gz(dir / "t.gz");
+  CHECK_FALSE(open_decoder(gz)->in_place());
+}
+
+TEST_CASE("codec: levels are checked per container") {
+  CHECK_NOTHROW(check_level(Container::gzip, 1));
+  CHECK_THROWS_AS(check_level(Container::gzip, 10), Error);
+  CHECK_THROWS_AS(check_level(Container::snappy, 1), Error);
+  CHECK_NOTHROW(check_level(Container::brotli, 0));
+  CHECK_THROWS_AS(check_level(Container::brotli, 12), Error);
+}
+
+TEST_CASE("codec: prefetch delivers the same blocks and the same error") {
+  const std::string stream = sample_stream(3 * kSnappyChunk);
+  const std::string full = encode(Container::snappy, stream);
+  test::ScratchDir dir;
+  test::write_file(dir / "cut", full.substr(0, full.size() - 100));
+  InputFile in(dir / "cut");
+  auto dec = prefetch(open_decoder(in), 2);
+  std::string got;
+  std::vector<std::uint8_t> block;
+  CHECK_THROWS_AS(
+      [&] {
+        while (dec->next(block)) got.append(block.begin(), block.end());
+      }(),
+      Error);
+  CHECK(got.size() > 2 * kSnappyChunk);
+  CHECK(stream.compare(0, got.size(), got) == 0);
+}
