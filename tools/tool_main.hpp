@@ -71,6 +71,18 @@ int run(CLI::App& app, int argc, char** argv, Body&& body) {
   return kFailure;
 }
 
+// Every tool's warnings: one line each, "<tool>: warning: <where>: <why>", on
+// a clean line. With `shown`, only the first `*shown` are printed and the
+// counter says how many came in all.
+inline libtrace::WarningSink warning_sink(const std::string& tool, std::uint64_t* count = nullptr,
+                                          std::uint64_t shown = UINT64_MAX) {
+  return [tool, count, shown](const std::string& where, const std::string& why) {
+    if (count && (*count)++ >= shown) return;
+    clear_progress_line();
+    std::cerr << tool << ": warning: " << (where.empty() ? "" : where + ": ") << why << '\n';
+  };
+}
+
 // A progress bar on stderr when it is a terminal and `enabled`; otherwise
 // nothing (stdout carries data only, and logs stay clean).
 inline libtrace::Progress progress_bar(const std::string& tool, bool enabled = true) {

@@ -100,6 +100,16 @@ for kind, top in (('src', ('libtrace', 'src')), ('public', ('libtrace', 'include
             elif target not in allowed[mod]:
                 problems.append(f'{where}: module {mod} may not include {target} ("{name}")')
 
+# 2b. The library never names a tool: a tool prints "<tool>: " before every
+#     message, so a name inside would print twice ("trak-replay: trak-replay: ...").
+tool_name_re = re.compile(r'"trak-[a-z]+')
+for top in (('libtrace', 'src'), ('libtrace', 'include', 'libtrace')):
+    for path in files_under(*top):
+        for n, line in enumerate(open(path, encoding='utf-8', errors='replace'), 1):
+            code = line.split('//', 1)[0]
+            if tool_name_re.search(code):
+                problems.append(f'{rel(path)}:{n}: a tool name in a library string')
+
 # 3. Tools include public headers, the shared tool glue and their own folder only.
 tools = os.path.join(root, 'tools')
 for path in files_under('tools'):

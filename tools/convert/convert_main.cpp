@@ -22,13 +22,6 @@ struct FozFlags {
   bool no_progress = false;
 };
 
-libtrace::WarningSink warn_sink() {
-  return [](const std::string& where, const std::string& why) {
-    tools::clear_progress_line();
-    std::cerr << "trak-convert: warning: " << where << ": " << why << '\n';
-  };
-}
-
 // .foz -> JSON (one document or a directory of entry files).
 tools::Exit archive_to_json(const std::string& input, const std::string& output, const FozFlags& f, libtrace::InputFile& in) {
   const std::string to = f.to_given ? f.to : "json";
@@ -42,7 +35,7 @@ tools::Exit archive_to_json(const std::string& input, const std::string& output,
   if (o.layout == foz::JsonLayout::directory && libtrace::is_stdio(output))
     throw tools::UsageError("--to json-dir needs -o DIRECTORY");
   o.check_hashes = f.check_hashes;
-  o.warnings = warn_sink();
+  o.warnings = tools::warning_sink("trak-convert");
   o.progress = tools::progress_bar("trak-convert", !f.no_progress);
   foz::foz_to_json(o, in);
   return tools::kOk;
@@ -63,7 +56,7 @@ tools::Exit json_to_archive(const std::string& input, const std::string& output,
     o.encode.level = f.level;
   }
   o.check_hashes = f.check_hashes;
-  o.warnings = warn_sink();
+  o.warnings = tools::warning_sink("trak-convert");
   o.progress = tools::progress_bar("trak-convert", !f.no_progress);
   tools::refuse_binary_terminal(output, explicit_output);
   foz::json_to_foz(o, in);
@@ -153,10 +146,7 @@ int main(int argc, char** argv) {
     if (foz_flags.check_hashes) throw tools::UsageError("--check-hashes applies to .foz archives and their JSON");
     if (codec == "zlib" || codec == "none") throw tools::UsageError("--codec " + codec + " applies to --to foz");
     opt.recording_version = rec_version;
-    opt.warnings = [](const std::string& where, const std::string& why) {
-      tools::clear_progress_line();
-      std::cerr << "trak-convert: warning: " << where << ": " << why << '\n';
-    };
+    opt.warnings = tools::warning_sink("trak-convert");
     opt.format = to == "jsonl"   ? libtrace::convert::OutputFormat::jsonl
                  : to == "trace" ? libtrace::convert::OutputFormat::trace
                  : to == "csv"   ? libtrace::convert::OutputFormat::csv

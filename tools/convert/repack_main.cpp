@@ -55,10 +55,7 @@ int main(int argc, char** argv) {
       fopt.threads = opt.encoder.threads;
       fopt.verify = opt.verify;
       fopt.progress = tools::progress_bar("trak-repack", !no_progress);
-      fopt.warnings = [](const std::string& where, const std::string& why) {
-        tools::clear_progress_line();
-        std::fprintf(stderr, "trak-repack: warning: %s: %s\n", where.c_str(), why.c_str());
-      };
+      fopt.warnings = tools::warning_sink("trak-repack");
       const f::FozRepackResult r = f::repack_foz(in, fopt);
       if (!quiet) {
         std::fprintf(stderr, "trak-repack: %s: %llu entries, %llu -> %llu bytes", opt.output.c_str(),

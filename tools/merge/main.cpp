@@ -86,10 +86,7 @@ int main(int argc, char** argv) {
     if (opt.append && libtrace::is_stdio(opt.output)) throw tools::UsageError("--append needs an output file");
     tools::refuse_binary_terminal(opt.output, true);
     opt.progress = tools::progress_bar("trak-merge", !no_progress);
-    opt.warnings = [](const std::string& where, const std::string& why) {
-      tools::clear_progress_line();
-      std::cerr << "trak-merge: warning: " << where << ": " << why << '\n';
-    };
+    opt.warnings = tools::warning_sink("trak-merge");
     const foz::MergeReport r = foz::merge_archives(opt);
     if (!r.conflicts.empty())
       opt.warnings(r.output, std::to_string(r.conflicts.size()) +

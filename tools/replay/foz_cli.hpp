@@ -143,10 +143,7 @@ inline int run_foz(FozCli& c, const std::vector<std::string>& inputs, bool json)
                   : c.worker_exit == "fast" ? libtrace::foz::WorkerExit::fast
                                             : libtrace::foz::WorkerExit::automatic;
   if (c.progress) o.progress = print_progress;
-  o.warnings = [](const std::string& where, const std::string& why) {
-    clear_progress_line();
-    std::cerr << "trak-replay: warning: " << where << ": " << why << '\n';
-  };
+  o.warnings = warning_sink("trak-replay");
   // The first Ctrl-C (or SIGTERM) stops handing out pipelines and writes the
   // outputs; a second one kills as usual.
   struct sigaction sa {};

@@ -117,9 +117,7 @@ Exit status: 0 replayed (allocations that fail on this device are counted, not e
     if (simulate && !device.empty()) throw tools::UsageError("--device replays on a device; --simulate uses none");
     tools::refuse_terminal_input(input);
     const Lines range = lines.empty() ? Lines{} : parse_lines(lines);
-    libtrace::WarningSink warnings = [](const std::string& where, const std::string& why) {
-      std::cerr << "trak-replay: warning: " << where << ": " << why << '\n';
-    };
+    libtrace::WarningSink warnings = tools::warning_sink("trak-replay");
     libtrace::InputFile in(input);
     if (libtrace::foz::looks_like_foz(in.peek(libtrace::foz::kMagicSize)))
       throw libtrace::Error(libtrace::Errc::usage, in.name(), "a .foz archive is read by offset: give a file, not a pipe");

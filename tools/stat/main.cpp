@@ -45,10 +45,7 @@ int main(int argc, char** argv) {
       if (!html.empty()) throw tools::UsageError("--html applies to VMA recordings");
       libtrace::foz::FozStatOptions opt;
       opt.progress = progress_foz;
-      opt.warnings = [](const std::string& where, const std::string& why) {
-        tools::clear_progress_line();
-        std::cerr << "trak-stat: warning: " << where << ": " << why << '\n';
-      };
+      opt.warnings = tools::warning_sink("trak-stat");
       // A file is scanned in place; stdin (already peeked at) through `in`.
       const libtrace::foz::FozStats s =
           libtrace::is_stdio(input) ? libtrace::foz::foz_stats(in, opt) : libtrace::foz::foz_stats(input, opt);
@@ -78,11 +75,7 @@ int main(int argc, char** argv) {
       // first few are shown, all are counted (Stats::warnings).
       constexpr std::uint64_t kShownWarnings = 20;
       std::uint64_t warned = 0;
-      opt.warnings = [&warned](const std::string& where, const std::string& why) {
-        if (warned++ >= kShownWarnings) return;
-        tools::clear_progress_line();
-        std::cerr << "trak-stat: warning: " << where << ": " << why << '\n';
-      };
+      opt.warnings = tools::warning_sink("trak-stat", &warned, kShownWarnings);
       const libtrace::vma::Stats s = libtrace::vma::recording_stats(std::move(decoder), in.name(), opt);
       if (warned > kShownWarnings)
         std::cerr << "trak-stat: warning: " << in.name() << ": " << warned - kShownWarnings << " more warnings not shown\n";

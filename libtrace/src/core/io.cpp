@@ -221,18 +221,20 @@ void OutputFile::hand_over() {
   cv_.notify_all();
 }
 
-void OutputFile::write_fd(const void* data, std::size_t size) {
+void write_all(int fd, const void* data, std::size_t size, const std::string& where, std::string_view action) {
   const auto* p = static_cast<const char*>(data);
   while (size > 0) {
-    const ssize_t r = ::write(fd_, p, size);
+    const ssize_t r = ::write(fd, p, size);
     if (r < 0) {
       if (errno == EINTR) continue;
-      throw_errno(name_, "write");
+      throw_errno(where, action);
     }
     p += r;
     size -= static_cast<std::size_t>(r);
   }
 }
+
+void OutputFile::write_fd(const void* data, std::size_t size) { write_all(fd_, data, size, name_); }
 
 void OutputFile::write(const void* data, std::size_t size) {
   written_ += size;

@@ -30,16 +30,11 @@ void write_file_atomically(const std::string& path, std::string_view bytes) {
     }
   } f{::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)};
   if (f.fd < 0) throw_errno(temp, "cannot create");
-  for (std::size_t done = 0; done < bytes.size();) {
-    const ssize_t n = ::write(f.fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      const int e = errno;
-      ::unlink(temp.c_str());
-      errno = e;
-      throw_errno(temp, "cannot write");
-    }
-    done += static_cast<std::size_t>(n);
+  try {
+    write_all(f.fd, bytes.data(), bytes.size(), temp, "cannot write");
+  } catch (const Error&) {
+    ::unlink(temp.c_str());
+    throw;
   }
   const int fd = f.fd;
   f.fd = -1;
@@ -115,14 +110,7 @@ class SpooledInput {
       ~Close() { ::close(fd); }
     } guard{fd};
     char buf[1 << 16];
-    while (const std::size_t n = in.read(buf, sizeof buf)) {
-      for (std::size_t done = 0; done < n;) {
-        const ssize_t w = ::write(fd, buf + done, n - done);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) throw_errno(path_, "cannot write");
-        done += static_cast<std::size_t>(w);
-      }
-    }
+    while (const std::size_t n = in.read(buf, sizeof buf)) write_all(fd, buf, n, path_, "cannot write");
   }
   ~SpooledInput() { ::unlink(path_.c_str()); }
   SpooledInput(const SpooledInput&) = delete;

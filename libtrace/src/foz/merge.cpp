@@ -40,7 +40,7 @@ std::uint64_t pack(std::uint32_t source, std::uint64_t offset) {
 class Source {
  public:
   explicit Source(std::string name) : name_(std::move(name)) {
-    if (is_stdio(name_)) throw Error(Errc::usage, "<stdin>", "trak-merge reads archives by offset: give files, not a pipe");
+    if (is_stdio(name_)) throw Error(Errc::usage, "<stdin>", "archives are merged by offset: give files, not a pipe");
     const int fd = ::open(name_.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) throw_errno(name_);
     struct stat st {};
@@ -51,7 +51,7 @@ class Source {
     if (S_ISDIR(st.st_mode) || !S_ISREG(st.st_mode)) {
       ::close(fd);
       if (S_ISDIR(st.st_mode)) throw Error(Errc::io, name_, "Is a directory");
-      throw Error(Errc::usage, name_, "trak-merge reads archives by offset: give a regular file");
+      throw Error(Errc::usage, name_, "archives are merged by offset: give a regular file");
     }
     dev_ = st.st_dev;
     ino_ = st.st_ino;

@@ -11,6 +11,7 @@
 
 #include "foz/internal.hpp"
 #include "foz/keys.hpp"
+#include "libtrace/core/io.hpp"
 #include "libtrace/foz/archive.hpp"
 
 namespace libtrace::foz {
@@ -60,17 +61,7 @@ class FdSink final : public Sink {
   }
 
  private:
-  void write_fd(const std::uint8_t* p, std::size_t n) {
-    while (n > 0) {
-      const ssize_t r = ::write(fd_, p, n);
-      if (r < 0) {
-        if (errno == EINTR) continue;
-        throw_errno(name_, "write");
-      }
-      p += r;
-      n -= static_cast<std::size_t>(r);
-    }
-  }
+  void write_fd(const std::uint8_t* p, std::size_t n) { write_all(fd_, p, n, name_); }
 
   int fd_;
   bool owns_;

@@ -128,6 +128,10 @@ class OutputFile final : public Sink {
 };
 
 // Whether stdout is a terminal: binary writers refuse one unless asked.
+// Writes all `size` bytes to `fd`, again after EINTR and short writes;
+// throws Errc::io naming `where` and `action` ("write: No space left on device").
+void write_all(int fd, const void* data, std::size_t size, const std::string& where, std::string_view action = "write");
+
 bool stdout_is_terminal();
 // Whether stdin is a terminal: readers refuse to wait on one for a trace.
 bool stdin_is_terminal();

@@ -210,7 +210,7 @@ class Device {
 
 // Non-dispatchable handles are distinct pointer types only on 64-bit
 // targets, which the specialisations below rely on.
-static_assert(!std::is_same_v<VkBuffer, VkImage>, "trak-vk needs 64-bit Vulkan handles");
+static_assert(!std::is_same_v<VkBuffer, VkImage>, "libtrace's vk module needs 64-bit Vulkan handles");
 
 template <typename T>
 struct Destroyer;  // specialised below for each handle type

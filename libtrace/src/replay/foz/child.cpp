@@ -45,7 +45,7 @@ double bits_f64(std::uint64_t u) {
 }
 
 Error malformed(const char* what) {
-  return Error(Errc::bad_record, "trak-replay worker", std::string("malformed ") + what + " message from the parent");
+  return Error(Errc::bad_record, "worker", std::string("malformed ") + what + " message from the parent");
 }
 
 }  // namespace
@@ -64,7 +64,7 @@ std::string setup_message(const WorkerSetup& s) {
 WorkerSetup read_setup(std::string_view body) {
   MsgIn in(body);
   if (in.u32() != kProtocol)
-    throw Error(Errc::unsupported, "trak-replay worker",
+    throw Error(Errc::unsupported, "worker",
                 "the parent speaks another protocol (is the worker another version of trak-replay?)");
   WorkerSetup s;
   s.id = in.u32();
@@ -293,7 +293,7 @@ int run_worker(int channel_fd) {
   } catch (const std::exception& e) {
     try {
       MsgOut m(MsgKind::fatal);
-      up.send(m.u8(static_cast<std::uint8_t>(Errc::unsupported)).str("trak-replay worker").str(e.what()).frame());
+      up.send(m.u8(static_cast<std::uint8_t>(Errc::unsupported)).str("worker").str(e.what()).frame());
     } catch (const ParentGone&) {
     }
   }

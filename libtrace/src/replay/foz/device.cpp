@@ -87,7 +87,7 @@ ReplayDevice::ReplayDevice() : caps_(Capabilities::everything()) {
 
 ReplayDevice::ReplayDevice(const std::string& spec, const VkPhysicalDeviceFeatures2* archive_features) {
   vk::InstanceOptions io;
-  io.application_name = "trak-replay";
+  io.application_name = "trak";
   instance_ = std::make_unique<vk::Instance>(io);
   const vk::PhysicalDeviceInfo& phys = instance_->select(spec);
   const std::uint32_t api = std::min(instance_->api_version(), phys.properties.apiVersion);

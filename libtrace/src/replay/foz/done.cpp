@@ -8,6 +8,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "libtrace/core/io.hpp"
+
 namespace libtrace::foz::detail {
 
 DoneLog::DoneLog(const std::string& path, const WarningSink& warnings) : path_(path) {
@@ -45,17 +47,7 @@ void DoneLog::add(Tag tag, std::uint64_t hash) {
 }
 
 void DoneLog::flush() {
-  const std::uint8_t* p = pending_.data();
-  std::size_t n = pending_.size();
-  while (n > 0) {
-    const ssize_t r = ::write(fd_, p, n);
-    if (r < 0) {
-      if (errno == EINTR) continue;
-      throw_errno(path_, "write");
-    }
-    p += r;
-    n -= static_cast<std::size_t>(r);
-  }
+  write_all(fd_, pending_.data(), pending_.size(), path_);
   pending_.clear();
 }
 

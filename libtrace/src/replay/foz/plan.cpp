@@ -103,7 +103,7 @@ Shard parse_shard(std::string_view text) {
 namespace detail {
 
 Sources::Sources(const std::vector<std::string>& paths, const WarningSink& warnings) {
-  if (paths.empty()) throw Error(Errc::usage, "trak-replay", "no archive given");
+  if (paths.empty()) throw Error(Errc::usage, "", "no archive given");
   ReadOptions ro;
   ro.warnings = warnings;
   for (const std::string& p : paths) {

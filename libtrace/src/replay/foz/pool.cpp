@@ -178,7 +178,7 @@ void ProcessPool::Impl::handle(Worker& w, MsgKind kind, const std::string& body)
       break;
     }
     default:  // not a worker's message: a worker of another build
-      if (!fatal) fatal.emplace(Errc::bad_record, "trak-replay", "a worker sent an unknown message");
+      if (!fatal) fatal.emplace(Errc::bad_record, "", "a worker sent an unknown message");
       break;
   }
 }
@@ -239,9 +239,9 @@ void ProcessPool::Impl::settle_death(Worker& w, int status) {
       if (phase == Phase::dependency && dep_tag == Tag::shader_module) shared->ban(dep_hash);
     } else if (!w.hello) {
       if (++start_failures >= kMaxStartFailures)
-        fatal.emplace(Errc::unsupported, "trak-replay", "workers keep dying while they set up the device (" + why + ")");
+        fatal.emplace(Errc::unsupported, "", "workers keep dying while they set up the device (" + why + ")");
     } else if (cfg.warnings) {
-      cfg.warnings("trak-replay", "worker " + std::to_string(w.id) + ": " + why + " outside any pipeline");
+      cfg.warnings("", "worker " + std::to_string(w.id) + ": " + why + " outside any pipeline");
     }
     const auto reclaimed = ledger->reclaim_uncommitted(w.id, shared->control().next.load());
     result.lost_from_cache += reclaimed.size();
@@ -266,7 +266,7 @@ void ProcessPool::Impl::reap(std::size_t index) {
     settle_death(w, status);
   } else if (!clean && !w.killed && !fatal && cfg.warnings) {
     // Its results were in; a driver that crashes tearing down costs nothing.
-    cfg.warnings("trak-replay", "worker " + std::to_string(w.id) + ": " + describe_death(w, status, Phase::idle, {}, 0) +
+    cfg.warnings("", "worker " + std::to_string(w.id) + ": " + describe_death(w, status, Phase::idle, {}, 0) +
                                     " after it had handed everything over");
   }
 }
@@ -302,7 +302,7 @@ void ProcessPool::Impl::report_progress(bool force) {
 
 ProcessPool::ProcessPool(const PoolConfig& cfg) : impl_(std::make_unique<Impl>(cfg)) {
   if (cfg.exe.empty())
-    throw Error(Errc::usage, "trak-replay", "worker processes need a worker executable (or run in-process)");
+    throw Error(Errc::usage, "", "worker processes need a worker executable (or run in-process)");
 }
 
 ProcessPool::~ProcessPool() = default;
@@ -312,7 +312,7 @@ void ProcessPool::prestart() {
 }
 
 PoolResult ProcessPool::run(const Plan& plan, SharedState& shared, Ledger& ledger) {
-  if (shared.fd() < 0) throw Error(Errc::usage, "trak-replay", "worker processes need a shared state between processes");
+  if (shared.fd() < 0) throw Error(Errc::usage, "", "worker processes need a shared state between processes");
   Impl& p = *impl_;
   p.plan = &plan;
   p.shared = &shared;
@@ -337,7 +337,7 @@ PoolResult ProcessPool::run(const Plan& plan, SharedState& shared, Ledger& ledge
     fds.clear();
     for (const Worker& w : p.workers) fds.push_back(pollfd{w.fd, POLLIN, 0});
     const int r = ::poll(fds.data(), fds.size(), 50);
-    if (r < 0 && errno != EINTR) throw_errno("trak-replay", "poll");
+    if (r < 0 && errno != EINTR) throw_errno("", "poll");
     for (std::size_t i = 0; i < fds.size(); ++i)
       if (fds[i].revents) p.read_from(p.workers[i]);
     for (auto& [slot, handover] : p.respawn) p.spawn(slot, std::move(handover));

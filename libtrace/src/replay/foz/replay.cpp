@@ -55,7 +55,7 @@ void check_options(const ReplayOptions& opt) {
     throw Error(Errc::usage, "--load-cache", "a null device loads no pipeline cache");
   if (opt.timeout_seconds < 0) throw Error(Errc::usage, "--timeout", "must be 0 (none) or more seconds");
   if (!opt.in_process && opt.worker_executable.empty())
-    throw Error(Errc::usage, "trak-replay", "worker processes need ReplayOptions::worker_executable (or in_process)");
+    throw Error(Errc::usage, "", "worker processes need ReplayOptions::worker_executable (or in_process)");
   for (const auto& out : {opt.pipeline_cache, opt.skip_done})
     for (const auto& in : opt.inputs)
       if (!out.empty() && out == in) throw Error(Errc::usage, out, "is an input archive too");
@@ -132,7 +132,7 @@ ReplayResult replay(const ReplayOptions& opt) {
   Arena app_arena;
   std::vector<std::string> app_warnings;
   const VkPhysicalDeviceFeatures2* archive_features = application_features(sources, app_arena, app_warnings);
-  for (const auto& w : app_warnings) warn("trak-replay", w);
+  for (const auto& w : app_warnings) warn("", w);
   if (opt.validate) invalid = validate_modules(sources, opt.spirv_val, r.jobs);
 
   SharedState shared(plan.items.size(), r.jobs, !opt.in_process);

@@ -67,7 +67,7 @@ void DeviceSession::start(const Sources& sources, SharedState& shared, unsigned 
 }
 
 Outcome DeviceSession::run(const WorkItem& item, std::string& reason) {
-  if (!replayer_) throw Error(Errc::usage, "trak-replay", "a session ran a pipeline before it was started");
+  if (!replayer_) throw Error(Errc::usage, "", "a session ran a pipeline before it was started");
   return replayer_->replay(item, reason);
 }
 

@@ -53,11 +53,11 @@ SharedState::SharedState(std::size_t items, unsigned slots, bool between_process
     : n_slots_(slots), n_items_(items) {
   bytes_ = offsets(items, slots).bytes;
   if (between_processes) {
-    fd_ = ::memfd_create("trak-replay-shared", MFD_CLOEXEC);
-    if (fd_ < 0) throw_errno("trak-replay", "memfd_create for the shared state");
+    fd_ = ::memfd_create("libtrace-replay-shared", MFD_CLOEXEC);
+    if (fd_ < 0) throw_errno("", "memfd_create for the shared state");
     if (::ftruncate(fd_, static_cast<off_t>(bytes_)) != 0) {
       ::close(fd_);
-      throw_errno("trak-replay", "sizing the shared state");
+      throw_errno("", "sizing the shared state");
     }
     base_ = ::mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
   } else {
@@ -65,7 +65,7 @@ SharedState::SharedState(std::size_t items, unsigned slots, bool between_process
   }
   if (base_ == MAP_FAILED) {
     if (fd_ >= 0) ::close(fd_);
-    throw_errno("trak-replay", "mmap of the shared state");
+    throw_errno("", "mmap of the shared state");
   }
   // Zero-filled by the kernel: the atomics start at 0, the outcomes pending.
   new (base_) Header{kMagic, items, bytes_, slots, kLayout};
@@ -82,7 +82,7 @@ SharedState::SharedState(int memfd) {
   if (!readable || h.magic != kMagic || h.layout != kLayout || h.bytes != static_cast<std::uint64_t>(st.st_size) ||
       offsets(h.items, h.slots).bytes != h.bytes) {
     ::close(memfd);
-    throw Error(Errc::unsupported, "trak-replay worker",
+    throw Error(Errc::unsupported, "worker",
                 "the shared state is not this build's (is the worker another version of trak-replay?)");
   }
   n_items_ = h.items;
@@ -90,7 +90,7 @@ SharedState::SharedState(int memfd) {
   bytes_ = h.bytes;
   base_ = ::mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0);
   ::close(memfd);  // the mapping keeps the memory; no descriptor to leak
-  if (base_ == MAP_FAILED) throw_errno("trak-replay worker", "mmap of the shared state");
+  if (base_ == MAP_FAILED) throw_errno("worker", "mmap of the shared state");
   lay_out();
 }
 

@@ -41,7 +41,7 @@ struct SpawnPlan {
 
 SpawnedWorker spawn_worker(const std::string& exe) {
   int sv[2];
-  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) throw_errno("trak-replay", "socketpair");
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) throw_errno("", "socketpair");
   SpawnPlan p;
   // The order matters: the child's end may itself be 0, 1 or 2. dup2 onto
   // the same number clears close-on-exec too (glibc >= 2.29).
