@@ -14,6 +14,7 @@
 #include "libtrace/core/error.hpp"
 #include "libtrace/core/io.hpp"
 #include "libtrace/core/progress.hpp"
+#include "libtrace/core/sniff.hpp"
 
 namespace tools {
 
@@ -114,6 +115,14 @@ inline libtrace::Progress progress_bar(const std::string& tool, bool enabled = t
     if (end) std::fputs("\r\33[K", stderr);
     std::fflush(stderr);
   };
+}
+
+// The error for a file that a tool does not read: what it is, and what the
+// tool reads instead.
+inline libtrace::Error not_read_here(const libtrace::InputFile& in, libtrace::Format f, const std::string& tool,
+                                     const std::string& reads) {
+  return libtrace::Error(libtrace::Errc::unsupported, in.name(),
+                         "this is " + std::string(libtrace::format_name(f)) + "; " + tool + " reads " + reads);
 }
 
 // A trace read from stdin must come from a pipe or a file, not a terminal

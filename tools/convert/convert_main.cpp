@@ -136,8 +136,11 @@ int main(int argc, char** argv) {
       return json_to_archive(opt.input, opt.output, out_opt->count() > 0, foz_flags, nullptr);
     }
     libtrace::InputFile in(opt.input);
-    const std::string_view head = in.peek(64);
-    const bool foz = libtrace::foz::looks_like_foz(head), foz_json = !foz && libtrace::foz::looks_like_json(head);
+    libtrace::Sniffed sniffed = libtrace::sniff(in);
+    if (sniffed.format == libtrace::Format::gfxr_capture)
+      throw tools::not_read_here(in, sniffed.format, "trak-convert",
+                                 "apitrace traces, VMA calls recordings, Fossilize archives and their JSON");
+    const bool foz = sniffed.format == libtrace::Format::foz_archive, foz_json = sniffed.format == libtrace::Format::foz_json;
     if (foz || foz_json) no_calls();
     if (foz) return archive_to_json(opt.input, opt.output, foz_flags, in);
     if (foz_json) return json_to_archive(opt.input, opt.output, out_opt->count() > 0, foz_flags, &in);
@@ -165,7 +168,7 @@ int main(int argc, char** argv) {
       throw tools::UsageError("--codec and --level apply only to --to trace");
     }
     opt.progress = tools::progress_bar("trak-convert", !no_progress);
-    libtrace::convert::convert_trace(opt, in);
+    libtrace::convert::convert_trace(opt, in, std::move(sniffed));
     return tools::kOk;
   });
 }

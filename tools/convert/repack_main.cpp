@@ -39,7 +39,10 @@ int main(int argc, char** argv) {
   return tools::run(app, argc, argv, [&] {
     tools::refuse_terminal_input(opt.input);
     libtrace::InputFile in(opt.input);
-    const bool foz = libtrace::foz::looks_like_foz(in.peek(libtrace::foz::kMagicSize));
+    libtrace::Sniffed sniffed = libtrace::sniff(in);
+    if (sniffed.format == libtrace::Format::foz_json || sniffed.format == libtrace::Format::gfxr_capture)
+      throw tools::not_read_here(in, sniffed.format, "trak-repack", "apitrace traces and Fossilize archives");
+    const bool foz = sniffed.format == libtrace::Format::foz_archive;
     tools::refuse_binary_terminal(opt.output, false);
     if (foz) {
       namespace f = libtrace::foz;
@@ -75,7 +78,7 @@ int main(int argc, char** argv) {
     opt.encoder.container = *libtrace::parse_container(codec);
     libtrace::check_level(opt.encoder.container, opt.encoder.level);
     opt.progress = tools::progress_bar("trak-repack", !no_progress);
-    const libtrace::apitrace::RepackResult r = libtrace::apitrace::repack_trace(opt, in);
+    const libtrace::apitrace::RepackResult r = libtrace::apitrace::repack_trace(opt, in, std::move(sniffed.stream));
     if (!quiet && opt.verify)
       std::fprintf(stderr, "trak-repack: %s: %llu calls verified\n", opt.output.c_str(),
                    static_cast<unsigned long long>(r.calls_verified));

@@ -102,7 +102,7 @@ Exit status: 0 replayed (allocations that fail on this device are counted, not e
     // pipe is a VMA recording.
     if (!libtrace::is_stdio(inputs.front())) {
       libtrace::InputFile probe(inputs.front());
-      if (libtrace::foz::looks_like_foz(probe.peek(libtrace::foz::kMagicSize))) {
+      if (libtrace::sniff(probe).format == libtrace::Format::foz_archive) {
         for (const auto& [given, name] : {std::pair{simulate, "--simulate"}, std::pair{!lines.empty(), "--lines"},
                                           std::pair{keep_going, "--keep-going"}, std::pair{no_budget, "--no-heap-budget"}})
           if (given) throw tools::UsageError(std::string(name) + " applies to VMA recordings, not to .foz archives");
@@ -119,13 +119,12 @@ Exit status: 0 replayed (allocations that fail on this device are counted, not e
     const Lines range = lines.empty() ? Lines{} : parse_lines(lines);
     libtrace::WarningSink warnings = tools::warning_sink("trak-replay");
     libtrace::InputFile in(input);
-    if (libtrace::foz::looks_like_foz(in.peek(libtrace::foz::kMagicSize)))
+    libtrace::Sniffed sniffed = libtrace::sniff(in);
+    if (sniffed.format == libtrace::Format::foz_archive)
       throw libtrace::Error(libtrace::Errc::usage, in.name(), "a .foz archive is read by offset: give a file, not a pipe");
-    std::string head;
-    auto decoder = libtrace::peek_stream(libtrace::open_decoder(in), 64, head);
-    if (!vma::looks_like_recording(head))
-      throw libtrace::Error(libtrace::Errc::unsupported, in.name(),
-                            "trak-replay replays VMA calls recordings; this is not one");
+    if (sniffed.format != libtrace::Format::vma_recording)
+      throw tools::not_read_here(in, sniffed.format, "trak-replay", "VMA calls recordings and Fossilize archives");
+    auto decoder = std::move(sniffed.stream);
     std::optional<libtrace::Error> error;
     if (simulate) {
       vma::SimOptions opt;

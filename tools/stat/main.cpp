@@ -41,7 +41,11 @@ int main(int argc, char** argv) {
     tools::refuse_terminal_input(input);
     libtrace::InputFile in(input);
     const auto progress_foz = tools::progress_bar("trak-stat", !no_progress);
-    if (libtrace::foz::looks_like_foz(in.peek(libtrace::foz::kMagicSize))) {
+    libtrace::Sniffed sniffed = libtrace::sniff(in);
+    if (sniffed.format == libtrace::Format::foz_json || sniffed.format == libtrace::Format::gfxr_capture)
+      throw tools::not_read_here(in, sniffed.format, "trak-stat",
+                                 "apitrace traces, VMA calls recordings and Fossilize archives");
+    if (sniffed.format == libtrace::Format::foz_archive) {
       if (!html.empty()) throw tools::UsageError("--html applies to VMA recordings");
       libtrace::foz::FozStatOptions opt;
       opt.progress = progress_foz;
@@ -62,10 +66,9 @@ int main(int argc, char** argv) {
       }
       return tools::kOk;
     }
-    std::string head;
-    auto decoder = libtrace::peek_stream(libtrace::open_decoder(in), 64, head);
+    auto decoder = std::move(sniffed.stream);
     const auto progress = tools::progress_bar("trak-stat", !no_progress);
-    if (libtrace::vma::looks_like_recording(head)) {
+    if (sniffed.format == libtrace::Format::vma_recording) {
       libtrace::vma::StatOptions opt;
       opt.keep_going = keep_going;
       opt.timeline = !html.empty();

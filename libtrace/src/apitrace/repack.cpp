@@ -114,15 +114,15 @@ std::uint64_t compare_traces(const std::string& expected, const std::string& act
 
 RepackResult repack_trace(const RepackOptions& opt) {
   InputFile in(opt.input);
-  return repack_trace(opt, in);
+  return repack_trace(opt, in, open_decoder(in));
 }
 
-RepackResult repack_trace(const RepackOptions& opt, InputFile& in) {
+RepackResult repack_trace(const RepackOptions& opt, InputFile& in, std::unique_ptr<Decoder> stream) {
   if (opt.verify && (is_stdio(opt.input) || is_stdio(opt.output)))
     throw Error(Errc::usage, "", "--verify needs a file input and a file output, not '-'");
   check_level(opt.encoder.container, opt.encoder.level);
   RepackResult result;
-  auto decoder = prefetch(open_decoder(in));
+  auto decoder = prefetch(std::move(stream));
   OutputFile out(opt.output);
   if (opt.verify && out.in_place()) throw Error(Errc::usage, out.name(), "--verify needs a regular file to read back");
   auto encoder = make_encoder(opt.encoder, out);

@@ -178,10 +178,10 @@ void convert_recording(const ConvertOptions& opt, InputFile& in, std::unique_ptr
 
 void convert_trace(const ConvertOptions& opt) {
   InputFile in(opt.input);
-  convert_trace(opt, in);
+  convert_trace(opt, in, sniff(in));
 }
 
-void convert_trace(const ConvertOptions& opt, InputFile& in) {
+void convert_trace(const ConvertOptions& opt, InputFile& in, Sniffed sniffed) {
   ParserOptions popt;
   popt.keep_blob_data = opt.format == OutputFormat::trace;
   OutputFile out(opt.output);
@@ -190,9 +190,10 @@ void convert_trace(const ConvertOptions& opt, InputFile& in) {
   std::string text;
   text.reserve(kTextFlush * 2);
   try {
-    std::string head;
-    auto decoder = peek_stream(open_decoder(in), 64, head);
-    if (vma::looks_like_recording(head)) {
+    if (sniffed.format != Format::apitrace && sniffed.format != Format::vma_recording)
+      throw Error(Errc::unsupported, in.name(), "this is " + std::string(format_name(sniffed.format)) + ", neither a trace nor a recording");
+    auto decoder = std::move(sniffed.stream);
+    if (sniffed.format == Format::vma_recording) {
       convert_recording(opt, in, std::move(decoder), out);
       return;
     }

@@ -10,6 +10,7 @@
 
 #include "core/codec_internal.hpp"
 #include "libtrace/core/error.hpp"
+#include "libtrace/core/sniff.hpp"
 
 namespace libtrace {
 
@@ -64,7 +65,7 @@ std::unique_ptr<Decoder> open_decoder(InputFile& in) {
   if (magic.size() == 2 && static_cast<unsigned char>(magic[0]) == 0x1f &&
       static_cast<unsigned char>(magic[1]) == 0x8b)
     return detail::make_gzip_decoder(in);
-  if (in.peek(23) == "Vulkan Memory Allocator") return detail::make_plain_decoder(in);
+  if (in.peek(kVmaRecordingMagic.size()) == kVmaRecordingMagic) return detail::make_plain_decoder(in);
   return detail::make_brotli_decoder(in);
 }
 

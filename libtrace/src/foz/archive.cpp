@@ -135,13 +135,6 @@ std::optional<Tag> parse_tag(std::string_view text) {
   return static_cast<Tag>(v);
 }
 
-bool looks_like_foz(std::string_view head) {
-  // A file cut inside the magic still names itself: the reader then says
-  // "truncated header" instead of "not a trace".
-  if (head.size() < 2) return false;
-  return head.substr(0, kMagic.size()) == kMagic.substr(0, std::min(head.size(), kMagic.size()));
-}
-
 std::string entry_name(Tag tag, std::uint64_t hash) {
   std::string s(kNameSize, '0');
   put_hex(s.data(), static_cast<std::uint64_t>(tag), 24);

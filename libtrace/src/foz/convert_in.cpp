@@ -180,14 +180,6 @@ void from_document(const JsonToFozOptions& opt, InputFile& in, BatchWriter& writ
 
 }  // namespace
 
-bool looks_like_json(std::string_view head) {
-  for (char c : head) {
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') continue;
-    return c == '{';
-  }
-  return false;
-}
-
 FozConvertResult json_to_foz(const JsonToFozOptions& opt, InputFile* in) {
   const EntryFiles files = in ? EntryFiles{} : list_entry_files(opt);
   ArchiveWriter writer(opt.output, WriteMode::overwrite);

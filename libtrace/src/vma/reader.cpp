@@ -15,7 +15,6 @@ namespace libtrace::vma {
 
 using detail::Batch;
 
-bool looks_like_recording(std::string_view first) { return first.rfind("Vulkan Memory Allocator", 0) == 0; }
 
 struct Reader::Impl {
   Impl(std::unique_ptr<Decoder> decoder, std::string name, ReaderOptions o)

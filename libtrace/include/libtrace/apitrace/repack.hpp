@@ -29,9 +29,9 @@ struct RepackResult {
 // Decompresses `input` and compresses the same stream into `output`. Throws
 // Error on bad input (the output is then not created) and on a failed verify.
 RepackResult repack_trace(const RepackOptions& opt);
-// The same on an input already opened (and maybe peeked at); opt.input
-// still names it for --verify.
-RepackResult repack_trace(const RepackOptions& opt, InputFile& in);
+// The same on an input already opened, whose stream `decoder` reads (as
+// sniff() gives it); opt.input still names it for --verify.
+RepackResult repack_trace(const RepackOptions& opt, InputFile& in, std::unique_ptr<Decoder> decoder);
 
 // Parses both traces and compares them call by call, and their decompressed
 // sizes. Returns the number of calls; throws Error(bad_record) naming the first

@@ -9,6 +9,7 @@
 #include "libtrace/core/error.hpp"
 #include "libtrace/core/io.hpp"
 #include "libtrace/core/progress.hpp"
+#include "libtrace/core/sniff.hpp"
 
 namespace libtrace::convert {
 
@@ -35,7 +36,7 @@ struct ConvertOptions {
 // and offset. Truncated input yields every recoverable call first, exactly as
 // `apitrace dump` prints them.
 void convert_trace(const ConvertOptions& opt);
-// The same on an input already opened (and maybe peeked at).
-void convert_trace(const ConvertOptions& opt, InputFile& in);
+// The same on an input already sniffed (a trace or a recording).
+void convert_trace(const ConvertOptions& opt, InputFile& in, Sniffed sniffed);
 
 }  // namespace libtrace::convert

@@ -21,6 +21,8 @@
 
 #include "libtrace/core/error.hpp"
 #include "libtrace/core/io.hpp"
+#include "libtrace/core/sniff.hpp"
+#include "libtrace/core/sniff.hpp"
 
 namespace libtrace::foz {
 
@@ -54,12 +56,7 @@ inline constexpr std::size_t kEntryHeaderSize = kNameSize + kPayloadHeaderSize; 
 inline constexpr std::uint8_t kVersion = 6;     // what trak writes
 inline constexpr std::uint8_t kMinVersion = 5;  // oldest version read
 // The 12 bytes every archive starts with (then 3 zero bytes and the version).
-inline constexpr std::string_view kMagic{"\x81" "FOSSILIZEDB", 12};
-
-// True when `head` (the first bytes of a file) starts like an archive, of any
-// version (also when the file ends inside the magic, from its second byte
-// on): for telling formats apart by content. The reader checks the rest.
-bool looks_like_foz(std::string_view head);
+inline constexpr std::string_view kMagic = kFozMagic;
 
 // The 16-byte header's stored form, in entry order.
 enum class PayloadFormat : std::uint32_t { none = 1, zlib = 2 };

@@ -54,7 +54,4 @@ FozConvertResult foz_to_json(const FozToJsonOptions& opt, InputFile& in);
 // `in` is the opened input for a document, null for a directory.
 FozConvertResult json_to_foz(const JsonToFozOptions& opt, InputFile* in);
 
-// Whether `head` (the first bytes of a file) looks like a JSON document.
-bool looks_like_json(std::string_view head);
-
 }  // namespace libtrace::foz

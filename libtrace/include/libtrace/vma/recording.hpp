@@ -153,7 +153,5 @@ class Reader {
   std::unique_ptr<Impl> impl_;
 };
 
-// True if a decoded stream starts like a recording.
-bool looks_like_recording(std::string_view first_bytes);
 
 }  // namespace libtrace::vma
