@@ -1,0 +1,649 @@
+#!/usr/bin/env python3
+"""Emit the C++ reflection tables of registry.hpp from the Vulkan registry.
+
+usage: gen_registry.py VK_XML OUT_CPP
+
+Covers Vulkan 1.x ("vulkan" api) and every extension whose declarations a
+plain `#include <vulkan/vulkan_core.h>` sees. Platform extensions (a
+`platform` with a protect macro) and provisional ones (VK_ENABLE_BETA_EXTENSIONS)
+are left out together with what only they require; so are extensions with
+supported="disabled" and items for another api (vulkansc).
+
+Every value the compiler can know (offsets, sizes, sType and enumerant values,
+array bounds) is written as a C++ expression over the header's own names, so
+the tables cannot drift from the headers; the generator only needs its own
+numbers to sort the lookup indexes, and static_asserts check that order.
+The generator also lays every struct out by the LP64 C rules from what it
+parsed and asserts that against sizeof/offsetof: a member whose pointer depth,
+array bound or bitfield width was misread fails the build instead of producing
+a wrong table.
+
+Standard library only: meson runs this at build time on any Debian 12 box.
+"""
+
+import re
+import sys
+import xml.etree.ElementTree as ET
+
+API = 'vulkan'
+
+# Element types whose registry name says everything; the rest go by category.
+BASIC = {
+    'uint8_t': 'u8', 'uint16_t': 'u16', 'uint32_t': 'u32', 'int32_t': 's32',
+    'uint64_t': 'u64', 'int64_t': 's64', 'float': 'f32', 'double': 'f64',
+    'int': 's32',   # file descriptors (VkImportMemoryFdInfoKHR::fd)
+    'size_t': 'size', 'VkBool32': 'bool32', 'VkDeviceSize': 'u64',
+    'VkDeviceAddress': 'u64', 'VkSampleMask': 'u32',
+    # Registry-level Flags, used bare by a few members; no FlagBits behind them.
+    'VkFlags': 'bitmask', 'VkFlags64': 'bitmask',
+}
+
+# (size, align) on LP64, for the layout check only.
+LAYOUT = {
+    'char': (1, 1), 'int8_t': (1, 1), 'uint8_t': (1, 1),
+    'int16_t': (2, 2), 'uint16_t': (2, 2),
+    'int': (4, 4), 'int32_t': (4, 4), 'uint32_t': (4, 4), 'float': (4, 4),
+    'int64_t': (8, 8), 'uint64_t': (8, 8), 'double': (8, 8), 'size_t': (8, 8),
+    'VkBool32': (4, 4), 'VkSampleMask': (4, 4), 'VkFlags': (4, 4),
+    'VkFlags64': (8, 8), 'VkDeviceSize': (8, 8), 'VkDeviceAddress': (8, 8),
+}
+PTR = (8, 8)
+
+
+def api_ok(elem):
+    api = elem.get('api')
+    return api is None or API in api.split(',')
+
+
+def parse_int(s):
+    s = s.strip()
+    neg = s.startswith('-')
+    s = s.lstrip('-').rstrip('uUlL')
+    v = int(s, 16) if s.lower().startswith('0x') else int(s)
+    return -v if neg else v
+
+
+class Decl:
+    """One <member> or <param>: the C declarator split into its parts."""
+
+    def __init__(self, elem):
+        self.elem = elem
+        self.type = elem.find('type').text
+        self.name = elem.find('name').text
+        pre = elem.text or ''
+        between = elem.find('type').tail or ''
+        post = ''
+        seen_name = False
+        for child in elem:
+            if child.tag == 'name':
+                seen_name = True
+                post += child.tail or ''
+            elif seen_name and child.tag != 'comment':
+                post += (child.text or '') + (child.tail or '')
+            elif seen_name:
+                post += child.tail or ''
+        self.is_const = 'const' in pre
+        self.depth = between.count('*')
+        self.dims = [d.strip() for d in re.findall(r'\[([^\]]+)\]', post)]
+        m = re.match(r'\s*:\s*(\d+)', post)
+        self.bits = int(m.group(1)) if m else 0
+        self.len = elem.get('altlen') or elem.get('len')
+        opt = elem.get('optional')
+        self.optional = bool(opt) and opt.split(',')[0] == 'true'
+        self.values = elem.get('values')
+
+
+class Registry:
+    def __init__(self, path):
+        root = ET.parse(path).getroot()
+        self.protect = {p.get('name'): p.get('protect')
+                        for p in root.iter('platform')}
+        self.types = {}
+        for t in root.find('types').findall('type'):
+            if not api_ok(t):
+                continue
+            name = t.get('name') or (t.find('name').text if t.find('name') is not None else None)
+            if name:
+                self.types[name] = t
+        self.enum_blocks = {e.get('name'): e for e in root.findall('enums')}
+        self.constants = {}
+        for e in self.enum_blocks['API Constants'].findall('enum'):
+            if e.get('value') and re.fullmatch(r'\d+', e.get('value')):
+                self.constants[e.get('name')] = int(e.get('value'))
+        self.commands = {}
+        for c in root.find('commands').findall('command'):
+            if not api_ok(c):
+                continue
+            name = c.get('name') or c.find('proto/name').text
+            self.commands[name] = c
+        self.features = root.findall('feature')
+        self.extensions = root.find('extensions').findall('extension')
+
+    # -- what the header declares ---------------------------------------
+
+    def select(self):
+        """Fill kept/skipped type and command names and extension enumerants."""
+        self.kept_types, self.kept_cmds = set(), set()
+        skipped_types, skipped_cmds = set(), set()
+        self.ext_values = {}   # extended enum -> [(name, value|None, alias|None)]
+        self.skipped_ext = {'platform': [], 'provisional': [], 'disabled': [], 'other api': []}
+        self.hidden_values = set()
+        self.seen_values = set()
+
+        def take(block, types, cmds, extnumber, values_visible):
+            for r in block.findall('require'):
+                if not api_ok(r):
+                    continue
+                for t in r.findall('type'):
+                    types.add(t.get('name'))
+                for c in r.findall('command'):
+                    cmds.add(c.get('name'))
+                for e in r.findall('enum'):
+                    if e.get('extends') and api_ok(e):
+                        if values_visible and not e.get('protect'):
+                            self.add_ext_value(e, extnumber)
+                        else:
+                            self.hidden_values.add(e.get('name'))
+
+        for f in self.features:
+            if api_ok(f):
+                take(f, self.kept_types, self.kept_cmds, None, True)
+        for x in self.extensions:
+            supported = x.get('supported', '').split(',')
+            number = int(x.get('number'))
+            if 'disabled' in supported:
+                self.skipped_ext['disabled'].append(x.get('name'))
+                continue
+            if API not in supported:
+                self.skipped_ext['other api'].append(x.get('name'))
+                continue
+            platform = x.get('platform')
+            if x.get('provisional') == 'true' or platform == 'provisional':
+                self.skipped_ext['provisional'].append(x.get('name'))
+                take(x, skipped_types, skipped_cmds, number, False)
+            elif platform and self.protect.get(platform):
+                # vulkan_core.h still lists these extensions' enumerants in
+                # the core enums (VK_STRUCTURE_TYPE_WIN32_*): keep those.
+                self.skipped_ext['platform'].append(x.get('name'))
+                take(x, skipped_types, skipped_cmds, number, True)
+            else:
+                take(x, self.kept_types, self.kept_cmds, number, True)
+
+        self.close_types()
+        self.skipped_values = self.hidden_values - self.seen_values
+        self.skipped_types = skipped_types - self.kept_types
+        self.skipped_cmds = skipped_cmds - self.kept_cmds
+
+    def add_ext_value(self, e, extnumber):
+        name = e.get('name')
+        if name in self.seen_values:
+            return   # promoted or shared enumerants are required in several places
+        self.seen_values.add(name)
+        if e.get('alias'):
+            value = None
+        elif e.get('bitpos') is not None:
+            value = 1 << int(e.get('bitpos'))
+        elif e.get('offset') is not None:
+            n = int(e.get('extnumber') or extnumber)
+            value = 1000000000 + (n - 1) * 1000 + int(e.get('offset'))
+            if e.get('dir') == '-':
+                value = -value
+        else:
+            value = parse_int(e.get('value'))
+        self.ext_values.setdefault(e.get('extends'), []).append((name, value, e.get('alias')))
+
+    def deps(self, name):
+        """Types a type's declaration names: the header emits them with it."""
+        t = self.types.get(name)
+        if t is None:
+            return []
+        out = []
+        if t.get('alias'):
+            out.append(t.get('alias'))
+        for attr in ('requires', 'bitvalues'):
+            if t.get(attr) and t.get('category') in ('bitmask', 'funcpointer'):
+                out.append(t.get(attr))
+        if t.get('category') in ('struct', 'union'):
+            out += [m.find('type').text for m in t.findall('member') if api_ok(m)]
+        elif t.get('category') == 'funcpointer':
+            out += [x.text for x in t.findall('type')]
+        return out
+
+    def close_types(self):
+        todo = list(self.kept_types)
+        for c in list(self.kept_cmds):
+            cmd = self.commands[c]
+            while cmd.get('alias'):
+                self.kept_cmds.add(cmd.get('alias'))
+                cmd = self.commands[cmd.get('alias')]
+            todo.append(cmd.find('proto/type').text)
+            todo += [p.find('type').text for p in cmd.findall('param') if api_ok(p)]
+        done = set()
+        while todo:
+            n = todo.pop()
+            if n in done:
+                continue
+            done.add(n)
+            self.kept_types.add(n)
+            todo += self.deps(n)
+
+    def category(self, name):
+        t = self.types.get(name)
+        return t.get('category') if t is not None else None
+
+    def canonical(self, name):
+        t = self.types.get(name)
+        while t is not None and t.get('alias'):
+            name = t.get('alias')
+            t = self.types.get(name)
+        return name
+
+    def basetype_target(self, name):
+        t = self.types.get(name)
+        inner = t.find('type') if t is not None else None
+        return inner.text if inner is not None else None
+
+
+HEADER_NOTE = '// Generated from vk.xml by libtrace/src/registry/gen_registry.py: do not edit.\n'
+
+
+class Emitter:
+    def __init__(self, reg):
+        self.reg = reg
+        kept = reg.kept_types
+        cat = reg.category
+        self.structs = sorted(n for n in kept
+                              if cat(n) in ('struct', 'union') and not reg.types[n].get('alias'))
+        self.struct_index = {n: i for i, n in enumerate(self.structs)}
+        self.struct_aliases = sorted(n for n in kept
+                                     if cat(n) in ('struct', 'union') and reg.types[n].get('alias'))
+        self.build_enums()
+        canon_cmds = sorted(reg.kept_cmds)
+        self.commands = canon_cmds
+        self.command_index = {n: i for i, n in enumerate(canon_cmds)}
+        self.layout_cache = {}
+
+    # -- enums ------------------------------------------------------------
+
+    def build_enums(self):
+        reg = self.reg
+        kept = reg.kept_types
+        # Enum name -> (flags typedef name or None, is_64bit).
+        enums = {}
+        flags_of = {}
+        for n in kept:
+            t = reg.types.get(n)
+            if t is None or t.get('alias'):
+                continue
+            if t.get('category') == 'enum':
+                enums.setdefault(n, [None, self.wide_enum(n)])
+            elif t.get('category') == 'bitmask':
+                bits = t.get('requires') or t.get('bitvalues')
+                wide = reg.basetype_target(n) == 'VkFlags64'
+                # A Flags typedef with no FlagBits yet is its own (empty) Enum so
+                # that every bitmask member has enum_info and find_enum works.
+                key = bits or n
+                if enums.get(key, [None])[0] is not None:
+                    raise SystemExit(f'{key} backs both {enums[key][0]} and {n}')
+                enums[key] = [n, wide]
+                flags_of[n] = key
+        self.enum_names = sorted(enums)
+        self.enum_index = {n: i for i, n in enumerate(self.enum_names)}
+        self.enum_meta = enums
+        self.flags_of = flags_of
+        self.enum_values = {n: self.values_of(n) for n in self.enum_names}
+        aliases = {}
+        for n, key in flags_of.items():
+            if n != key:
+                aliases[n] = key
+        for n in kept:
+            t = reg.types.get(n)
+            if t is not None and t.get('alias') and t.get('category') in ('enum', 'bitmask'):
+                target = reg.canonical(n)
+                aliases[n] = flags_of.get(target, target)
+        self.enum_aliases = sorted((a, k) for a, k in aliases.items() if k in self.enum_index)
+
+    def wide_enum(self, name):
+        block = self.reg.enum_blocks.get(name)
+        return block is not None and block.get('bitwidth') == '64'
+
+    def values_of(self, enum):
+        """[(name, value, is_alias)] sorted by value, the non-alias first."""
+        reg = self.reg
+        raw = []   # (name, value|None, alias|None), in registry order
+        block = reg.enum_blocks.get(enum)
+        if block is not None:
+            for e in block.findall('enum'):
+                if not api_ok(e):
+                    continue
+                if e.get('alias'):
+                    raw.append((e.get('name'), None, e.get('alias')))
+                elif e.get('bitpos') is not None:
+                    raw.append((e.get('name'), 1 << int(e.get('bitpos')), None))
+                else:
+                    raw.append((e.get('name'), parse_int(e.get('value')), None))
+        raw += reg.ext_values.get(enum, [])
+        known = {n: v for n, v, a in raw if a is None}
+        alias_of = {n: a for n, v, a in raw if a is not None}
+
+        def resolve(n, depth=0):
+            if n in known:
+                return known[n]
+            if n in alias_of and depth < 8:
+                return resolve(alias_of[n], depth + 1)
+            raise KeyError(f'{enum}: cannot resolve enumerant {n}')
+
+        out = [(n, resolve(n), a is not None) for n, v, a in raw]
+        order = {n: i for i, (n, v, a) in enumerate(raw)}
+        out.sort(key=lambda x: (x[1], x[2], order[x[0]]))
+        return out
+
+    # -- member description -------------------------------------------------
+
+    def classify(self, d):
+        """(Type, nested struct, enum) of a declaration's element type."""
+        reg = self.reg
+        t = d.type
+        canon = reg.canonical(t)
+        cat = reg.category(canon)
+        if t == 'void':
+            return ('pnext' if d.name == 'pNext' and d.depth == 1 else 'void_ptr'), None, None
+        if t == 'char':
+            return 'char_ptr', None, None
+        if t in BASIC:
+            return BASIC[t], None, None
+        if cat == 'handle':
+            return 'handle', None, None
+        if cat == 'enum':
+            return 'enum_', None, canon
+        if cat == 'bitmask':
+            return 'bitmask', None, self.flags_of.get(canon)
+        if cat == 'struct':
+            return 'struct_', canon, None
+        if cat == 'union':
+            return 'union_', canon, None
+        if cat == 'funcpointer':
+            return 'function_ptr', None, None
+        if cat == 'basetype':
+            target = reg.basetype_target(canon)
+            if target in BASIC:
+                return BASIC[target], None, None
+        return 'other', None, None
+
+    def member_init(self, decls, i, offset_expr, size_expr):
+        d = decls[i]
+        ty, nested, enum = self.classify(d)
+        names = [x.name for x in decls]
+        len_member = -1
+        if d.len:
+            first = d.len.split(',')[0]
+            if first in names:
+                len_member = names.index(first)
+        fixed = ' * '.join(d.dims) if d.dims else '0'
+        nested_expr = f'&struct_table[{self.struct_index[nested]}]' if nested in self.struct_index else 'nullptr'
+        enum_expr = f'&enum_table[{self.enum_index[enum]}]' if enum in self.enum_index else 'nullptr'
+        len_expr = cstr(d.len) if d.len else 'nullptr'
+        bit_offset = getattr(d, 'bit_offset', 0)
+        return (f'{{"{d.name}", {offset_expr}, {size_expr}, Type::{ty}, "{d.type}", {nested_expr}, '
+                f'{enum_expr}, {d.depth}, {cbool(d.is_const)}, {fixed}, {len_member}, {len_expr}, '
+                f'{cbool(d.optional)}, {d.bits}, {bit_offset}}}')
+
+    # -- layout check (LP64) -------------------------------------------------
+
+    def elem_layout(self, d):
+        if d.depth:
+            return PTR
+        return self.type_layout(d.type)
+
+    def type_layout(self, t):
+        reg = self.reg
+        t = reg.canonical(t)
+        if t in LAYOUT:
+            return LAYOUT[t]
+        cat = reg.category(t)
+        if cat in ('handle', 'funcpointer'):
+            return PTR
+        if cat == 'enum':
+            return (8, 8) if self.wide_enum(t) else (4, 4)
+        if cat == 'bitmask':
+            return LAYOUT[reg.basetype_target(t)]
+        if cat in ('struct', 'union'):
+            lay = self.struct_layout(t)
+            return (lay[0], lay[1]) if lay else None
+        if cat == 'basetype' and reg.basetype_target(t) in LAYOUT:
+            return LAYOUT[reg.basetype_target(t)]
+        return None   # StdVideo* and the like: declared in another header
+
+    def struct_layout(self, name):
+        """(size, align, {member: offset}, {member: (unit offset, bit offset)})."""
+        if name in self.layout_cache:
+            return self.layout_cache[name]
+        t = self.reg.types[name]
+        union = t.get('category') == 'union'
+        bit = 0          # position in bits
+        size_max, align = 0, 1
+        offsets, bits = {}, {}
+        for m in t.findall('member'):
+            if not api_ok(m):
+                continue
+            d = Decl(m)
+            lay = self.elem_layout(d)
+            if lay is None:
+                self.layout_cache[name] = None
+                return None
+            size, al = lay
+            count = 1
+            for dim in d.dims:
+                count *= int(dim) if dim.isdigit() else self.reg.constants[dim]
+            align = max(align, al)
+            if union:
+                offsets[d.name] = 0
+                size_max = max(size_max, size * count)
+                continue
+            if d.bits:
+                unit = 8 * size
+                if bit // unit != (bit + d.bits - 1) // unit:
+                    bit = -(-bit // unit) * unit
+                bits[d.name] = (bit // unit * size, bit % unit)
+                bit += d.bits
+                continue
+            byte = -(-bit // 8)
+            byte = -(-byte // al) * al
+            offsets[d.name] = byte
+            bit = (byte + size * count) * 8
+        total = size_max if union else -(-bit // 8)
+        total = -(-total // align) * align
+        self.layout_cache[name] = (total, align, offsets, bits)
+        return self.layout_cache[name]
+
+    # -- output -------------------------------------------------------------
+
+    def run(self):
+        reg = self.reg
+        out = [HEADER_NOTE]
+        nplat = len(reg.skipped_ext['platform'])
+        nprov = len(reg.skipped_ext['provisional'])
+        n_alias_cmds = sum(1 for c in self.commands if reg.commands[c].get('alias'))
+        n_skipped_structs = sum(1 for t in reg.skipped_types if reg.category(t) in ('struct', 'union'))
+        out.append(
+            f'//\n// {len(self.structs)} structs/unions ({len(self.struct_aliases)} more alias names), '
+            f'{len(self.enum_names)} enums/bitmasks, {len(self.commands)} commands '
+            f'({n_alias_cmds} of them aliases).\n'
+            f'// Skipped, as vulkan_core.h does not declare them: {nplat} platform and '
+            f'{nprov} provisional extensions,\n'
+            f'// and what only they require: {len(reg.skipped_types)} types ({n_skipped_structs} structs/unions), '
+            f'{len(reg.skipped_cmds)} commands, {len(reg.skipped_values)} enumerants.\n'
+            f'// Also skipped: {len(reg.skipped_ext["disabled"])} disabled extensions'
+            f' and {len(reg.skipped_ext["other api"])} for other APIs.\n\n')
+        out.append('#include "registry/registry.hpp"\n#include "registry/registry_internal.hpp"\n\n#include <algorithm>\n#include <cstddef>\n'
+                   '#include <cstdint>\n\nnamespace libtrace::registry {\nnamespace detail {\n\n'
+                   f'extern const Struct struct_table[{len(self.structs)}];\n'
+                   f'extern const Enum enum_table[{len(self.enum_names)}];\n\n')
+        out.append(self.emit_enum_values())
+        out.append(self.emit_structs())
+        out.append(self.emit_commands())
+        out.append(self.emit_indexes())
+        out.append('}  // namespace detail\n\n'
+                   'std::span<const Struct> structs() { return detail::struct_table; }\n'
+                   'std::span<const Enum> enums() { return detail::enum_table; }\n'
+                   'std::span<const Command> commands() { return detail::command_table; }\n\n'
+                   '}  // namespace libtrace::registry\n')
+        out.append(self.emit_layout_checks())
+        return ''.join(out)
+
+    def emit_enum_values(self):
+        out = []
+        for i, n in enumerate(self.enum_names):
+            vals = self.enum_values[n]
+            if not vals:
+                continue
+            out.append(f'constexpr EnumValue ev{i}[] = {{  // {n}\n')
+            for name, _, alias in vals:
+                out.append(f'    {{"{name}", {name}, {cbool(alias)}}},\n')
+            out.append('};\n')
+            out.append(f'static_assert(std::ranges::is_sorted(ev{i}, {{}}, &EnumValue::value));\n')
+        out.append('\n')
+        out.append(f'constexpr Enum enum_table[{len(self.enum_names)}] = {{\n')
+        for i, n in enumerate(self.enum_names):
+            flags, wide = self.enum_meta[n]
+            vals = f'ev{i}' if self.enum_values[n] else '{}'
+            out.append(f'    {{"{n}", {cbool(flags is not None)}, {cbool(wide)}, {vals}, '
+                       f'{cstr(flags) if flags else "nullptr"}}},\n')
+        out.append('};\n\n')
+        return ''.join(out)
+
+    def emit_structs(self):
+        reg = self.reg
+        out = []
+        for i, n in enumerate(self.structs):
+            t = reg.types[n]
+            decls = [Decl(m) for m in t.findall('member') if api_ok(m)]
+            lay = self.struct_layout(n)
+            inits = []
+            prev = None     # last non-bitfield member: a bitfield run starts after it
+            run_start = 0   # generator offset of the run's first storage unit
+            for k, d in enumerate(decls):
+                if not d.bits:
+                    prev = d.name
+                    inits.append(self.member_init(decls, k, f'offsetof({n}, {d.name})',
+                                                  f'sizeof({n}::{d.name})'))
+                    continue
+                if lay is None:
+                    raise SystemExit(f'{n}: bitfield {d.name} in a struct of unknown layout')
+                unit_off, d.bit_offset = lay[3][d.name]
+                if k == 0 or decls[k - 1].bits == 0:
+                    run_start = unit_off
+                # offsetof does not apply to bitfields: the unit lies after the
+                # member before the run, aligned, plus the units before it in
+                # the run (the byte distances hold for any ABI with these units).
+                usize = self.type_layout(d.type)[0]
+                base = (f'(offsetof({n}, {prev}) + sizeof({n}::{prev}) + {usize - 1}) / {usize} * {usize}'
+                        if prev else '0')
+                inits.append(self.member_init(decls, k, f'{base} + {unit_off - run_start}',
+                                              f'sizeof({d.type})'))
+            out.append(f'constexpr Member m{i}[] = {{  // {n}\n')
+            out += [f'    {x},\n' for x in inits]
+            out.append('};\n')
+            ext = t.get('structextends')
+            if ext:
+                names = ', '.join(cstr(x) for x in ext.split(','))
+                out.append(f'constexpr const char* x{i}[] = {{{names}}};\n')
+        out.append(f'\nconstexpr Struct struct_table[{len(self.structs)}] = {{\n')
+        for i, n in enumerate(self.structs):
+            t = reg.types[n]
+            stype = self.stype_of(n) or '-1'
+            ext = f'x{i}' if t.get('structextends') else '{}'
+            out.append(f'    {{"{n}", {stype}, sizeof({n}), m{i}, {cbool(t.get("category") == "union")}, '
+                       f'{cbool(t.get("returnedonly") == "true")}, {ext}, alignof({n})}},\n')
+        out.append('};\n\n')
+        return ''.join(out)
+
+    def stype_of(self, name):
+        for m in self.reg.types[name].findall('member'):
+            if m.find('name').text == 'sType' and m.get('values'):
+                return m.get('values')
+        return None
+
+    def emit_commands(self):
+        reg = self.reg
+        out = []
+        for i, n in enumerate(self.commands):
+            c = reg.commands[n]
+            if c.get('alias'):
+                continue
+            decls = [Decl(p) for p in c.findall('param') if api_ok(p)]
+            out.append(f'constexpr Member p{i}[] = {{  // {n}\n')
+            for k in range(len(decls)):
+                out.append(f'    {self.member_init(decls, k, "0", "0")},\n')
+            out.append('};\n')
+        out.append(f'\nconstexpr Command command_table[{len(self.commands)}] = {{\n')
+        for i, n in enumerate(self.commands):
+            c = reg.commands[n]
+            target = c.get('alias') or n
+            while reg.commands[target].get('alias'):
+                target = reg.commands[target].get('alias')
+            ti = self.command_index[target]
+            ret = reg.commands[target].find('proto/type').text
+            alias = f'&command_table[{ti}]' if target != n else 'nullptr'
+            out.append(f'    {{"{n}", "{ret}", p{ti}, {alias}}},\n')
+        out.append('};\n\n')
+        return ''.join(out)
+
+    def emit_indexes(self):
+        out = []
+        # Structs by sType value, for find_struct(VkStructureType).
+        svals = {name: v for name, v, _ in self.enum_values['VkStructureType']}
+        by_stype = sorted((svals[self.stype_of(n)], self.stype_of(n), i)
+                          for i, n in enumerate(self.structs) if self.stype_of(n))
+        out.append(f'constexpr STypeEntry stype_table[{len(by_stype)}] = {{\n')
+        out += [f'    {{{name}, &struct_table[{i}]}},\n' for _, name, i in by_stype]
+        out.append('};\nstatic_assert(std::ranges::is_sorted(stype_table, {}, &STypeEntry::s_type));\n\n')
+        out.append(f'constexpr StructAlias struct_alias_table[{len(self.struct_aliases)}] = {{\n')
+        for a in self.struct_aliases:
+            out.append(f'    {{"{a}", &struct_table[{self.struct_index[self.reg.canonical(a)]}]}},\n')
+        out.append('};\n')
+        out.append(f'constexpr EnumAlias enum_alias_table[{len(self.enum_aliases)}] = {{\n')
+        for a, k in self.enum_aliases:
+            out.append(f'    {{"{a}", &enum_table[{self.enum_index[k]}]}},\n')
+        out.append('};\n\n')
+        out.append('std::span<const STypeEntry> stype_index() { return stype_table; }\n'
+                   'std::span<const StructAlias> struct_aliases() { return struct_alias_table; }\n'
+                   'std::span<const EnumAlias> enum_aliases() { return enum_alias_table; }\n\n')
+        return ''.join(out)
+
+    def emit_layout_checks(self):
+        out = ['\n// The generator\'s own LP64 layout of what it parsed, against the compiler.\n'
+               '#if UINTPTR_MAX == UINT64_MAX\n']
+        unchecked = 0
+        for n in self.structs:
+            lay = self.struct_layout(n)
+            if lay is None:
+                unchecked += 1
+                continue
+            out.append(f'static_assert(sizeof({n}) == {lay[0]} && alignof({n}) == {lay[1]});\n')
+            for m, off in lay[2].items():
+                out.append(f'static_assert(offsetof({n}, {m}) == {off});\n')
+        out.append(f'#endif  // {unchecked} structs hold types of the video headers and go unchecked\n')
+        return ''.join(out)
+
+
+def cstr(s):
+    return '"' + s.replace('\\', '\\\\').replace('"', '\\"') + '"'
+
+
+def cbool(b):
+    return 'true' if b else 'false'
+
+
+def main(argv):
+    if len(argv) != 3:
+        sys.exit('usage: gen_registry.py VK_XML OUT_CPP')
+    reg = Registry(argv[1])
+    reg.select()
+    cpp = Emitter(reg).run()
+    with open(argv[2], 'w', encoding='utf-8') as f:
+        f.write(cpp)
+
+
+if __name__ == '__main__':
+    main(sys.argv)
