@@ -61,7 +61,9 @@ Node Node::at(const char* key) const {
   return Node(c_, *v, this, key);
 }
 
-void Node::only(std::initializer_list<const char*> keys) const {
+void Node::only(std::initializer_list<const char*> keys) const { only(std::span<const char* const>(keys.begin(), keys.size())); }
+
+void Node::only(std::span<const char* const> keys) const {
   expect_object();
   std::uint64_t seen = 0;
   for (const auto& m : v_.GetObject()) {
@@ -127,10 +129,11 @@ std::int32_t Node::s32(const char* key) const { return at(key).as_s32(); }
 float Node::f32(const char* key) const { return at(key).as_f32(); }
 Hash Node::hash(const char* key) const { return at(key).as_hash(); }
 
-std::uint64_t Node::u64(const char* key) const {
-  const Node n = at(key);
-  if (!n.v_.IsUint64()) n.fail(std::string("expected an unsigned 64-bit integer, got ") + type_name(n.v_));
-  return n.v_.GetUint64();
+std::uint64_t Node::u64(const char* key) const { return at(key).as_u64(); }
+
+std::uint64_t Node::as_u64() const {
+  if (!v_.IsUint64()) fail(std::string("expected an unsigned 64-bit integer, got ") + type_name(v_));
+  return v_.GetUint64();
 }
 
 std::string_view Node::str(const char* key) const {

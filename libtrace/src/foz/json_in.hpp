@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,6 +44,7 @@ class Node {
   Node at(const char* key) const;  // member must exist
   // Every member must be one of `keys`, once.
   void only(std::initializer_list<const char*> keys) const;
+  void only(std::span<const char* const> keys) const;
 
   std::uint32_t u32(const char* key) const;
   std::int32_t s32(const char* key) const;
@@ -68,11 +70,14 @@ class Node {
   // A Vulkan enum. Every Vulkan enum ends at 0x7fffffff (its _MAX_ENUM), so
   // a larger number cannot be stored in one: it fails here, not as undefined
   // behaviour wherever the field is read later.
+  // Any Vulkan enum's value (as_enum without the type).
+  std::uint32_t as_enum_value() const;
   template <typename E>
   E as_enum() const {
     return static_cast<E>(as_enum_value());
   }
   std::int32_t as_s32() const;
+  std::uint64_t as_u64() const;
   float as_f32() const;
   Hash as_hash() const;
 
@@ -97,7 +102,6 @@ class Node {
   const std::uint32_t* u32_array_sized(const char* key, std::uint32_t expected) const;
 
  private:
-  std::uint32_t as_enum_value() const;
   const ReadContext& c_;
   const Json& v_;
   const Node* parent_;

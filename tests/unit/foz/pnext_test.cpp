@@ -8,6 +8,7 @@
 #include <set>
 
 #include "foz/object_test_util.hpp"
+#include "foz/pnext.hpp"
 #include "libtrace/core/error.hpp"
 
 namespace foz = libtrace::foz;
@@ -214,4 +215,11 @@ TEST_CASE("foz pnext: counts that disagree with their arrays are errors") {
   CHECK_THROWS_WITH_AS(foz::parse_payload(j, arena, "g"),
                        "g: graphicsPipelines.00000000000000f1.viewportState.scissors: has 0 elements, scissorCount is 1",
                        libtrace::Error);
+}
+
+TEST_CASE("foz pnext: every profile resolves against the registry, with code wherever a list is missing") {
+  CHECK_NOTHROW(libtrace::foz::detail::check_pnext_profiles());
+  std::set<int> seen;
+  for (const auto& p : libtrace::foz::detail::pnext_profiles()) CHECK(seen.insert(p.s_type).second);
+  CHECK(seen.size() == 40);
 }
