@@ -3,8 +3,6 @@
 // (per-signature counters, one counter per frame).
 #include "libtrace/apitrace/stat.hpp"
 
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -14,6 +12,7 @@
 #include "core/json_util.hpp"
 #include "core/text_util.hpp"
 #include "libtrace/apitrace/parser.hpp"
+#include "core/report.hpp"
 
 namespace libtrace::apitrace {
 
@@ -151,32 +150,29 @@ TraceStats trace_stats(InputFile& in, std::unique_ptr<Decoder> decoder, const Pr
 }
 
 std::string format_stats_table(const TraceStats& s, std::size_t top) {
-  std::string o;
+  libtrace::detail::TableReport table(14);
+  std::string& o = table.text();
   char line[512];
-  auto row = [&](const char* key, const std::string& value) {
-    std::snprintf(line, sizeof line, "%-14s %s\n", key, value.c_str());
-    o += line;
-  };
-  row("file", s.file);
-  row("container", std::string(container_name(s.container)) + ", " + thousands(s.file_bytes) + " bytes");
+  table.row("file", s.file);
+  table.row("container", std::string(container_name(s.container)) + ", " + thousands(s.file_bytes) + " bytes");
   char ratio[32];
   std::snprintf(ratio, sizeof ratio, "%.2f", s.file_bytes ? static_cast<double>(s.stream_bytes) / static_cast<double>(s.file_bytes) : 0.0);
-  row("stream", thousands(s.stream_bytes) + " bytes uncompressed (ratio " + ratio + ")");
-  row("version", std::to_string(s.header.version) + " (semantic " + std::to_string(s.header.semantic_version) + ")");
-  for (const auto& [k, v] : s.header.properties) row("property", k + " = " + v);
-  row("api", s.api);
-  row("calls", thousands(s.calls) + " (" + thousands(s.incomplete_calls) + " incomplete, " +
+  table.row("stream", thousands(s.stream_bytes) + " bytes uncompressed (ratio " + ratio + ")");
+  table.row("version", std::to_string(s.header.version) + " (semantic " + std::to_string(s.header.semantic_version) + ")");
+  for (const auto& [k, v] : s.header.properties) table.row("property", k + " = " + v);
+  table.row("api", s.api);
+  table.row("calls", thousands(s.calls) + " (" + thousands(s.incomplete_calls) + " incomplete, " +
                    thousands(s.fake_calls) + " fake, " + thousands(s.verbose_calls) + " verbose)");
-  if (s.error) row("stopped", std::string(s.error->what()) + " (the figures cover the calls before)");
-  row("functions", thousands(s.calls_per_function.size()) + " distinct");
-  row("threads", thousands(s.calls_per_thread.size()));
+  if (s.error) table.row("stopped", std::string(s.error->what()) + " (the figures cover the calls before)");
+  table.row("functions", thousands(s.calls_per_function.size()) + " distinct");
+  table.row("threads", thousands(s.calls_per_thread.size()));
   if (s.frames)
-    row("frames", thousands(s.frames) + " (calls per frame: min " + thousands(s.frame_calls_min) + ", median " +
+    table.row("frames", thousands(s.frames) + " (calls per frame: min " + thousands(s.frame_calls_min) + ", median " +
                       thousands(s.frame_calls_median) + ", max " + thousands(s.frame_calls_max) + "; " +
                       thousands(s.calls_after_last_frame) + " after the last)");
   else
-    row("frames", "0");
-  row("blobs", thousands(s.blobs) + " (" + human_bytes(s.blob_bytes) + ")");
+    table.row("frames", "0");
+  table.row("blobs", thousands(s.blobs) + " (" + human_bytes(s.blob_bytes) + ")");
 
   const std::size_t n = top ? std::min(top, s.calls_per_function.size()) : s.calls_per_function.size();
   o += '\n';
@@ -204,13 +200,12 @@ std::string format_stats_table(const TraceStats& s, std::size_t top) {
 }
 
 std::string format_stats_json(const TraceStats& s) {
-  rapidjson::StringBuffer sb;
-  rapidjson::Writer<rapidjson::StringBuffer> w(sb);
-  auto str = [&](std::string_view v) { detail::put_text(w, v); };
+  libtrace::detail::JsonReport report;
+  auto& w = report.writer();
   w.StartObject();
   w.Key("format"); w.String("apitrace");
-  w.Key("file"); str(s.file);
-  w.Key("container"); str(std::string(container_name(s.container)));
+  w.Key("file"); report.text(s.file);
+  w.Key("container"); report.text(std::string(container_name(s.container)));
   w.Key("file_bytes"); w.Uint64(s.file_bytes);
   w.Key("stream_bytes"); w.Uint64(s.stream_bytes);
   w.Key("version"); w.Uint(s.header.version);
@@ -218,11 +213,11 @@ std::string format_stats_json(const TraceStats& s) {
   w.Key("properties");
   w.StartObject();
   for (const auto& [k, v] : s.header.properties) {
-    str(k);
-    str(v);
+    report.text(k);
+    report.text(v);
   }
   w.EndObject();
-  w.Key("api"); str(s.api);
+  w.Key("api"); report.text(s.api);
   w.Key("calls"); w.Uint64(s.calls);
   w.Key("incomplete_calls"); w.Uint64(s.incomplete_calls);
   w.Key("fake_calls"); w.Uint64(s.fake_calls);
@@ -230,7 +225,7 @@ std::string format_stats_json(const TraceStats& s) {
   w.Key("calls_per_function");
   w.StartObject();
   for (const auto& [name, count] : s.calls_per_function) {
-    str(name);
+    report.text(name);
     w.Uint64(count);
   }
   w.EndObject();
@@ -252,10 +247,10 @@ std::string format_stats_json(const TraceStats& s) {
   w.Key("bytes"); w.Uint64(s.blob_bytes);
   w.EndObject();
   if (s.error) {
-    w.Key("error"); str(s.error->what());  // the figures cover the calls before it
+    w.Key("error"); report.text(s.error->what());  // the figures cover the calls before it
   }
   w.EndObject();
-  return std::string(sb.GetString(), sb.GetSize()) + "\n";
+  return report.finish();
 }
 
 }  // namespace libtrace::apitrace

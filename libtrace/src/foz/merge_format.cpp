@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: MIT
 // trak-merge's report: a table for people, JSON for scripts.
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
 #include <cstdio>
 
 #include "libtrace/foz/merge.hpp"
 #include "core/json_util.hpp"
+#include "core/report.hpp"
 
 namespace libtrace::foz {
 
@@ -58,43 +57,35 @@ std::string table(const MergeReport& r) {
 }
 
 std::string json(const MergeReport& r) {
-  rapidjson::StringBuffer sb;
-  rapidjson::Writer<rapidjson::StringBuffer> w(sb);
-  auto str = [&](const char* k, const std::string& v) {
-    w.Key(k);
-    detail::put_text(w, v);
-  };
-  auto num = [&](const char* k, std::uint64_t v) {
-    w.Key(k);
-    w.Uint64(v);
-  };
+  libtrace::detail::JsonReport report;
+  auto& w = report.writer();
   auto per_tag = [&](const char* k, const std::array<std::uint64_t, kTagCount>& a) {
     w.Key(k);
     w.StartObject();
-    for (std::size_t t = 0; t < kTagCount; ++t) num(std::string(tag_name(static_cast<Tag>(t))).c_str(), a[t]);
+    for (std::size_t t = 0; t < kTagCount; ++t) report.u64(std::string(tag_name(static_cast<Tag>(t))).c_str(), a[t]);
     w.EndObject();
   };
   w.StartObject();
-  str("output", r.output);
-  num("entries_written", r.entries_written);
-  num("bytes_written", r.bytes_written);
-  num("existing_entries", r.existing_entries);
-  num("truncated_bytes", r.truncated_bytes);
+  report.text("output", r.output);
+  report.u64("entries_written", r.entries_written);
+  report.u64("bytes_written", r.bytes_written);
+  report.u64("existing_entries", r.existing_entries);
+  report.u64("truncated_bytes", r.truncated_bytes);
   per_tag("written_per_tag", r.written_per_tag);
   per_tag("pruned_per_tag", r.pruned_per_tag);
-  num("identical_duplicates", r.identical_duplicates);
-  num("reencoded_duplicates", r.reencoded_duplicates);
+  report.u64("identical_duplicates", r.identical_duplicates);
+  report.u64("reencoded_duplicates", r.reencoded_duplicates);
   w.Key("inputs");
   w.StartArray();
   for (const MergeInput& in : r.inputs) {
     w.StartObject();
-    str("file", in.file);
-    num("version", in.version);
-    num("entries", in.entries);
-    num("written", in.written);
-    num("duplicates", in.duplicates);
-    num("bad_entries_dropped", in.bad);
-    num("unknown_tag_entries", in.unknown_tags);
+    report.text("file", in.file);
+    report.u64("version", in.version);
+    report.u64("entries", in.entries);
+    report.u64("written", in.written);
+    report.u64("duplicates", in.duplicates);
+    report.u64("bad_entries_dropped", in.bad);
+    report.u64("unknown_tag_entries", in.unknown_tags);
     w.Key("torn_tail");
     w.Bool(in.torn);
     w.EndObject();
@@ -104,18 +95,18 @@ std::string json(const MergeReport& r) {
   w.StartArray();
   for (const MergeConflict& c : r.conflicts) {
     w.StartObject();
-    str("tag", std::string(tag_name(c.tag)));
-    str("hash", hash_hex(c.hash));
-    str("kept_file", c.kept_file);
-    num("kept_offset", c.kept_offset);
-    str("other_file", c.other_file);
-    num("other_offset", c.other_offset);
-    str("detail", c.detail);
+    report.text("tag", std::string(tag_name(c.tag)));
+    report.text("hash", hash_hex(c.hash));
+    report.text("kept_file", c.kept_file);
+    report.u64("kept_offset", c.kept_offset);
+    report.text("other_file", c.other_file);
+    report.u64("other_offset", c.other_offset);
+    report.text("detail", c.detail);
     w.EndObject();
   }
   w.EndArray();
   w.EndObject();
-  return std::string(sb.GetString(), sb.GetSize()) + "\n";
+  return report.finish();
 }
 
 }  // namespace

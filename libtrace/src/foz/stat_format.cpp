@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: MIT
 // Table and JSON renderings of .foz statistics.
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
 #include <cstdio>
 #include <vector>
@@ -9,6 +7,7 @@
 #include "libtrace/foz/stat.hpp"
 #include "core/json_util.hpp"
 #include "core/text_util.hpp"
+#include "core/report.hpp"
 
 namespace libtrace::foz {
 
@@ -30,31 +29,28 @@ std::string app_label(const AppStats& a) {
 }  // namespace
 
 std::string format_foz_stats_table(const FozStats& s) {
-  std::string o;
+  libtrace::detail::TableReport table(22);
+  std::string& o = table.text();
   char line[512];
-  auto row = [&](const char* key, const std::string& value) {
-    std::snprintf(line, sizeof line, "%-22s %s\n", key, value.c_str());
-    o += line;
-  };
-  row("file", s.file);
-  row("format", "Fossilize archive (.foz), version " + std::to_string(s.version));
-  row("size", human_bytes(s.file_bytes) + " (" + std::to_string(s.file_bytes) + " bytes)");
+  table.row("file", s.file);
+  table.row("format", "Fossilize archive (.foz), version " + std::to_string(s.version));
+  table.row("size", human_bytes(s.file_bytes) + " (" + std::to_string(s.file_bytes) + " bytes)");
   std::string entries = std::to_string(s.entries);
   if (s.duplicates) entries += ", " + std::to_string(s.duplicates) + " duplicates ignored";
   if (s.unknown_tags) entries += ", " + std::to_string(s.unknown_tags) + " with unknown tags skipped";
-  row("entries", entries);
+  table.row("entries", entries);
   std::snprintf(line, sizeof line, " (ratio %.2f)", ratio(s.uncompressed_bytes(), s.stored_bytes()));
-  row("payloads", human_bytes(s.stored_bytes()) + " stored, " + human_bytes(s.uncompressed_bytes()) + " uncompressed" + line);
+  table.row("payloads", human_bytes(s.stored_bytes()) + " stored, " + human_bytes(s.uncompressed_bytes()) + " uncompressed" + line);
   const auto modules = s.per_tag[static_cast<std::size_t>(Tag::shader_module)].entries;
-  row("SPIR-V", human_bytes(s.spirv_bytes) + " in " + std::to_string(modules) + " shader modules");
-  row("torn tail", s.torn ? "yes: the last entry at offset " + std::to_string(s.valid_end) + " is incomplete (" +
+  table.row("SPIR-V", human_bytes(s.spirv_bytes) + " in " + std::to_string(modules) + " shader modules");
+  table.row("torn tail", s.torn ? "yes: the last entry at offset " + std::to_string(s.valid_end) + " is incomplete (" +
                                 s.torn_reason + "); readers drop it"
                           : "no");
-  if (s.error) row("stopped", std::string(s.error->what()) + " (the figures cover the entries before)");
-  row("CRC failures", std::to_string(s.crc_failures));
-  if (s.bad_entries.size() != s.crc_failures) row("other bad entries", std::to_string(s.bad_entries.size() - s.crc_failures));
-  if (!s.json_errors.empty()) row("payloads not JSON", std::to_string(s.json_errors.size()) + " (a replayer would reject them)");
-  row("dangling references", std::to_string(s.dangling.size()) +
+  if (s.error) table.row("stopped", std::string(s.error->what()) + " (the figures cover the entries before)");
+  table.row("CRC failures", std::to_string(s.crc_failures));
+  if (s.bad_entries.size() != s.crc_failures) table.row("other bad entries", std::to_string(s.bad_entries.size() - s.crc_failures));
+  if (!s.json_errors.empty()) table.row("payloads not JSON", std::to_string(s.json_errors.size()) + " (a replayer would reject them)");
+  table.row("dangling references", std::to_string(s.dangling.size()) +
                                  (s.dangling_links ? " (and " + std::to_string(s.dangling_links) + " links to missing objects)" : ""));
 
   o += "\ntag                      entries       stored  uncompressed  ratio   zlib    crc\n";
@@ -102,31 +98,22 @@ std::string format_foz_stats_table(const FozStats& s) {
 }
 
 std::string format_foz_stats_json(const FozStats& s) {
-  rapidjson::StringBuffer sb;
-  rapidjson::Writer<rapidjson::StringBuffer> w(sb);
-  auto str = [&](std::string_view v) { detail::put_text(w, v); };
-  auto key_str = [&](const char* k, const std::string& v) {
-    w.Key(k);
-    str(v);
-  };
-  auto key_u64 = [&](const char* k, std::uint64_t v) {
-    w.Key(k);
-    w.Uint64(v);
-  };
+  libtrace::detail::JsonReport report;
+  auto& w = report.writer();
   w.StartObject();
-  key_str("format", "foz");
-  key_str("file", s.file);
-  key_u64("version", s.version);
-  key_u64("file_bytes", s.file_bytes);
-  key_u64("entries", s.entries);
+  report.text("format", "foz");
+  report.text("file", s.file);
+  report.u64("version", s.version);
+  report.u64("file_bytes", s.file_bytes);
+  report.u64("entries", s.entries);
   w.Key("entries_per_tag");
   w.StartObject();
-  for (std::size_t t = 0; t < kTagCount; ++t) key_u64(std::string(tag_name(static_cast<Tag>(t))).c_str(), s.per_tag[t].entries);
+  for (std::size_t t = 0; t < kTagCount; ++t) report.u64(std::string(tag_name(static_cast<Tag>(t))).c_str(), s.per_tag[t].entries);
   w.EndObject();
-  key_u64("duplicates", s.duplicates);
-  key_u64("unknown_tag_entries", s.unknown_tags);
-  key_u64("stored_bytes", s.stored_bytes());
-  key_u64("uncompressed_bytes", s.uncompressed_bytes());
+  report.u64("duplicates", s.duplicates);
+  report.u64("unknown_tag_entries", s.unknown_tags);
+  report.u64("stored_bytes", s.stored_bytes());
+  report.u64("uncompressed_bytes", s.uncompressed_bytes());
   w.Key("compression_ratio");
   w.Double(ratio(s.uncompressed_bytes(), s.stored_bytes()));
   w.Key("per_tag");
@@ -135,28 +122,28 @@ std::string format_foz_stats_json(const FozStats& s) {
     const TagStats& ts = s.per_tag[t];
     w.Key(std::string(tag_name(static_cast<Tag>(t))).c_str());
     w.StartObject();
-    key_u64("entries", ts.entries);
-    key_u64("stored_bytes", ts.stored_bytes);
-    key_u64("uncompressed_bytes", ts.uncompressed_bytes);
-    key_u64("zlib_entries", ts.zlib_entries);
-    key_u64("crc_entries", ts.crc_entries);
+    report.u64("entries", ts.entries);
+    report.u64("stored_bytes", ts.stored_bytes);
+    report.u64("uncompressed_bytes", ts.uncompressed_bytes);
+    report.u64("zlib_entries", ts.zlib_entries);
+    report.u64("crc_entries", ts.crc_entries);
     w.EndObject();
   }
   w.EndObject();
-  key_u64("spirv_bytes", s.spirv_bytes);
+  report.u64("spirv_bytes", s.spirv_bytes);
   w.Key("applications");
   w.StartArray();
   for (const AppStats& a : s.applications) {
     w.StartObject();
-    key_str("hash", hash_hex(a.hash));
+    report.text("hash", hash_hex(a.hash));
     if (a.has_info) {
-      key_str("name", a.name);
-      key_str("engine", a.engine);
+      report.text("name", a.name);
+      report.text("engine", a.engine);
     }
-    key_u64("graphics_pipelines", a.graphics);
-    key_u64("compute_pipelines", a.compute);
-    key_u64("raytracing_pipelines", a.raytracing);
-    key_u64("links", a.links);
+    report.u64("graphics_pipelines", a.graphics);
+    report.u64("compute_pipelines", a.compute);
+    report.u64("raytracing_pipelines", a.raytracing);
+    report.u64("links", a.links);
     w.EndObject();
   }
   w.EndArray();
@@ -164,40 +151,40 @@ std::string format_foz_stats_json(const FozStats& s) {
   w.StartArray();
   for (const Dangling& d : s.dangling) {
     w.StartObject();
-    key_str("tag", std::string(tag_name(d.tag)));
-    key_str("hash", hash_hex(d.hash));
-    key_str("referenced_by_tag", std::string(tag_name(d.from_tag)));
-    key_str("referenced_by_hash", hash_hex(d.from_hash));
-    key_u64("referrers", d.referrers);
+    report.text("tag", std::string(tag_name(d.tag)));
+    report.text("hash", hash_hex(d.hash));
+    report.text("referenced_by_tag", std::string(tag_name(d.from_tag)));
+    report.text("referenced_by_hash", hash_hex(d.from_hash));
+    report.u64("referrers", d.referrers);
     w.EndObject();
   }
   w.EndArray();
-  key_u64("dangling_links", s.dangling_links);
+  report.u64("dangling_links", s.dangling_links);
   w.Key("torn_tail");
   w.Bool(s.torn);
   if (s.torn) {
-    key_u64("torn_offset", s.valid_end);
-    key_str("torn_reason", s.torn_reason);
+    report.u64("torn_offset", s.valid_end);
+    report.text("torn_reason", s.torn_reason);
   }
-  key_u64("crc_failures", s.crc_failures);
+  report.u64("crc_failures", s.crc_failures);
   auto bad_list = [&](const char* k, const std::vector<BadEntry>& list) {
     w.Key(k);
     w.StartArray();
     for (const BadEntry& b : list) {
       w.StartObject();
-      key_u64("offset", b.offset);
-      key_str("tag", std::string(tag_name(b.tag)));
-      key_str("hash", hash_hex(b.hash));
-      key_str("error", b.why);
+      report.u64("offset", b.offset);
+      report.text("tag", std::string(tag_name(b.tag)));
+      report.text("hash", hash_hex(b.hash));
+      report.text("error", b.why);
       w.EndObject();
     }
     w.EndArray();
   };
   bad_list("bad_entries", s.bad_entries);
   bad_list("json_errors", s.json_errors);
-  if (s.error) key_str("error", s.error->what());
+  if (s.error) report.text("error", s.error->what());
   w.EndObject();
-  return std::string(sb.GetString(), sb.GetSize()) + "\n";
+  return report.finish();
 }
 
 }  // namespace libtrace::foz

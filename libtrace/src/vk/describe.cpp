@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Device listings for people and for machines (trak-replay --list-devices).
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
 #include <cstdio>
 
 #include "libtrace/vk/device.hpp"
+#include "core/report.hpp"
 
 namespace libtrace::vk {
 
@@ -43,8 +42,8 @@ std::string format_devices(const std::vector<PhysicalDeviceInfo>& devices) {
 }
 
 std::string format_devices_json(const std::vector<PhysicalDeviceInfo>& devices) {
-  rapidjson::StringBuffer sb;
-  rapidjson::Writer<rapidjson::StringBuffer> w(sb);
+  libtrace::detail::JsonReport report;
+  auto& w = report.writer();
   w.StartObject();
   w.Key("devices");
   w.StartArray();
@@ -86,7 +85,7 @@ std::string format_devices_json(const std::vector<PhysicalDeviceInfo>& devices) 
   }
   w.EndArray();
   w.EndObject();
-  return std::string(sb.GetString(), sb.GetSize()) + "\n";
+  return report.finish();
 }
 
 }  // namespace libtrace::vk

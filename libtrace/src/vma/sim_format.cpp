@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Renderings of a simulated replay: VmaReplay's summary and more.
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
 #include <cstdio>
 
+#include "core/report.hpp"
 #include "core/json_util.hpp"
 #include "libtrace/vma/sim.hpp"
 
@@ -72,8 +71,8 @@ std::string format_sim_table(const SimResult& r) {
 }
 
 std::string format_sim_json(const SimResult& r) {
-  rapidjson::StringBuffer sb;
-  rapidjson::Writer<rapidjson::StringBuffer> w(sb);
+  libtrace::detail::JsonReport report;
+  auto& w = report.writer();
   w.StartObject();
   w.Key("mode"); w.String("simulate");
   w.Key("version"); w.String(r.version.str().c_str());
@@ -125,7 +124,7 @@ std::string format_sim_json(const SimResult& r) {
     w.Key("error"); detail::put_text(w, r.error->what());  // what came before it was replayed
   }
   w.EndObject();
-  return std::string(sb.GetString(), sb.GetSize()) + "\n";
+  return report.finish();
 }
 
 }  // namespace libtrace::vma

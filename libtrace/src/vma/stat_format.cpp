@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Table and JSON renderings of VMA recording statistics.
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <utility>
 #include <vector>
 
+#include "core/report.hpp"
 #include "core/json_util.hpp"
 #include "core/text_util.hpp"
 #include "libtrace/vma/stat.hpp"
@@ -40,20 +39,17 @@ std::string device_name(const Stats& s) {
 }  // namespace
 
 std::string format_table(const Stats& s) {
-  std::string o;
+  libtrace::detail::TableReport table(22);
+  std::string& o = table.text();
   char line[512];
-  auto row = [&](const char* key, const std::string& value) {
-    std::snprintf(line, sizeof line, "%-22s %s\n", key, value.c_str());
-    o += line;
-  };
   const Config& c = s.header.config;
-  row("file", s.file + " (" + std::string(container_name(s.container)) + ")");
-  row("format", "VMA calls recording " + s.header.version.str());
-  if (!device_name(s).empty()) row("device", device_name(s));
+  table.row("file", s.file + " (" + std::string(container_name(s.container)) + ")");
+  table.row("format", "VMA calls recording " + s.header.version.str());
+  if (!device_name(s).empty()) table.row("device", device_name(s));
   for (std::size_t i = 0; i < c.heaps.size(); ++i)
-    row(i ? "" : "heaps", std::to_string(i) + ": " + human_bytes(c.heaps[i].size) + ", flags " + std::to_string(c.heaps[i].flags));
+    table.row(i ? "" : "heaps", std::to_string(i) + ": " + human_bytes(c.heaps[i].size) + ", flags " + std::to_string(c.heaps[i].flags));
   for (std::size_t i = 0; i < c.types.size(); ++i)
-    row(i ? "" : "memory types", std::to_string(i) + ": heap " + std::to_string(c.types[i].heap) + ", flags " +
+    table.row(i ? "" : "memory types", std::to_string(i) + ": heap " + std::to_string(c.types[i].heap) + ", flags " +
                                      std::to_string(c.types[i].property_flags));
   auto count = [](std::uint64_t n, const char* one, const char* more) { return std::to_string(n) + (n == 1 ? one : more); };
   std::string notes;
@@ -62,22 +58,22 @@ std::string format_table(const Stats& s) {
     notes += "; " + count(s.warnings - s.dropped_lines, " other warning", " other warnings");
   else if (s.warnings > s.dropped_lines)
     notes = count(s.warnings, " warning", " warnings") + ", no line dropped";
-  row("calls", std::to_string(s.calls) + (notes.empty() ? "" : " (" + notes + ")"));
-  if (s.error) row("stopped", std::string(s.error->what()) + " (the figures cover the lines before)");
-  row("duration", fmt("%.3f s", s.last_time - s.first_time) +
+  table.row("calls", std::to_string(s.calls) + (notes.empty() ? "" : " (" + notes + ")"));
+  if (s.error) table.row("stopped", std::string(s.error->what()) + " (the figures cover the lines before)");
+  table.row("duration", fmt("%.3f s", s.last_time - s.first_time) +
                       (s.time_steps_back ? " (time steps back " + std::to_string(s.time_steps_back) + " times)" : ""));
-  row("frames", std::to_string(s.frames));
-  row("threads", std::to_string(s.calls_per_thread.size()) + fmt(" (busiest makes %.1f%% of the calls)", busiest_percent(s)));
-  row("allocations created", std::to_string(s.allocations_created) + " (" + std::to_string(s.failed_creations) + " creations failed)");
-  row("peak live", std::to_string(s.peak_live_allocations) + " allocations (line " + std::to_string(s.peak_live_allocations_line) +
+  table.row("frames", std::to_string(s.frames));
+  table.row("threads", std::to_string(s.calls_per_thread.size()) + fmt(" (busiest makes %.1f%% of the calls)", busiest_percent(s)));
+  table.row("allocations created", std::to_string(s.allocations_created) + " (" + std::to_string(s.failed_creations) + " creations failed)");
+  table.row("peak live", std::to_string(s.peak_live_allocations) + " allocations (line " + std::to_string(s.peak_live_allocations_line) +
                        "), " + human_bytes(s.peak_live_bytes) + (s.image_bytes_estimated ? " (image sizes estimated)" : ""));
   for (std::size_t h = 0; h < s.peak_bytes_per_heap.size(); ++h)
-    row(h ? "" : "peak per heap", std::to_string(h) + ": " + human_bytes(s.peak_bytes_per_heap[h]));
+    table.row(h ? "" : "peak per heap", std::to_string(h) + ": " + human_bytes(s.peak_bytes_per_heap[h]));
   if (s.unresolved_type_allocations)
-    row("", std::to_string(s.unresolved_type_allocations) + " allocations with no resolvable memory type (not in heap figures)");
-  row("live at end", std::to_string(s.live_at_end) + " allocations, " + human_bytes(s.live_bytes_at_end));
-  if (s.unknown_pointer_destroys) row("unknown destroys", std::to_string(s.unknown_pointer_destroys));
-  if (s.reused_live_pointers) row("reused live pointers", std::to_string(s.reused_live_pointers));
+    table.row("", std::to_string(s.unresolved_type_allocations) + " allocations with no resolvable memory type (not in heap figures)");
+  table.row("live at end", std::to_string(s.live_at_end) + " allocations, " + human_bytes(s.live_bytes_at_end));
+  if (s.unknown_pointer_destroys) table.row("unknown destroys", std::to_string(s.unknown_pointer_destroys));
+  if (s.reused_live_pointers) table.row("reused live pointers", std::to_string(s.reused_live_pointers));
 
   o += "\nfunction                             calls\n";
   for (std::size_t f = 0; f < kFunctionCount; ++f) {
@@ -138,9 +134,8 @@ std::string format_table(const Stats& s) {
 }
 
 std::string format_json(const Stats& s) {
-  rapidjson::StringBuffer sb;
-  rapidjson::Writer<rapidjson::StringBuffer> w(sb);
-  auto str = [&](std::string_view v) { detail::put_text(w, v); };
+  libtrace::detail::JsonReport report;
+  auto& w = report.writer();
   // As recordings spell them (MSVC's %p).
   auto pointer = [&](std::uint64_t v) {
     char text[24];
@@ -150,14 +145,14 @@ std::string format_json(const Stats& s) {
   const Config& c = s.header.config;
   w.StartObject();
   w.Key("format"); w.String("vma-csv");
-  w.Key("file"); str(s.file);
-  w.Key("container"); str(std::string(container_name(s.container)));
-  w.Key("version"); str(s.header.version.str());
+  w.Key("file"); report.text(s.file);
+  w.Key("container"); report.text(std::string(container_name(s.container)));
+  w.Key("version"); report.text(s.header.version.str());
   w.Key("device");
   w.StartObject();
   for (const auto& [k, v] : c.physical_device) {
-    str(k);
-    str(v);
+    report.text(k);
+    report.text(v);
   }
   w.EndObject();
   w.Key("heaps");
@@ -185,7 +180,7 @@ std::string format_json(const Stats& s) {
   w.StartObject();
   for (std::size_t f = 0; f < kFunctionCount; ++f) {
     if (!s.calls_per_function[f]) continue;
-    str(std::string(function_name(static_cast<Function>(f))));
+    report.text(std::string(function_name(static_cast<Function>(f))));
     w.Uint64(s.calls_per_function[f]);
   }
   w.EndObject();
@@ -223,9 +218,9 @@ std::string format_json(const Stats& s) {
     w.StartObject();
     w.Key("pointer"); pointer(l.pointer);
     w.Key("line"); w.Uint64(l.line);
-    w.Key("function"); str(std::string(function_name(l.function)));
+    w.Key("function"); report.text(std::string(function_name(l.function)));
     w.Key("bytes"); w.Uint64(l.bytes);
-    w.Key("user_data"); str(l.user_data);
+    w.Key("user_data"); report.text(l.user_data);
     w.EndObject();
   }
   w.EndArray();
@@ -239,7 +234,7 @@ std::string format_json(const Stats& s) {
     w.Key("block_size"); w.Uint64(p.block_size);
     w.Key("min_blocks"); w.Uint64(p.min_blocks);
     w.Key("max_blocks"); w.Uint64(p.max_blocks);
-    w.Key("name"); str(p.name);
+    w.Key("name"); report.text(p.name);
     w.Key("allocations"); w.Uint64(p.allocations);
     w.Key("destroyed"); w.Bool(p.destroyed);
     w.EndObject();
@@ -250,10 +245,10 @@ std::string format_json(const Stats& s) {
   w.Key("warnings"); w.Uint64(s.warnings);
   w.Key("dropped_lines"); w.Uint64(s.dropped_lines);
   if (s.error) {
-    w.Key("error"); str(s.error->what());  // the figures cover the lines before it
+    w.Key("error"); report.text(s.error->what());  // the figures cover the lines before it
   }
   w.EndObject();
-  return std::string(sb.GetString(), sb.GetSize()) + "\n";
+  return report.finish();
 }
 
 }  // namespace libtrace::vma

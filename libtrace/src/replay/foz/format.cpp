@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <map>
 
+#include "core/report.hpp"
 #include "replay/foz/pool.hpp"
 #include "libtrace/replay/foz/replay.hpp"
 #include "libtrace/vk/device.hpp"
@@ -162,8 +163,8 @@ std::string format_replay_table(const ReplayResult& r) {
 }
 
 std::string format_replay_json(const ReplayResult& r) {
-  rapidjson::StringBuffer sb;
-  rapidjson::Writer<rapidjson::StringBuffer> w(sb);
+  libtrace::detail::JsonReport report;
+  auto& w = report.writer();
   w.StartObject();
   w.Key("device");
   w.String(r.device.c_str());
@@ -234,7 +235,7 @@ std::string format_replay_json(const ReplayResult& r) {
   w.Key("interrupted");
   w.Bool(r.interrupted);
   w.EndObject();
-  return std::string(sb.GetString(), sb.GetSize()) + "\n";
+  return report.finish();
 }
 
 }  // namespace libtrace::foz

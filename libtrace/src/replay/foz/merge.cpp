@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Pipeline-cache files of one device merged into one: the last step of a
 // sharded replay (one cache per machine).
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
+#include "core/report.hpp"
 #include "replay/foz/cache.hpp"
 #include "replay/foz/device.hpp"
 #include "libtrace/replay/foz/replay.hpp"
@@ -44,8 +43,8 @@ std::string format_cache_merge(const CacheMergeResult& r, bool json) {
     for (const auto& [name, why] : r.skipped) o += "left out    " + name + ": " + why + "\n";
     return o;
   }
-  rapidjson::StringBuffer sb;
-  rapidjson::Writer<rapidjson::StringBuffer> w(sb);
+  libtrace::detail::JsonReport report;
+  auto& w = report.writer();
   w.StartObject();
   w.Key("device");
   w.String(r.device.c_str());
@@ -67,7 +66,7 @@ std::string format_cache_merge(const CacheMergeResult& r, bool json) {
   w.Key("bytes");
   w.Uint64(r.bytes);
   w.EndObject();
-  return std::string(sb.GetString(), sb.GetSize()) + "\n";
+  return report.finish();
 }
 
 }  // namespace libtrace::foz

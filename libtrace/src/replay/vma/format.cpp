@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Renderings of a device replay: VmaReplay's summary (same headings and
 // wording where it has them) and more, or one JSON object.
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
 #include <cstdio>
 
+#include "core/report.hpp"
 #include "core/json_util.hpp"
 #include "libtrace/replay/vma/replay.hpp"
 
@@ -169,21 +168,17 @@ std::string format_replay_table(const ReplayResult& r) {
 }
 
 std::string format_replay_json(const ReplayResult& r) {
-  rapidjson::StringBuffer sb;
-  rapidjson::Writer<rapidjson::StringBuffer> w(sb);
-  auto u = [&](const char* k, std::uint64_t v) {
-    w.Key(k);
-    w.Uint64(v);
-  };
+  libtrace::detail::JsonReport report;
+  auto& w = report.writer();
   auto heap = [&](const vk::HeapUsage& h) {
-    u("peak_blocks", h.peak_blocks);
-    u("peak_allocations", h.peak_allocations);
-    u("peak_unused_ranges", h.peak_free_ranges);
-    u("peak_committed_bytes", h.peak_committed);
-    u("peak_used_bytes", h.peak_used);
-    u("peak_unused_bytes", h.peak_unused);
-    u("unused_ranges_at_peak", h.unused_ranges_at_peak);
-    u("largest_usable_range_at_peak_bytes", h.largest_usable_at_peak);
+    report.u64("peak_blocks", h.peak_blocks);
+    report.u64("peak_allocations", h.peak_allocations);
+    report.u64("peak_unused_ranges", h.peak_free_ranges);
+    report.u64("peak_committed_bytes", h.peak_committed);
+    report.u64("peak_used_bytes", h.peak_used);
+    report.u64("peak_unused_bytes", h.peak_unused);
+    report.u64("unused_ranges_at_peak", h.unused_ranges_at_peak);
+    report.u64("largest_usable_range_at_peak_bytes", h.largest_usable_at_peak);
     w.Key("fragmentation_at_peak");
     w.Double(h.fragmentation_at_peak);
   };
@@ -195,61 +190,61 @@ std::string format_replay_json(const ReplayResult& r) {
   w.Key("type"); w.String(r.device_type.c_str());
   w.Key("api_version"); w.String(vk::version_string(r.api_version).c_str());
   w.Key("driver"); w.String(r.driver.c_str());
-  u("vendor_id", r.vendor_id);
-  u("device_id", r.device_id);
+  report.u64("vendor_id", r.vendor_id);
+  report.u64("device_id", r.device_id);
   w.EndObject();
   w.Key("version"); w.String(r.version.str().c_str());
-  u("calls", r.calls);
-  u("replayed_calls", r.replayed_calls);
+  report.u64("calls", r.calls);
+  report.u64("replayed_calls", r.replayed_calls);
   w.Key("playback_s"); w.Double(r.playback_seconds);
   std::uint64_t count = 0, bytes = 0;
   for (const auto& [c, b] : r.device_allocations) count += c, bytes += b;
   w.Key("device_memory_allocations");
   w.StartObject();
-  u("count", count);
-  u("bytes", bytes);
+  report.u64("count", count);
+  report.u64("bytes", bytes);
   w.Key("per_type");
   w.StartArray();
   for (std::size_t t = 0; t < r.device_allocations.size(); ++t) {
     w.StartObject();
-    u("type", t);
-    u("count", r.device_allocations[t].first);
-    u("bytes", r.device_allocations[t].second);
+    report.u64("type", t);
+    report.u64("count", r.device_allocations[t].first);
+    report.u64("bytes", r.device_allocations[t].second);
     w.EndObject();
   }
   w.EndArray();
   w.EndObject();
-  u("allocations_created", allocations_created(r));
-  u("buffers", r.buffers);
-  u("images", r.images);
-  u("memory_allocations", r.memory_allocations);
-  u("pages", r.pages);
-  u("lost_allocations", r.lost_allocations);
-  u("pools", r.pools);
+  report.u64("allocations_created", allocations_created(r));
+  report.u64("buffers", r.buffers);
+  report.u64("images", r.images);
+  report.u64("memory_allocations", r.memory_allocations);
+  report.u64("pages", r.pages);
+  report.u64("lost_allocations", r.lost_allocations);
+  report.u64("pools", r.pools);
   w.Key("recording_time_s"); w.Double(r.recording_time);
   w.Key("duration_s"); w.Double(r.duration);
-  u("threads", r.threads);
+  report.u64("threads", r.threads);
   w.Key("busiest_thread_percent"); w.Double(r.busiest_thread_percent);
   w.Key("failed_here");
   w.StartObject();
-  u("total", failed_total(r));
+  report.u64("total", failed_total(r));
   for (std::size_t f = 1; f < vk::kFailureCount; ++f)
-    if (r.failed[f]) u(std::string(vk::failure_name(static_cast<vk::Failure>(f))).c_str(), r.failed[f]);
+    if (r.failed[f]) report.u64(std::string(vk::failure_name(static_cast<vk::Failure>(f))).c_str(), r.failed[f]);
   w.EndObject();
-  u("originally_failed", r.originally_failed);
-  u("succeeded_originally_failed", r.succeeded_originally_failed);
-  u("failed_also_originally", r.failed_also_originally);
-  u("resource_failures", r.resource_failures);
-  u("pool_failures", r.pool_failures);
-  u("dedicated_allocations", r.dedicated_allocations);
+  report.u64("originally_failed", r.originally_failed);
+  report.u64("succeeded_originally_failed", r.succeeded_originally_failed);
+  report.u64("failed_also_originally", r.failed_also_originally);
+  report.u64("resource_failures", r.resource_failures);
+  report.u64("pool_failures", r.pool_failures);
+  report.u64("dedicated_allocations", r.dedicated_allocations);
   w.Key("leaks");
   w.StartObject();
-  u("allocations", r.leaked_allocations);
-  u("bytes", r.leaked_bytes);
-  u("pools", r.leaked_pools);
-  u("defragmentation_contexts", r.leaked_defrag_contexts);
+  report.u64("allocations", r.leaked_allocations);
+  report.u64("bytes", r.leaked_bytes);
+  report.u64("pools", r.leaked_pools);
+  report.u64("defragmentation_contexts", r.leaked_defrag_contexts);
   w.EndObject();
-  u("unknown_objects", r.unknown_objects);
+  report.u64("unknown_objects", r.unknown_objects);
   w.Key("total");
   w.StartObject();
   heap(r.total);
@@ -258,10 +253,10 @@ std::string format_replay_json(const ReplayResult& r) {
   w.StartArray();
   for (std::size_t h = 0; h < r.heaps.size(); ++h) {
     w.StartObject();
-    u("index", h);
-    u("size", r.device_heaps[h].size);
+    report.u64("index", h);
+    report.u64("size", r.device_heaps[h].size);
     w.Key("flags"); w.String(vk::memory_heap_names(r.device_heaps[h].flags).c_str());
-    u("budget", r.heaps[h].budget);
+    report.u64("budget", r.heaps[h].budget);
     heap(r.heaps[h]);
     w.EndObject();
   }
@@ -272,9 +267,9 @@ std::string format_replay_json(const ReplayResult& r) {
     w.StartObject();
     w.Key("recorded_type"); w.Int(m.recorded_type);
     w.Key("recorded_flags"); w.String(m.recorded_type >= 0 ? vk::memory_property_names(m.recorded_flags).c_str() : "");
-    u("replay_type", m.replay_type);
+    report.u64("replay_type", m.replay_type);
     w.Key("replay_flags"); w.String(vk::memory_property_names(m.replay_flags).c_str());
-    u("allocations", m.allocations);
+    report.u64("allocations", m.allocations);
     w.Key("missing_flags"); w.String(m.missing_flags ? vk::memory_property_names(m.missing_flags).c_str() : "");
     w.EndObject();
   }
@@ -282,7 +277,7 @@ std::string format_replay_json(const ReplayResult& r) {
   w.Key("compromises");
   w.StartObject();
   for (std::size_t k = 0; k < kCompromiseCount; ++k)
-    if (r.compromises[k]) u(std::string(compromise_name(static_cast<Compromise>(k))).c_str(), r.compromises[k]);
+    if (r.compromises[k]) report.u64(std::string(compromise_name(static_cast<Compromise>(k))).c_str(), r.compromises[k]);
   w.EndObject();
   w.Key("device_differences");
   w.StartArray();
@@ -291,18 +286,18 @@ std::string format_replay_json(const ReplayResult& r) {
   const auto& p = r.ops;
   w.Key("operations");
   w.StartObject();
-  u("maps", p.maps); u("map_failures", p.map_failures); u("unmaps", p.unmaps); u("unmatched_unmaps", p.unmatched_unmaps);
-  u("flushes", p.flushes); u("invalidates", p.invalidates); u("syncs_unmapped", p.syncs_unmapped);
-  u("touches", p.touches); u("touches_lost", p.touches_lost); u("made_lost", p.made_lost);
-  u("resizes", p.resizes); u("resize_failures", p.resize_failures);
-  u("defragmentations", p.defragmentations); u("defrag_moves", p.defrag_moves);
-  u("defrag_bytes_moved", p.defrag_bytes_moved); u("defrag_blocks_freed", p.defrag_blocks_freed);
-  u("rebinds", p.rebinds);
+  report.u64("maps", p.maps); report.u64("map_failures", p.map_failures); report.u64("unmaps", p.unmaps); report.u64("unmatched_unmaps", p.unmatched_unmaps);
+  report.u64("flushes", p.flushes); report.u64("invalidates", p.invalidates); report.u64("syncs_unmapped", p.syncs_unmapped);
+  report.u64("touches", p.touches); report.u64("touches_lost", p.touches_lost); report.u64("made_lost", p.made_lost);
+  report.u64("resizes", p.resizes); report.u64("resize_failures", p.resize_failures);
+  report.u64("defragmentations", p.defragmentations); report.u64("defrag_moves", p.defrag_moves);
+  report.u64("defrag_bytes_moved", p.defrag_bytes_moved); report.u64("defrag_blocks_freed", p.defrag_blocks_freed);
+  report.u64("rebinds", p.rebinds);
   w.EndObject();
   w.Key("calls_per_function");
   w.StartObject();
   for (std::size_t f = 0; f < kFunctionCount; ++f)
-    if (r.functions[f].calls) u(std::string(function_name(static_cast<Function>(f))).c_str(), r.functions[f].calls);
+    if (r.functions[f].calls) report.u64(std::string(function_name(static_cast<Function>(f))).c_str(), r.functions[f].calls);
   w.EndObject();
   w.Key("seconds_per_function");
   w.StartObject();
@@ -312,12 +307,12 @@ std::string format_replay_json(const ReplayResult& r) {
     w.Double(r.functions[f].seconds);
   }
   w.EndObject();
-  u("warnings", r.warnings);
+  report.u64("warnings", r.warnings);
   if (r.error) {
     w.Key("error"); detail::put_text(w, r.error->what());  // what came before it was replayed
   }
   w.EndObject();
-  return std::string(sb.GetString(), sb.GetSize()) + "\n";
+  return report.finish();
 }
 
 }  // namespace libtrace::vma
