@@ -54,14 +54,7 @@ struct DocumentWriter::Impl {
         break;
       case Tag::application_blob_link: out.begin_array("links"); break;
       case Tag::bucket_info: out.begin_object("bucketInfos"); break;
-      case Tag::sampler: out.begin_object("samplers"); break;
-      case Tag::descriptor_set_layout: out.begin_object("setLayouts"); break;
-      case Tag::pipeline_layout: out.begin_object("pipelineLayouts"); break;
-      case Tag::shader_module: out.begin_object("shaderModules"); break;
-      case Tag::render_pass: out.begin_object("renderPasses"); break;
-      case Tag::graphics_pipeline: out.begin_object("graphicsPipelines"); break;
-      case Tag::compute_pipeline: out.begin_object("computePipelines"); break;
-      case Tag::raytracing_pipeline: out.begin_object("raytracingPipelines"); break;
+      default: out.begin_object(section_key(tag)); break;
     }
   }
 

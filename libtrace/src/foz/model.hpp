@@ -125,6 +125,10 @@ void hash_library_info(Hasher& h, const VkPipelineLibraryCreateInfoKHR& info);
 // One shader stage as graphics and ray-tracing pipelines hash it.
 void hash_stage(Hasher& h, const VkPipelineShaderStageCreateInfo& stage, const std::string& where);
 
+// The JSON object key a tag's create infos live under ("samplers", ...;
+// render passes: version 1); null for the tags that hold no create info.
+const char* section_key(Tag tag);
+
 // The stable, human-readable sType name used in error messages.
 std::string stype_name(VkStructureType s);
 

@@ -79,14 +79,6 @@ std::string json_entry_name(Tag tag, Hash hash) {
 
 namespace detail {
 
-std::string stype_name(VkStructureType s) {
-  if (ignored_stype(s)) return "a feedback or tooling struct, never recorded";
-  return "not a struct Fossilize records";
-}
-
-namespace {
-
-// The JSON object key each tag's objects live under (render passes: v1).
 const char* section_key(Tag tag) {
   switch (tag) {
     case Tag::sampler: return "samplers";
@@ -100,6 +92,13 @@ const char* section_key(Tag tag) {
     default: return nullptr;
   }
 }
+
+std::string stype_name(VkStructureType s) {
+  if (ignored_stype(s)) return "a feedback or tooling struct, never recorded";
+  return "not a struct Fossilize records";
+}
+
+namespace {
 
 struct Section {
   const char* key;
