@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 #include <string>
 
 #include "libtrace/core/error.hpp"
@@ -52,7 +53,9 @@ int run(CLI::App& app, int argc, char** argv, Body&& body) {
     return app.exit(e) == 0 ? kOk : kUsage;
   }
   try {
-    return body();
+    const int status = body();
+    clear_progress_line();
+    return status;
   } catch (...) {
     clear_progress_line();
     try {
@@ -84,36 +87,66 @@ inline libtrace::WarningSink warning_sink(const std::string& tool, std::uint64_t
   };
 }
 
-// A progress bar on stderr when it is a terminal and `enabled`; otherwise
-// nothing (stdout carries data only, and logs stay clean).
+// The one progress line of every tool, on stderr where it is a terminal:
+//   trak-stat: [########                      ]  27% 58.2 of 215.7 MB, 96.3 MB/s, 2 s left
+// Quiet for the first half second (short jobs show nothing), redrawn at most
+// ten times a second, and cleared when the work ends or a message comes.
+class ProgressLine {
+ public:
+  // `unit` names what is counted ("MB": bytes, shown in MB; else a count).
+  ProgressLine(std::string tool, std::string unit) : tool_(std::move(tool)), unit_(std::move(unit)) {}
+
+  void update(std::uint64_t done, std::uint64_t total, const std::string& extra = {}) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - start_ < std::chrono::milliseconds(500) || now - last_ < std::chrono::milliseconds(100)) return;
+    last_ = now;
+    const double scale = unit_ == "MB" ? 1e-6 : 1.0;
+    const double seconds = std::chrono::duration<double>(now - start_).count();
+    const double rate = static_cast<double>(done) * scale / seconds;
+    std::string line = "\r" + tool_ + ": ";
+    char buf[160];
+    if (total && done <= total) {
+      const double f = static_cast<double>(done) / static_cast<double>(total);
+      const int width = 30, fill = static_cast<int>(f * width);
+      std::snprintf(buf, sizeof buf, "[%-*s] %3d%% ", width, std::string(static_cast<std::size_t>(fill), '#').c_str(),
+                    static_cast<int>(f * 100));
+      line += buf;
+      std::snprintf(buf, sizeof buf, unit_ == "MB" ? "%.1f of %.1f %s" : "%.0f of %.0f %s",
+                    static_cast<double>(done) * scale, static_cast<double>(total) * scale, unit_.c_str());
+    } else {
+      std::snprintf(buf, sizeof buf, unit_ == "MB" ? "%.1f %s" : "%.0f %s", static_cast<double>(done) * scale,
+                    unit_.c_str());
+    }
+    line += buf;
+    if (seconds >= 1) {
+      std::snprintf(buf, sizeof buf, ", %.1f %s/s", rate, unit_.c_str());
+      line += buf;
+      if (total && done && done < total) {
+        std::snprintf(buf, sizeof buf, ", %.0f s left", static_cast<double>(total - done) * scale / rate);
+        line += buf;
+      }
+    }
+    line += extra;
+    line += "\33[K";
+    std::fputs(line.c_str(), stderr);
+    std::fflush(stderr);
+    g_progress_shown = true;
+  }
+
+ private:
+  std::string tool_, unit_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), last_{};
+};
+
+// libtrace's byte progress as a ProgressLine, where stderr is a terminal and
+// `enabled` (--no-progress turns it off); otherwise nothing, so that logs
+// stay clean. run() clears the line when the tool's work ends.
 inline libtrace::Progress progress_bar(const std::string& tool, bool enabled = true) {
   if (!enabled || !libtrace::stderr_is_terminal()) return {};
-  struct State {
-    std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
-    std::chrono::steady_clock::time_point last{};
-    bool shown = false;
-  };
-  auto st = std::make_shared<State>();
-  return [tool, st](std::uint64_t done, std::uint64_t total) {
-    const auto now = std::chrono::steady_clock::now();
-    const bool end = total && done >= total;
-    if (!end && now - st->start < std::chrono::milliseconds(500)) return;  // short jobs stay quiet
-    if (!end && now - st->last < std::chrono::milliseconds(100)) return;
-    if (end && !st->shown) return;
-    st->last = now;
-    st->shown = true;
-    g_progress_shown = !end;
-    if (total) {
-      const int width = 30;
-      const double f = static_cast<double>(done) / static_cast<double>(total);
-      const int fill = static_cast<int>(f * width);
-      std::fprintf(stderr, "\r%s: [%-*s] %3d%% %.1f MB", tool.c_str(), width, std::string(static_cast<std::size_t>(fill), '#').c_str(),
-                   static_cast<int>(f * 100), static_cast<double>(done) / 1e6);
-    } else {
-      std::fprintf(stderr, "\r%s: %.1f MB", tool.c_str(), static_cast<double>(done) / 1e6);
-    }
-    if (end) std::fputs("\r\33[K", stderr);
-    std::fflush(stderr);
+  auto line = std::make_shared<ProgressLine>(tool, "MB");
+  return [line](std::uint64_t done, std::uint64_t total) {
+    if (total && done >= total) return clear_progress_line();
+    line->update(done, total);
   };
 }
 

@@ -23,7 +23,7 @@ struct FozCli {
   std::string shard;
   double module_cache_mib = 256, worker_memory_mib = 2048;
   std::string worker_exit = "auto";
-  bool progress = false;
+  bool progress = false, no_progress = false;
 };
 
 inline constexpr const char* kFozHelp = R"(
@@ -43,7 +43,7 @@ Examples (.foz):
   trak-replay game.foz --pipeline-cache game.vkcache --json | jq .compute
   trak-replay game.foz --device NVIDIA --jobs 8 --timeout 30
   trak-replay game.foz --shard 3/16 --pipeline-cache part3.bin   (one of 16 machines)
-  trak-replay game.foz --skip-done done.foz --progress          (run again to resume)
+  trak-replay game.foz --skip-done done.foz                     (run again to resume)
   trak-replay --load-cache p0.bin --load-cache p1.bin --pipeline-cache all.bin   (no archive: merge caches)
   trak-replay game.foz --range compute:1200 --jobs 1            (one pipeline, to debug)
   trak-replay game.foz --null-device --jobs 1                   (parse only: trak's own cost)
@@ -69,7 +69,9 @@ inline void add_foz_options(CLI::App& app, FozCli& c) {
   app.add_option("--timeout", o.timeout_seconds, "Seconds a pipeline may take before its worker is killed (0: no limit)")
       ->capture_default_str();
   app.add_flag("--progress", c.progress,
-               "Progress on stderr: a bar on a terminal, else 'trak-replay: progress key=value ...' lines");
+               "Progress on stderr also where it is no terminal, as 'trak-replay: progress key=value ...' lines "
+               "(on a terminal a progress line is the default)");
+  app.add_flag("--no-progress", c.no_progress, "No progress on stderr");
   app.add_flag("--validate", o.validate, "Check every shader module with spirv-val first; pipelines using a bad one fail");
   app.add_option("--module-cache", c.module_cache_mib, "MiB of shader modules a worker keeps")->capture_default_str();
   app.add_option("--worker-memory", c.worker_memory_mib,
@@ -101,29 +103,18 @@ inline std::atomic<bool> g_foz_stop{false};
 
 inline void on_stop_signal(int) { g_foz_stop.store(true); }
 
-inline void print_progress(const libtrace::foz::ReplayProgress& p) {
+inline void print_progress_lines(const libtrace::foz::ReplayProgress& p) {
   std::uint64_t done = 0, total = 0;
   for (std::size_t t = 0; t < libtrace::foz::kPipelineTypes; ++t) done += p.done[t], total += p.total[t];
-  if (libtrace::stderr_is_terminal()) {
-    const int width = 30;
-    const int fill = total ? static_cast<int>(static_cast<double>(done) / static_cast<double>(total) * width) : width;
-    std::fprintf(stderr, "\rtrak-replay: [%-*s] %llu/%llu pipelines, %llu failed, %llu crashed", width,
-                 std::string(static_cast<std::size_t>(fill), '#').c_str(), static_cast<unsigned long long>(done),
-                 static_cast<unsigned long long>(total), static_cast<unsigned long long>(p.failed),
-                 static_cast<unsigned long long>(p.crashed));
-    g_progress_shown = !p.final;
-    if (p.final) std::fputs("\r\33[K", stderr);
-  } else {
-    std::fprintf(stderr,
-                 "trak-replay: progress done=%llu total=%llu graphics=%llu/%llu compute=%llu/%llu "
-                 "raytracing=%llu/%llu failed=%llu crashed=%llu skipped=%llu%s\n",
-                 static_cast<unsigned long long>(done), static_cast<unsigned long long>(total),
-                 static_cast<unsigned long long>(p.done[0]), static_cast<unsigned long long>(p.total[0]),
-                 static_cast<unsigned long long>(p.done[1]), static_cast<unsigned long long>(p.total[1]),
-                 static_cast<unsigned long long>(p.done[2]), static_cast<unsigned long long>(p.total[2]),
-                 static_cast<unsigned long long>(p.failed), static_cast<unsigned long long>(p.crashed),
-                 static_cast<unsigned long long>(p.skipped), p.final ? " final" : "");
-  }
+  std::fprintf(stderr,
+               "trak-replay: progress done=%llu total=%llu graphics=%llu/%llu compute=%llu/%llu "
+               "raytracing=%llu/%llu failed=%llu crashed=%llu skipped=%llu%s\n",
+               static_cast<unsigned long long>(done), static_cast<unsigned long long>(total),
+               static_cast<unsigned long long>(p.done[0]), static_cast<unsigned long long>(p.total[0]),
+               static_cast<unsigned long long>(p.done[1]), static_cast<unsigned long long>(p.total[1]),
+               static_cast<unsigned long long>(p.done[2]), static_cast<unsigned long long>(p.total[2]),
+               static_cast<unsigned long long>(p.failed), static_cast<unsigned long long>(p.crashed),
+               static_cast<unsigned long long>(p.skipped), p.final ? " final" : "");
   std::fflush(stderr);
 }
 
@@ -142,7 +133,18 @@ inline int run_foz(FozCli& c, const std::vector<std::string>& inputs, bool json)
   o.worker_exit = c.worker_exit == "clean"  ? libtrace::foz::WorkerExit::clean
                   : c.worker_exit == "fast" ? libtrace::foz::WorkerExit::fast
                                             : libtrace::foz::WorkerExit::automatic;
-  if (c.progress) o.progress = print_progress;
+  if (c.progress && !c.no_progress && !libtrace::stderr_is_terminal()) {
+    o.progress = print_progress_lines;
+  } else if (!c.no_progress && libtrace::stderr_is_terminal()) {
+    auto line = std::make_shared<ProgressLine>("trak-replay", "pipelines");
+    o.progress = [line](const libtrace::foz::ReplayProgress& p) {
+      if (p.final) return clear_progress_line();
+      std::uint64_t done = 0, total = 0;
+      for (std::size_t t = 0; t < libtrace::foz::kPipelineTypes; ++t) done += p.done[t], total += p.total[t];
+      line->update(done, total,
+                   ", " + std::to_string(p.failed) + " failed, " + std::to_string(p.crashed) + " crashed");
+    };
+  }
   o.warnings = warning_sink("trak-replay");
   // The first Ctrl-C (or SIGTERM) stops handing out pipelines and writes the
   // outputs; a second one kills as usual.

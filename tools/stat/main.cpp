@@ -74,6 +74,7 @@ int main(int argc, char** argv) {
       opt.timeline = !html.empty();
       opt.threads = threads;
       opt.progress = progress;
+      opt.input_size = in.size();
       // --keep-going on a damaged file can skip thousands of lines: the
       // first few are shown, all are counted (Stats::warnings).
       constexpr std::uint64_t kShownWarnings = 20;

@@ -117,6 +117,7 @@ bool Source::next_chunk(Chunk& c) {
     c.data = reinterpret_cast<const char*>(c.block.data());
     c.size = c.block.size();
     c.bytes = bytes_;
+    c.file_offset = decoder_->file_offset();
     c.too_long = carry_.size() > kMaxLine;
     c.last = eof_ = eof_ || c.too_long;
     return true;
@@ -144,6 +145,7 @@ bool Source::next_chunk(Chunk& c) {
     const std::size_t n = view.size();
     bytes_ += n;
     c.bytes = bytes_;
+    c.file_offset = decoder_->file_offset();
     const char* first = static_cast<const char*>(std::memchr(b, '\n', n));
     if (!first) {
       carry_.append(b, n);

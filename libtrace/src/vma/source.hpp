@@ -44,6 +44,7 @@ struct Chunk {
   std::string head;
   std::size_t begin = 0, end = 0;
   std::uint64_t bytes = 0;    // of the stream, read up to this chunk's end
+  std::uint64_t file_offset = 0;  // of the input file (compressed), likewise
   bool last = false;          // nothing follows
   bool cut_off = false;       // then a last line with no line end, dropped
   bool too_long = false;      // then a line longer than the reader takes

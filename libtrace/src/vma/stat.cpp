@@ -150,7 +150,7 @@ class Merger {
   bool end_chunk(const detail::Chunk& chunk, const ChunkStats& cs, std::uint64_t base) {
     for (const detail::LineNote& n : cs.notes) warn(base + n.line, n.why);
     lines_ += cs.lines;
-    if (opt_.progress && (s_.calls >> 16) != ((s_.calls - cs.calls) >> 16)) opt_.progress(chunk.bytes, 0);
+    if (opt_.progress && (s_.calls >> 16) != ((s_.calls - cs.calls) >> 16)) opt_.progress(chunk.file_offset, opt_.input_size);
 
     if (cs.error) {
       s_.error = Error(Errc::bad_record, s_.file + ": line " + std::to_string(base + cs.error->line), cs.error->why);

@@ -85,6 +85,7 @@ struct StatOptions {
   unsigned threads = 0;
   WarningSink warnings;
   Progress progress;
+  std::uint64_t input_size = 0;  // the file's bytes, for progress (0: unknown, a pipe)
 };
 
 // Reads a whole recording. Throws Error when not even the header can be read;
