@@ -3,88 +3,39 @@
 // core structs, queried from a device and intersected with what it has.
 #include <algorithm>
 #include <cstring>
+#include <span>
+#include <string_view>
 
 #include "libtrace/vk/device.hpp"
+#include "registry/registry.hpp"
 
 namespace libtrace::vk {
 
 namespace {
 
-// Member names from the Vulkan 1.3.239 headers (vulkan_core.h).
-// VkPhysicalDeviceFeatures (55), in member order (after sType/pNext for the 1.x structs).
-constexpr const char* kCore[] = {
-    "robustBufferAccess", "fullDrawIndexUint32", "imageCubeArray", "independentBlend", "geometryShader",
-    "tessellationShader", "sampleRateShading", "dualSrcBlend", "logicOp", "multiDrawIndirect",
-    "drawIndirectFirstInstance", "depthClamp", "depthBiasClamp", "fillModeNonSolid", "depthBounds",
-    "wideLines", "largePoints", "alphaToOne", "multiViewport", "samplerAnisotropy", "textureCompressionETC2",
-    "textureCompressionASTC_LDR", "textureCompressionBC", "occlusionQueryPrecise", "pipelineStatisticsQuery",
-    "vertexPipelineStoresAndAtomics", "fragmentStoresAndAtomics", "shaderTessellationAndGeometryPointSize",
-    "shaderImageGatherExtended", "shaderStorageImageExtendedFormats", "shaderStorageImageMultisample",
-    "shaderStorageImageReadWithoutFormat", "shaderStorageImageWriteWithoutFormat",
-    "shaderUniformBufferArrayDynamicIndexing", "shaderSampledImageArrayDynamicIndexing",
-    "shaderStorageBufferArrayDynamicIndexing", "shaderStorageImageArrayDynamicIndexing", "shaderClipDistance",
-    "shaderCullDistance", "shaderFloat64", "shaderInt64", "shaderInt16", "shaderResourceResidency",
-    "shaderResourceMinLod", "sparseBinding", "sparseResidencyBuffer", "sparseResidencyImage2D",
-    "sparseResidencyImage3D", "sparseResidency2Samples", "sparseResidency4Samples", "sparseResidency8Samples",
-    "sparseResidency16Samples", "sparseResidencyAliased", "variableMultisampleRate", "inheritedQueries",
-};
-// VkPhysicalDeviceVulkan11Features (12), in member order (after sType/pNext for the 1.x structs).
-constexpr const char* kVulkan11[] = {
-    "storageBuffer16BitAccess", "uniformAndStorageBuffer16BitAccess", "storagePushConstant16",
-    "storageInputOutput16", "multiview", "multiviewGeometryShader", "multiviewTessellationShader",
-    "variablePointersStorageBuffer", "variablePointers", "protectedMemory", "samplerYcbcrConversion",
-    "shaderDrawParameters",
-};
-// VkPhysicalDeviceVulkan12Features (47), in member order (after sType/pNext for the 1.x structs).
-constexpr const char* kVulkan12[] = {
-    "samplerMirrorClampToEdge", "drawIndirectCount", "storageBuffer8BitAccess",
-    "uniformAndStorageBuffer8BitAccess", "storagePushConstant8", "shaderBufferInt64Atomics",
-    "shaderSharedInt64Atomics", "shaderFloat16", "shaderInt8", "descriptorIndexing",
-    "shaderInputAttachmentArrayDynamicIndexing", "shaderUniformTexelBufferArrayDynamicIndexing",
-    "shaderStorageTexelBufferArrayDynamicIndexing", "shaderUniformBufferArrayNonUniformIndexing",
-    "shaderSampledImageArrayNonUniformIndexing", "shaderStorageBufferArrayNonUniformIndexing",
-    "shaderStorageImageArrayNonUniformIndexing", "shaderInputAttachmentArrayNonUniformIndexing",
-    "shaderUniformTexelBufferArrayNonUniformIndexing", "shaderStorageTexelBufferArrayNonUniformIndexing",
-    "descriptorBindingUniformBufferUpdateAfterBind", "descriptorBindingSampledImageUpdateAfterBind",
-    "descriptorBindingStorageImageUpdateAfterBind", "descriptorBindingStorageBufferUpdateAfterBind",
-    "descriptorBindingUniformTexelBufferUpdateAfterBind",
-    "descriptorBindingStorageTexelBufferUpdateAfterBind", "descriptorBindingUpdateUnusedWhilePending",
-    "descriptorBindingPartiallyBound", "descriptorBindingVariableDescriptorCount", "runtimeDescriptorArray",
-    "samplerFilterMinmax", "scalarBlockLayout", "imagelessFramebuffer", "uniformBufferStandardLayout",
-    "shaderSubgroupExtendedTypes", "separateDepthStencilLayouts", "hostQueryReset", "timelineSemaphore",
-    "bufferDeviceAddress", "bufferDeviceAddressCaptureReplay", "bufferDeviceAddressMultiDevice",
-    "vulkanMemoryModel", "vulkanMemoryModelDeviceScope", "vulkanMemoryModelAvailabilityVisibilityChains",
-    "shaderOutputViewportIndex", "shaderOutputLayer", "subgroupBroadcastDynamicId",
-};
-// VkPhysicalDeviceVulkan13Features (15), in member order (after sType/pNext for the 1.x structs).
-constexpr const char* kVulkan13[] = {
-    "robustImageAccess", "inlineUniformBlock", "descriptorBindingInlineUniformBlockUpdateAfterBind",
-    "pipelineCreationCacheControl", "privateData", "shaderDemoteToHelperInvocation",
-    "shaderTerminateInvocation", "subgroupSizeControl", "computeFullSubgroups", "synchronization2",
-    "textureCompressionASTC_HDR", "shaderZeroInitializeWorkgroupMemory", "dynamicRendering",
-    "shaderIntegerDotProduct", "maintenance4",
-};
-
+// The feature structs looked up by name. Their VkBool32 members come from
+// the registry (generated from vk.xml), so they follow the installed headers.
 struct Known {
   VkStructureType stype;
   const char* prefix;  // for names() of flags that also exist elsewhere
-  const char* const* names;
-  std::size_t count;
+  const char* type;
 };
 constexpr Known kKnown[] = {
-    {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, "", kCore, std::size(kCore)},
-    {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, "vulkan11.", kVulkan11, std::size(kVulkan11)},
-    {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, "vulkan12.", kVulkan12, std::size(kVulkan12)},
-    {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES, "vulkan13.", kVulkan13, std::size(kVulkan13)},
+    {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, "", "VkPhysicalDeviceFeatures"},
+    {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, "vulkan11.", "VkPhysicalDeviceVulkan11Features"},
+    {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, "vulkan12.", "VkPhysicalDeviceVulkan12Features"},
+    {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES, "vulkan13.", "VkPhysicalDeviceVulkan13Features"},
 };
-static_assert(sizeof(VkPhysicalDeviceFeatures) == std::size(kCore) * sizeof(VkBool32));
-// The tables match the headers: the struct ends within the tail padding.
-constexpr bool fits(std::size_t size, std::size_t count) {
-  return size >= 16 + count * sizeof(VkBool32) && size < 16 + (count + 2) * sizeof(VkBool32);
+constexpr std::size_t kCoreCount = sizeof(VkPhysicalDeviceFeatures) / sizeof(VkBool32);
+
+// A struct's feature flags: its members after sType and pNext.
+std::span<const registry::Member> flags(const Known& k) {
+  const std::span<const registry::Member> m = registry::find_struct(k.type)->members;
+  std::size_t skip = 0;
+  while (skip < m.size() && (m[skip].type == registry::Type::pnext || std::string_view(m[skip].name) == "sType"))
+    ++skip;
+  return m.subspan(skip);
 }
-static_assert(fits(sizeof(VkPhysicalDeviceVulkan11Features), std::size(kVulkan11)));
-static_assert(fits(sizeof(VkPhysicalDeviceVulkan12Features), std::size(kVulkan12)));
-static_assert(fits(sizeof(VkPhysicalDeviceVulkan13Features), std::size(kVulkan13)));
 
 // Where the VkBool32 members start in every feature struct.
 constexpr std::size_t kHeader = sizeof(VkBaseOutStructure);
@@ -108,7 +59,8 @@ std::uint32_t needs_version(VkStructureType s) {
 }  // namespace
 
 Features::Struct& Features::slot(VkStructureType stype, std::size_t count) {
-  if (structs_.empty()) structs_.push_back({VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, std::vector<VkBool32>(std::size(kCore))});
+  if (structs_.empty())
+    structs_.push_back({VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, std::vector<VkBool32>(kCoreCount)});
   for (Struct& s : structs_)
     if (s.stype == stype) {
       if (s.bools.size() < count) s.bools.resize(count);
@@ -127,9 +79,9 @@ void Features::enable(std::string_view name) {
   }
   for (const Known& k : kKnown) {
     if (!prefix.empty() && prefix != k.prefix) continue;
-    for (std::size_t i = 0; i < k.count; ++i)
-      if (plain == k.names[i]) {
-        slot(k.stype, k.count).bools[i] = VK_TRUE;
+    for (std::size_t i = 0; i < flags(k).size(); ++i)
+      if (plain == flags(k)[i].name) {
+        slot(k.stype, flags(k).size()).bools[i] = VK_TRUE;
         return;
       }
   }
@@ -142,7 +94,7 @@ void Features::enable_struct(const void* vk_struct, std::size_t size) {
   std::memcpy(&base, vk_struct, sizeof base);
   std::size_t count = (size - kHeader) / sizeof(VkBool32);
   // sizeof includes tail padding, which is not a member.
-  if (const Known* k = known(base.sType)) count = std::min(count, k->count);
+  if (const Known* k = known(base.sType)) count = std::min(count, flags(*k).size());
   Struct& s = slot(base.sType, count);
   for (std::size_t i = 0; i < count; ++i) {
     VkBool32 b;
@@ -170,8 +122,8 @@ std::vector<std::string> Features::names() const {
     const Known* k = known(s.stype);
     for (std::size_t i = 0; i < s.bools.size(); ++i) {
       if (!s.bools[i]) continue;
-      if (k && i < k->count)
-        out.push_back(std::string(k->prefix) + k->names[i]);
+      if (k && i < flags(*k).size())
+        out.push_back(std::string(k->prefix) + flags(*k)[i].name);
       else
         out.push_back("sType " + std::to_string(static_cast<std::uint32_t>(s.stype)) + " member " + std::to_string(i));
     }
@@ -202,7 +154,7 @@ Features Features::intersect(const Features& supported, std::vector<std::string>
 
 Features Features::supported(const PhysicalDeviceInfo& dev, std::uint32_t instance_api, const Features& like) {
   Features out;
-  out.slot(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, std::size(kCore));
+  out.slot(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, kCoreCount);
   const std::uint32_t api = std::min(instance_api, dev.properties.apiVersion);
   const bool has2 = api >= VK_API_VERSION_1_1 && vkGetPhysicalDeviceFeatures2;
   if (!has2) {
