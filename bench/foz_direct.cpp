@@ -46,13 +46,16 @@ struct Loader {
         std::uint64_t h = 0;
         if (r.tag == foz::Tag::descriptor_set_layout)
           vk::check(vkCreateDescriptorSetLayout(dev, d.as<VkDescriptorSetLayoutCreateInfo>(), nullptr,
-                                                reinterpret_cast<VkDescriptorSetLayout*>(&h)), "set layout");
+                                                reinterpret_cast<VkDescriptorSetLayout*>(&h)),
+                    "set layout");
         else if (r.tag == foz::Tag::pipeline_layout)
           vk::check(vkCreatePipelineLayout(dev, d.as<VkPipelineLayoutCreateInfo>(), nullptr,
-                                           reinterpret_cast<VkPipelineLayout*>(&h)), "pipeline layout");
+                                           reinterpret_cast<VkPipelineLayout*>(&h)),
+                    "pipeline layout");
         else if (r.tag == foz::Tag::shader_module)
           vk::check(vkCreateShaderModule(dev, d.as<VkShaderModuleCreateInfo>(), nullptr,
-                                         reinterpret_cast<VkShaderModule*>(&h)), "module");
+                                         reinterpret_cast<VkShaderModule*>(&h)),
+                    "module");
         else
           throw libtrace::Error(libtrace::Errc::unsupported, in.name(), "foz-direct replays compute pipelines only");
         it = made.emplace(std::make_pair(r.tag, r.hash), h).first;
@@ -104,8 +107,8 @@ int main(int argc, char** argv) {
       pool.emplace_back([&, t] {
         for (std::size_t i; (i = next.fetch_add(1)) < pipelines.size();) {
           VkPipeline p = VK_NULL_HANDLE;
-          if (vkCreateComputePipelines(dev, caches[t], 1, pipelines[i].as<VkComputePipelineCreateInfo>(), nullptr, &p) !=
-              VK_SUCCESS)
+          if (vkCreateComputePipelines(dev, caches[t], 1, pipelines[i].as<VkComputePipelineCreateInfo>(), nullptr,
+                                       &p) != VK_SUCCESS)
             ++failed;
           vkDestroyPipeline(dev, p, nullptr);
         }

@@ -34,7 +34,8 @@ struct Gen {
   std::uint64_t hash() { return rng() | 1; }
 };
 
-std::string graphics(Gen& g, std::uint64_t h, std::uint64_t layout, std::uint64_t pass, std::uint64_t vs, std::uint64_t fs) {
+std::string graphics(Gen& g, std::uint64_t h, std::uint64_t layout, std::uint64_t pass, std::uint64_t vs,
+                     std::uint64_t fs) {
   std::string attrs;
   const unsigned n_attr = g.pick(5);
   for (unsigned i = 0; i < n_attr; ++i)
@@ -49,26 +50,28 @@ std::string graphics(Gen& g, std::uint64_t h, std::uint64_t layout, std::uint64_
          R"(","renderPass":")" + hx(pass) + R"(","subpass":0,"dynamicState":{"flags":0,"dynamicState":[)" + dyn +
          R"(]},"multisampleState":{"flags":0,"rasterizationSamples":)" + std::to_string(1u << g.pick(3)) +
          R"(,"sampleShadingEnable":0,"minSampleShading":0.0,"alphaToOneEnable":0,"alphaToCoverageEnable":0},)"
-         R"("vertexInputState":{"flags":0,"attributes":[)" + attrs + R"(],"bindings":[{"binding":0,"stride":)" +
-         std::to_string(16 * (n_attr + 1)) + R"(,"inputRate":0}]},"rasterizationState":{"flags":0,)"
+         R"("vertexInputState":{"flags":0,"attributes":[)" +
+         attrs + R"(],"bindings":[{"binding":0,"stride":)" + std::to_string(16 * (n_attr + 1)) +
+         R"(,"inputRate":0}]},"rasterizationState":{"flags":0,)"
          R"("depthBiasConstantFactor":0.0,"depthBiasSlopeFactor":0.0,"depthBiasClamp":0.0,"depthBiasEnable":0,)"
-         R"("depthClampEnable":0,"polygonMode":)" + std::to_string(g.pick(3)) +
-         R"(,"rasterizerDiscardEnable":0,"frontFace":)" + std::to_string(g.pick(2)) +
+         R"("depthClampEnable":0,"polygonMode":)" +
+         std::to_string(g.pick(3)) + R"(,"rasterizerDiscardEnable":0,"frontFace":)" + std::to_string(g.pick(2)) +
          R"(,"lineWidth":1.0,"cullMode":)" + std::to_string(g.pick(4)) +
          R"(},"inputAssemblyState":{"flags":0,"topology":)" + std::to_string(g.pick(6)) +
          R"(,"primitiveRestartEnable":0},"colorBlendState":{"flags":0,"logicOp":0,"logicOpEnable":0,)"
-         R"("blendConstants":[0.0,0.0,0.0,0.0],"attachments":[{"dstAlphaBlendFactor":)" + std::to_string(blend ? 7 : 0) +
-         R"(,"srcAlphaBlendFactor":)" + std::to_string(blend ? 6 : 0) + R"(,"dstColorBlendFactor":)" +
-         std::to_string(blend ? 7 : 0) + R"(,"srcColorBlendFactor":)" + std::to_string(blend ? 6 : 0) +
-         R"(,"colorWriteMask":15,"alphaBlendOp":0,"colorBlendOp":0,"blendEnable":)" + std::to_string(blend) +
+         R"("blendConstants":[0.0,0.0,0.0,0.0],"attachments":[{"dstAlphaBlendFactor":)" +
+         std::to_string(blend ? 7 : 0) + R"(,"srcAlphaBlendFactor":)" + std::to_string(blend ? 6 : 0) +
+         R"(,"dstColorBlendFactor":)" + std::to_string(blend ? 7 : 0) + R"(,"srcColorBlendFactor":)" +
+         std::to_string(blend ? 6 : 0) + R"(,"colorWriteMask":15,"alphaBlendOp":0,"colorBlendOp":0,"blendEnable":)" +
+         std::to_string(blend) +
          R"(}]},"viewportState":{"flags":0,"viewportCount":1,"scissorCount":1},"depthStencilState":{"flags":0,)"
          R"("stencilTestEnable":0,"maxDepthBounds":0.0,"minDepthBounds":0.0,"depthBoundsTestEnable":0,)"
-         R"("depthWriteEnable":)" + std::to_string(g.pick(2)) + R"(,"depthTestEnable":1,"depthCompareOp":)" +
-         std::to_string(1 + g.pick(7)) +
+         R"("depthWriteEnable":)" +
+         std::to_string(g.pick(2)) + R"(,"depthTestEnable":1,"depthCompareOp":)" + std::to_string(1 + g.pick(7)) +
          R"(,"front":{"compareOp":7,"writeMask":0,"reference":0,"compareMask":0,"passOp":0,"failOp":0,)"
          R"("depthFailOp":0},"back":{"compareOp":7,"writeMask":0,"reference":0,"compareMask":0,"passOp":0,)"
-         R"("failOp":0,"depthFailOp":0}},"stages":[{"flags":0,"name":"main","module":")" + hx(vs) +
-         R"(","stage":1},{"flags":0,"name":"main","module":")" + hx(fs) + R"(","stage":16}]}}})";
+         R"("failOp":0,"depthFailOp":0}},"stages":[{"flags":0,"name":"main","module":")" +
+         hx(vs) + R"(","stage":1},{"flags":0,"name":"main","module":")" + hx(fs) + R"(","stage":16}]}}})";
 }
 
 std::string base64(Gen& g, unsigned bytes) {
@@ -123,8 +126,8 @@ int main(int argc, char** argv) {
       if (!w.write(t, h, bytes(json), obj)) return;
       const std::string l = R"({"version":6,"link":{"application":")" + hx(app) + R"(","tag":)" +
                             std::to_string(static_cast<unsigned>(t)) + R"(,"hash":")" + hx(h) + "\"}}";
-      w.write(Tag::application_blob_link, app ^ (h * 0x9e3779b97f4a7c15ull) ^ static_cast<std::uint64_t>(t),
-              bytes(l), link);
+      w.write(Tag::application_blob_link, app ^ (h * 0x9e3779b97f4a7c15ull) ^ static_cast<std::uint64_t>(t), bytes(l),
+              link);
     };
     const std::string info = R"({"version":6,"applicationInfo":{"applicationName":"foz-gen","engineName":"foz-gen",)"
                              R"("applicationVersion":0,"engineVersion":0,"apiVersion":4206592},)"
@@ -134,9 +137,11 @@ int main(int argc, char** argv) {
     for (int i = 0; i < 16; ++i) {
       const std::uint64_t s = shared.hash(), l = shared.hash();
       put(Tag::descriptor_set_layout, s,
-          R"({"version":6,"setLayouts":{")" + hx(s) + R"(":{"flags":0,"bindings":[{"descriptorType":6,"descriptorCount":1,"stageFlags":1,"binding":0}]}}})");
+          R"({"version":6,"setLayouts":{")" + hx(s) +
+              R"(":{"flags":0,"bindings":[{"descriptorType":6,"descriptorCount":1,"stageFlags":1,"binding":0}]}}})");
       put(Tag::pipeline_layout, l,
-          R"({"version":6,"pipelineLayouts":{")" + hx(l) + R"(":{"flags":0,"pushConstantRanges":[],"setLayouts":[")" + hx(s) + "\"]}}}");
+          R"({"version":6,"pipelineLayouts":{")" + hx(l) + R"(":{"flags":0,"pushConstantRanges":[],"setLayouts":[")" +
+              hx(s) + "\"]}}}");
       set_layouts.push_back(s);
       layouts.push_back(l);
     }
@@ -144,7 +149,8 @@ int main(int argc, char** argv) {
       const std::uint64_t p = shared.hash();
       put(Tag::render_pass, p,
           R"({"version":6,"renderPasses":{")" + hx(p) + R"(":{"flags":0,"attachments":[{"flags":0,"format":)" +
-              std::to_string(37 + i) + R"(,"finalLayout":1000001002,"initialLayout":0,"loadOp":1,"storeOp":0,"samples":1,"stencilLoadOp":2,"stencilStoreOp":1}],"subpasses":[{"flags":0,"pipelineBindPoint":0,"colorAttachments":[{"attachment":0,"layout":2}]}]}}})");
+              std::to_string(37 + i) +
+              R"(,"finalLayout":1000001002,"initialLayout":0,"loadOp":1,"storeOp":0,"samples":1,"stencilLoadOp":2,"stencilStoreOp":1}],"subpasses":[{"flags":0,"pipelineBindPoint":0,"colorAttachments":[{"attachment":0,"layout":2}]}]}}})");
       passes.push_back(p);
     }
     for (int i = 0; i < 96; ++i) {
@@ -159,13 +165,15 @@ int main(int argc, char** argv) {
       const std::uint64_t h = g.hash();
       const std::uint64_t layout = layouts[g.pick(16)];
       if (g.pick(10) < 6)
-        put(Tag::graphics_pipeline, h, graphics(g, h, layout, passes[g.pick(4)], modules[g.pick(48)], modules[48 + g.pick(48)]));
+        put(Tag::graphics_pipeline, h,
+            graphics(g, h, layout, passes[g.pick(4)], modules[g.pick(48)], modules[48 + g.pick(48)]));
       else
         put(Tag::compute_pipeline, h, compute(g, h, layout, modules[g.pick(96)]));
     }
     w.commit();
     std::fprintf(stderr, "foz-gen: %s: %llu entries, %llu bytes\n", argv[1],
-                 static_cast<unsigned long long>(w.entries_written()), static_cast<unsigned long long>(w.bytes_written()));
+                 static_cast<unsigned long long>(w.entries_written()),
+                 static_cast<unsigned long long>(w.bytes_written()));
   } catch (const libtrace::Error& e) {
     std::fprintf(stderr, "foz-gen: %s\n", e.what());
     return 1;

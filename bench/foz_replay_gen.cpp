@@ -36,8 +36,8 @@ int main(int argc, char** argv) {
     if (hashes.empty()) throw libtrace::Error(libtrace::Errc::usage, argv[1], "has no compute pipeline");
     const auto payload = in.read_payload(foz::Tag::compute_pipeline, hashes.front());
     foz::Arena arena;
-    foz::Object o = foz::parse_payload(
-        std::string_view(reinterpret_cast<const char*>(payload.data()), payload.size()), arena, argv[1]);
+    foz::Object o = foz::parse_payload(std::string_view(reinterpret_cast<const char*>(payload.data()), payload.size()),
+                                       arena, argv[1]);
     const auto* spec = o.as<VkComputePipelineCreateInfo>()->stage.pSpecializationInfo;
     if (!spec || spec->dataSize != 12) throw libtrace::Error(libtrace::Errc::usage, argv[1], "unexpected spec data");
     auto* data = static_cast<std::uint8_t*>(const_cast<void*>(spec->pData));  // the arena's, writable
@@ -53,9 +53,10 @@ int main(int argc, char** argv) {
       o.hash = foz::compute_hash(o, none, argv[1]);
       const std::string json = foz::serialize_payload(o, argv[1]);
       // Uncompressed and without CRC, as fossilize-synth writes.
-      written += out.write(foz::Tag::compute_pipeline, o.hash,
-                           std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(json.data()), json.size()),
-                           {foz::PayloadFormat::none, 0, false});
+      written +=
+          out.write(foz::Tag::compute_pipeline, o.hash,
+                    std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(json.data()), json.size()),
+                    {foz::PayloadFormat::none, 0, false});
     }
     out.commit();
     std::fprintf(stderr, "foz-replay-gen: %lu compute pipelines in %s\n", written, argv[2]);

@@ -41,8 +41,8 @@ struct Gen {
   std::uint64_t any_live() { return live[rng() % live.size()]; }
   std::uint64_t pool() { return pools.empty() || rng() % 4 ? 0 : pools[rng() % pools.size()]; }
   const char* user_data() {
-    static const char* names[] = {"", "", "Vertex buffer", "texture, mip chain, \"albedo\"", "Uniform buffer #3",
-                                  "00000000DEADBEEF"};
+    static const char* names[] = {
+        "", "", "Vertex buffer", "texture, mip chain, \"albedo\"", "Uniform buffer #3", "00000000DEADBEEF"};
     return names[rng() % 6];
   }
 };
@@ -88,11 +88,16 @@ int main(int argc, char** argv) {
     const bool destroy = !g.live.empty() && (r < 38 || g.live.size() > 20000);
     if (destroy) {
       const unsigned k = static_cast<unsigned>(g.rng() % 10);
-      if (k < 5) std::printf("vmaDestroyBuffer,%016" PRIX64 "\n", g.take_live());
-      else if (k < 7) std::printf("vmaDestroyImage,%016" PRIX64 "\n", g.take_live());
-      else if (k < 9) std::printf("vmaFreeMemory,%016" PRIX64 "\n", g.take_live());
-      else if (g.live.size() >= 2) std::printf("vmaFreeMemoryPages,%016" PRIX64 " %016" PRIX64 "\n", g.take_live(), g.take_live());
-      else std::printf("vmaFreeMemory,%016" PRIX64 "\n", g.take_live());
+      if (k < 5)
+        std::printf("vmaDestroyBuffer,%016" PRIX64 "\n", g.take_live());
+      else if (k < 7)
+        std::printf("vmaDestroyImage,%016" PRIX64 "\n", g.take_live());
+      else if (k < 9)
+        std::printf("vmaFreeMemory,%016" PRIX64 "\n", g.take_live());
+      else if (g.live.size() >= 2)
+        std::printf("vmaFreeMemoryPages,%016" PRIX64 " %016" PRIX64 "\n", g.take_live(), g.take_live());
+      else
+        std::printf("vmaFreeMemory,%016" PRIX64 "\n", g.take_live());
       continue;
     }
     if (r < 60) {
@@ -100,28 +105,32 @@ int main(int argc, char** argv) {
       const std::uint64_t p = failed ? 0 : g.ptr();
       const unsigned flags = g.rng() % 3 == 0 ? 0x20 : 0;  // USER_DATA_COPY_STRING
       std::printf("vmaCreateBuffer,0,%" PRIu64 ",%u,0,%u,%u,0,0,0,%016" PRIX64 ",%016" PRIX64 ",%s\n",
-                  static_cast<std::uint64_t>(64ull << (g.rng() % 16)), 1u << (g.rng() % 9), flags, 1 + static_cast<unsigned>(g.rng() % 4), g.pool(), p,
-                  flags ? g.user_data() : "");
+                  static_cast<std::uint64_t>(64ull << (g.rng() % 16)), 1u << (g.rng() % 9), flags,
+                  1 + static_cast<unsigned>(g.rng() % 4), g.pool(), p, flags ? g.user_data() : "");
       if (p) g.live.push_back(p);
     } else if (r < 68) {
       const std::uint64_t p = g.ptr();
       const unsigned s = 16u << (g.rng() % 8);
       std::printf("vmaCreateImage,0,1,%u,%u,%u,1,%u,1,1,0,%u,0,0,0,1,0,0,0,%016" PRIX64 ",%016" PRIX64 ",\n",
-                  g.rng() % 2 ? 37u : 126u, s, s, 1 + static_cast<unsigned>(g.rng() % 8), g.rng() % 2 ? 6u : 32u, g.pool(), p);
+                  g.rng() % 2 ? 37u : 126u, s, s, 1 + static_cast<unsigned>(g.rng() % 8), g.rng() % 2 ? 6u : 32u,
+                  g.pool(), p);
       g.live.push_back(p);
     } else if (r < 73) {
       const std::uint64_t p = g.ptr();
-      std::printf("vmaAllocateMemory,%" PRIu64 ",256,15,0,%u,0,0,0,%016" PRIX64 ",%016" PRIX64 ",\n", static_cast<std::uint64_t>(4096ull << (g.rng() % 8)),
-                  1 + static_cast<unsigned>(g.rng() % 4), g.pool(), p);
+      std::printf("vmaAllocateMemory,%" PRIu64 ",256,15,0,%u,0,0,0,%016" PRIX64 ",%016" PRIX64 ",\n",
+                  static_cast<std::uint64_t>(4096ull << (g.rng() % 8)), 1 + static_cast<unsigned>(g.rng() % 4),
+                  g.pool(), p);
       g.live.push_back(p);
     } else if (r < 76) {
       const std::uint64_t p = g.ptr();
       std::printf("vmaAllocateMemoryFor%s,65536,256,15,%u,%u,0,1,0,0,0,0000000000000000,%016" PRIX64 ",\n",
-                  g.rng() % 2 ? "Buffer" : "Image", static_cast<unsigned>(g.rng() % 2), static_cast<unsigned>(g.rng() % 2), p);
+                  g.rng() % 2 ? "Buffer" : "Image", static_cast<unsigned>(g.rng() % 2),
+                  static_cast<unsigned>(g.rng() % 2), p);
       g.live.push_back(p);
     } else if (r < 78) {
       const std::uint64_t a = g.ptr(), b = g.ptr();
-      std::printf("vmaAllocateMemoryPages,65536,256,15,0,1,0,0,0,0000000000000000,%016" PRIX64 " %016" PRIX64 ",\n", a, b);
+      std::printf("vmaAllocateMemoryPages,65536,256,15,0,1,0,0,0,0000000000000000,%016" PRIX64 " %016" PRIX64 ",\n", a,
+                  b);
       g.live.push_back(a);
       g.live.push_back(b);
     } else if (r < 79 && g.pools.size() < 8) {
@@ -138,14 +147,21 @@ int main(int argc, char** argv) {
     } else if (r < 88 && !g.live.empty()) {
       const std::uint64_t p = g.any_live();
       const unsigned k = static_cast<unsigned>(g.rng() % 6);
-      if (k == 0) std::printf("vmaMapMemory,%016" PRIX64 "\n", p);
-      else if (k == 1) std::printf("vmaUnmapMemory,%016" PRIX64 "\n", p);
-      else if (k == 2) std::printf("vmaFlushAllocation,%016" PRIX64 ",0,18446744073709551615\n", p);
-      else if (k == 3) std::printf("vmaInvalidateAllocation,%016" PRIX64 ",0,256\n", p);
-      else if (k == 4) std::printf("vmaGetAllocationInfo,%016" PRIX64 "\n", p);
-      else std::printf("vmaSetAllocationUserData,%016" PRIX64 ",%s\n", p, g.user_data());
+      if (k == 0)
+        std::printf("vmaMapMemory,%016" PRIX64 "\n", p);
+      else if (k == 1)
+        std::printf("vmaUnmapMemory,%016" PRIX64 "\n", p);
+      else if (k == 2)
+        std::printf("vmaFlushAllocation,%016" PRIX64 ",0,18446744073709551615\n", p);
+      else if (k == 3)
+        std::printf("vmaInvalidateAllocation,%016" PRIX64 ",0,256\n", p);
+      else if (k == 4)
+        std::printf("vmaGetAllocationInfo,%016" PRIX64 "\n", p);
+      else
+        std::printf("vmaSetAllocationUserData,%016" PRIX64 ",%s\n", p, g.user_data());
     } else if (r < 89 && !g.live.empty()) {
-      std::printf("vmaDefragmentationBegin,0,%016" PRIX64 ",,18446744073709551615,4294967295,0,0,0000000000000000,0000000000000000\n",
+      std::printf("vmaDefragmentationBegin,0,%016" PRIX64
+                  ",,18446744073709551615,4294967295,0,0,0000000000000000,0000000000000000\n",
                   g.any_live());
     } else if (r < 90) {
       const std::uint64_t p = g.ptr();

@@ -8,8 +8,8 @@
 #include <string>
 
 #include "libtrace/apitrace/dump.hpp"
-#include "libtrace/core/error.hpp"
 #include "libtrace/apitrace/parser.hpp"
+#include "libtrace/core/error.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   // InputFile reads real descriptors; a memfd makes one without touching disk.

@@ -6,12 +6,12 @@
 #include <string>
 #include <vector>
 
+#include "libtrace/core/error.hpp"
+#include "libtrace/replay/foz/replay.hpp"
 #include "replay/foz/cache.hpp"
 #include "replay/foz/plan.hpp"
 #include "replay/foz/proto.hpp"
 #include "replay/foz/require.hpp"
-#include "libtrace/core/error.hpp"
-#include "libtrace/replay/foz/replay.hpp"
 
 namespace foz = libtrace::foz;
 

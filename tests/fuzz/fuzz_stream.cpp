@@ -7,9 +7,8 @@
 
 #include "bytes_decoder.hpp"
 #include "libtrace/apitrace/dump.hpp"
-#include "libtrace/core/error.hpp"
 #include "libtrace/apitrace/parser.hpp"
-
+#include "libtrace/core/error.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {

@@ -10,12 +10,12 @@
 #include <utility>
 #include <vector>
 
-#include "vma/line.hpp"
-#include "vma/line_cols.hpp"
 #include "bytes_decoder.hpp"
 #include "libtrace/core/error.hpp"
 #include "libtrace/vma/sim.hpp"
 #include "libtrace/vma/stat.hpp"
+#include "vma/line.hpp"
+#include "vma/line_cols.hpp"
 
 namespace {
 
@@ -69,14 +69,14 @@ void check_parsers_agree(const std::uint8_t* data, std::size_t size) {
 
 }  // namespace
 
-
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   check_parsers_agree(data, size);
   for (bool keep_going : {false, true}) {
     try {
       libtrace::vma::StatOptions opt;
       opt.keep_going = keep_going;
-      const auto s = libtrace::vma::recording_stats(std::make_unique<BytesDecoder>(data, size, libtrace::Container::plain), "fuzz", opt);
+      const auto s = libtrace::vma::recording_stats(
+          std::make_unique<BytesDecoder>(data, size, libtrace::Container::plain), "fuzz", opt);
       (void)libtrace::vma::format_json(s);
       (void)libtrace::vma::format_table(s);
       (void)libtrace::vma::format_html(s);

@@ -9,8 +9,8 @@
 
 #include "bytes_decoder.hpp"
 #include "libtrace/core/error.hpp"
-#include "libtrace/vk/device.hpp"
 #include "libtrace/replay/vma/replay.hpp"
+#include "libtrace/vk/device.hpp"
 
 namespace {
 

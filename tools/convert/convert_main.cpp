@@ -23,7 +23,8 @@ struct FozFlags {
 };
 
 // .foz -> JSON (one document or a directory of entry files).
-tools::Exit archive_to_json(const std::string& input, const std::string& output, const FozFlags& f, libtrace::InputFile& in) {
+tools::Exit archive_to_json(const std::string& input, const std::string& output, const FozFlags& f,
+                            libtrace::InputFile& in) {
   const std::string to = f.to_given ? f.to : "json";
   if (to != "json" && to != "json-dir")
     throw tools::UsageError("a .foz archive converts --to json or --to json-dir, not --to " + to);
@@ -42,17 +43,19 @@ tools::Exit archive_to_json(const std::string& input, const std::string& output,
 }
 
 // JSON (a document, or a directory of entry files) -> .foz.
-tools::Exit json_to_archive(const std::string& input, const std::string& output, bool explicit_output, const FozFlags& f,
-                    libtrace::InputFile* in) {
+tools::Exit json_to_archive(const std::string& input, const std::string& output, bool explicit_output,
+                            const FozFlags& f, libtrace::InputFile* in) {
   if (f.to_given && f.to != "foz") throw tools::UsageError("JSON converts --to foz, not --to " + f.to);
   foz::JsonToFozOptions o;
   o.input = input;
   o.output = output;
   const std::string codec = f.codec.empty() ? "zlib" : f.codec;
-  if (codec != "zlib" && codec != "none") throw tools::UsageError("a .foz archive's payloads are zlib or none, not " + codec);
+  if (codec != "zlib" && codec != "none")
+    throw tools::UsageError("a .foz archive's payloads are zlib or none, not " + codec);
   o.encode.format = codec == "zlib" ? foz::PayloadFormat::zlib : foz::PayloadFormat::none;
   if (f.level >= 0) {
-    if (codec != "zlib" || f.level < 1 || f.level > 9) throw tools::UsageError("--level for a .foz archive is zlib 1-9");
+    if (codec != "zlib" || f.level < 1 || f.level > 9)
+      throw tools::UsageError("--level for a .foz archive is zlib 1-9");
     o.encode.level = f.level;
   }
   o.check_hashes = f.check_hashes;
@@ -66,28 +69,34 @@ tools::Exit json_to_archive(const std::string& input, const std::string& output,
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"Convert an apitrace trace to text (byte-identical to `apitrace dump`), JSON Lines or a new trace;\n"
-               "a VMA calls recording to another format version, JSON Lines or a trace; or a Fossilize .foz\n"
-               "archive to JSON (one document, or a directory of entry files like fossilize-convert-db) and back.",
-               "trak-convert"};
+  CLI::App app{
+      "Convert an apitrace trace to text (byte-identical to `apitrace dump`), JSON Lines or a new trace;\n"
+      "a VMA calls recording to another format version, JSON Lines or a trace; or a Fossilize .foz\n"
+      "archive to JSON (one document, or a directory of entry files like fossilize-convert-db) and back.",
+      "trak-convert"};
   libtrace::convert::ConvertOptions opt;
   std::string to = "text", color = "auto", codec = "snappy";
   std::vector<std::string> calls;
   bool no_progress = false;
   app.add_option("input", opt.input, "Trace, VMA recording or .foz archive; '-' reads stdin")->capture_default_str();
   auto* out_opt = app.add_option("-o,--output", opt.output, "Output file; '-' writes stdout")->capture_default_str();
-  auto* to_opt = app.add_option("--to", to, "Output format (csv: VMA recordings; json, json-dir: .foz archives; foz: JSON input)")
-      ->check(CLI::IsMember({"text", "jsonl", "trace", "csv", "json", "json-dir", "foz"}))
-      ->capture_default_str();
+  auto* to_opt =
+      app.add_option("--to", to, "Output format (csv: VMA recordings; json, json-dir: .foz archives; foz: JSON input)")
+          ->check(CLI::IsMember({"text", "jsonl", "trace", "csv", "json", "json-dir", "foz"}))
+          ->capture_default_str();
   FozFlags foz_flags;
   app.add_flag("--check-hashes", foz_flags.check_hashes,
                ".foz and JSON input: recompute every entry's hash with Fossilize's recipe and fail on a mismatch");
   std::string rec_version;
   auto* version_opt =
-      app.add_option("--version", rec_version, "With a VMA recording and --to csv: format version to write (1.0 to 1.8); alone: print trak's version")
+      app.add_option(
+             "--version", rec_version,
+             "With a VMA recording and --to csv: format version to write (1.0 to 1.8); alone: print trak's version")
           ->expected(0, 1);
   app.add_flag("--keep-going", opt.keep_going, "Recordings: skip malformed lines with a warning instead of stopping");
-  app.add_option("--calls", calls, "Only these calls: 4 | 0-100/2 | 0-1000/draw | */frame | @FILE (repeatable; a recording's calls count from 0)")
+  app.add_option(
+         "--calls", calls,
+         "Only these calls: 4 | 0-100/2 | 0-1000/draw | */frame | @FILE (repeatable; a recording's calls count from 0)")
       ->allow_extra_args(false);
   app.add_flag("-v,--verbose", opt.dump.verbose, "Also show verbose calls (glGetString, glGetError() = 0, ...)");
   app.add_flag("--thread-ids,!--no-thread-ids", opt.dump.thread_ids, "Show thread ids as @N (default no)");
@@ -98,10 +107,13 @@ int main(int argc, char** argv) {
   app.add_option("--color,--colour", color, "Colour the text: auto (when stdout is a terminal), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
-  auto* codec_opt = app.add_option("--codec", codec, "Container for --to trace (snappy, gzip, brotli); payloads for --to foz (zlib, none)")
-                        ->check(CLI::IsMember({"snappy", "gzip", "brotli", "zlib", "none"}))
-                        ->capture_default_str();
-  app.add_option("--level", opt.encoder.level, "Compression level for --to trace (gzip 1-9, brotli 0-11) and --to foz (zlib 1-9, default 9)");
+  auto* codec_opt =
+      app.add_option("--codec", codec,
+                     "Container for --to trace (snappy, gzip, brotli); payloads for --to foz (zlib, none)")
+          ->check(CLI::IsMember({"snappy", "gzip", "brotli", "zlib", "none"}))
+          ->capture_default_str();
+  app.add_option("--level", opt.encoder.level,
+                 "Compression level for --to trace (gzip 1-9, brotli 0-11) and --to foz (zlib 1-9, default 9)");
   app.add_flag("--no-progress", no_progress, "No progress bar on stderr");
   app.footer(R"(Examples:
   trak-convert gears.trace                       text dump, same bytes as `apitrace dump`
@@ -140,7 +152,8 @@ int main(int argc, char** argv) {
     if (sniffed.format == libtrace::Format::gfxr_capture)
       throw tools::not_read_here(in, sniffed.format, "trak-convert",
                                  "apitrace traces, VMA calls recordings, Fossilize archives and their JSON");
-    const bool foz = sniffed.format == libtrace::Format::foz_archive, foz_json = sniffed.format == libtrace::Format::foz_json;
+    const bool foz = sniffed.format == libtrace::Format::foz_archive,
+               foz_json = sniffed.format == libtrace::Format::foz_json;
     if (foz || foz_json) no_calls();
     if (foz) return archive_to_json(opt.input, opt.output, foz_flags, in);
     if (foz_json) return json_to_archive(opt.input, opt.output, out_opt->count() > 0, foz_flags, &in);
@@ -156,7 +169,8 @@ int main(int argc, char** argv) {
                                  : libtrace::convert::OutputFormat::text;
     if (!rec_version.empty() && opt.format != libtrace::convert::OutputFormat::csv)
       throw tools::UsageError("--version VERSION applies to --to csv");
-    opt.dump.color = color == "always" || (color == "auto" && libtrace::is_stdio(opt.output) && libtrace::stdout_is_terminal());
+    opt.dump.color =
+        color == "always" || (color == "auto" && libtrace::is_stdio(opt.output) && libtrace::stdout_is_terminal());
     if (opt.format != libtrace::convert::OutputFormat::text) opt.dump.color = false;
     if (opt.format == libtrace::convert::OutputFormat::csv) opt.dump.color = false;
     for (const auto& c : calls) opt.dump.calls.add(c);

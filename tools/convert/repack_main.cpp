@@ -3,14 +3,15 @@
 // payloads of a Fossilize .foz archive (told apart by content).
 #include <cstdio>
 
-#include "libtrace/foz/repack.hpp"
 #include "libtrace/apitrace/repack.hpp"
+#include "libtrace/foz/repack.hpp"
 #include "tool_main.hpp"
 
 int main(int argc, char** argv) {
-  CLI::App app{"Recompress an apitrace trace (snappy, gzip, brotli) without changing a call, or the payloads of a\n"
-               "Fossilize .foz archive (none, zlib) without changing an entry.",
-               "trak-repack"};
+  CLI::App app{
+      "Recompress an apitrace trace (snappy, gzip, brotli) without changing a call, or the payloads of a\n"
+      "Fossilize .foz archive (none, zlib) without changing an entry.",
+      "trak-repack"};
   libtrace::apitrace::RepackOptions opt;
   libtrace::foz::FozRepackOptions fopt;
   std::string codec = "snappy", crc = "add";
@@ -20,9 +21,12 @@ int main(int argc, char** argv) {
   auto* codec_opt = app.add_option("--codec", codec, "Traces: snappy, gzip, brotli. Archives: zlib (default), none")
                         ->check(CLI::IsMember({"snappy", "gzip", "brotli", "zlib", "none"}))
                         ->capture_default_str();
-  app.add_option("--level", opt.encoder.level, "gzip 1-9 (default 9), brotli 0-11 (default 11), .foz zlib 1-9 (default 9); snappy has none");
-  app.add_option("-j,--threads", opt.encoder.threads, "Compression threads for snappy, gzip and .foz (default: all cores)");
-  app.add_option("--crc", crc, "Archives: CRC-32 on every entry (add), on none (strip), or where the input had one (keep)")
+  app.add_option("--level", opt.encoder.level,
+                 "gzip 1-9 (default 9), brotli 0-11 (default 11), .foz zlib 1-9 (default 9); snappy has none");
+  app.add_option("-j,--threads", opt.encoder.threads,
+                 "Compression threads for snappy, gzip and .foz (default: all cores)");
+  app.add_option("--crc", crc,
+                 "Archives: CRC-32 on every entry (add), on none (strip), or where the input had one (keep)")
       ->check(CLI::IsMember({"add", "strip", "keep"}))
       ->capture_default_str();
   app.add_flag("--verify", opt.verify, "Re-read the output and compare it with the input (calls, or decoded payloads)");
@@ -64,9 +68,11 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "trak-repack: %s: %llu entries, %llu -> %llu bytes", opt.output.c_str(),
                      static_cast<unsigned long long>(r.entries), static_cast<unsigned long long>(r.input_bytes),
                      static_cast<unsigned long long>(r.output_bytes));
-        if (r.duplicates_dropped) std::fprintf(stderr, ", %llu duplicates dropped", static_cast<unsigned long long>(r.duplicates_dropped));
+        if (r.duplicates_dropped)
+          std::fprintf(stderr, ", %llu duplicates dropped", static_cast<unsigned long long>(r.duplicates_dropped));
         if (r.unknown_tags_dropped)
-          std::fprintf(stderr, ", %llu entries with unknown tags dropped", static_cast<unsigned long long>(r.unknown_tags_dropped));
+          std::fprintf(stderr, ", %llu entries with unknown tags dropped",
+                       static_cast<unsigned long long>(r.unknown_tags_dropped));
         if (r.torn_tail_dropped) std::fprintf(stderr, ", torn tail dropped");
         if (opt.verify) std::fprintf(stderr, ", %llu verified", static_cast<unsigned long long>(r.verified));
         std::fputc('\n', stderr);

@@ -22,33 +22,40 @@ std::uint64_t parse_hash_arg(std::string s) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"Merge Fossilize .foz archives into one: entries deduplicated by (tag, hash) and copied raw (no\n"
-               "recompression); duplicates with different payloads are reported. With filters, prune like\n"
-               "fossilize-prune: keep the chosen pipelines and everything they need.",
-               "trak-merge"};
+  CLI::App app{
+      "Merge Fossilize .foz archives into one: entries deduplicated by (tag, hash) and copied raw (no\n"
+      "recompression); duplicates with different payloads are reported. With filters, prune like\n"
+      "fossilize-prune: keep the chosen pipelines and everything they need.",
+      "trak-merge"};
   foz::MergeOptions opt;
   bool json = false, quiet = false, no_progress = false, prune = false;
   std::vector<std::string> apps, keep_lists, skip_lists;
   std::map<std::string, std::vector<std::string>> by_flag;
   app.add_option("-o,--output", opt.output, "Output archive ('-' writes stdout)")->required();
-  app.add_option("inputs", opt.inputs, "Input archives, in priority order (the first copy of an entry wins)")->required();
-  app.add_flag("--append", opt.append, "Keep the output's entries and append to it, as fossilize-merge-db does (a torn tail is cut off first)");
+  app.add_option("inputs", opt.inputs, "Input archives, in priority order (the first copy of an entry wins)")
+      ->required();
+  app.add_flag("--append", opt.append,
+               "Keep the output's entries and append to it, as fossilize-merge-db does (a torn tail is cut off first)");
   app.add_flag("--check-crc", opt.check_crc,
                "Check the CRC of every entry copied and stop at a bad one (copies keep their CRCs, so readers of the "
                "output still catch damage; fossilize-merge-db does not check)");
-  app.add_flag("--drop-bad", opt.drop_bad, "Check CRCs and drop entries that fail them (with a warning) instead of stopping");
+  app.add_flag("--drop-bad", opt.drop_bad,
+               "Check CRCs and drop entries that fail them (with a warning) instead of stopping");
   app.add_flag("--json", json, "Report as one JSON object");
   app.add_flag("-q,--quiet", quiet, "No report");
   app.add_flag("--no-progress", no_progress, "No progress bar on stderr");
   auto* g = app.add_option_group("pruning", "Any of these prunes (see fossilize-prune)");
   g->add_flag("--prune", prune, "Prune without filters: drop objects no pipeline needs");
   // One value per occurrence, so an option never swallows the input names.
-  g->add_option("--filter-application", apps, "Keep what this application/feature hash links (repeatable)")->allow_extra_args(false);
-  for (const char* f : {"--filter-graphics", "--filter-compute", "--filter-raytracing", "--filter-module", "--skip-graphics",
-                        "--skip-compute", "--skip-raytracing", "--skip-module"})
-    g->add_option(f, by_flag[f], std::string(f).starts_with("--filter") ? "Keep only these (repeatable)" : "Drop these (repeatable)")
+  g->add_option("--filter-application", apps, "Keep what this application/feature hash links (repeatable)")
+      ->allow_extra_args(false);
+  for (const char* f : {"--filter-graphics", "--filter-compute", "--filter-raytracing", "--filter-module",
+                        "--skip-graphics", "--skip-compute", "--skip-raytracing", "--skip-module"})
+    g->add_option(f, by_flag[f],
+                  std::string(f).starts_with("--filter") ? "Keep only these (repeatable)" : "Drop these (repeatable)")
         ->allow_extra_args(false);
-  g->add_option("--keep-list", keep_lists, "File of pipelines/modules to keep: 'TAG HASH' or 40-digit entry names per line")
+  g->add_option("--keep-list", keep_lists,
+                "File of pipelines/modules to keep: 'TAG HASH' or 40-digit entry names per line")
       ->allow_extra_args(false);
   g->add_option("--skip-list", skip_lists, "File of entries to drop, same form")->allow_extra_args(false);
   g->add_flag("--skip-application-info-links", opt.prune.skip_links, "Write no application blob links");
@@ -89,9 +96,11 @@ int main(int argc, char** argv) {
     opt.warnings = tools::warning_sink("trak-merge");
     const foz::MergeReport r = foz::merge_archives(opt);
     if (!r.conflicts.empty())
-      opt.warnings(r.output, std::to_string(r.conflicts.size()) +
-                                 " conflicting duplicates (same tag and hash, different payloads); the first copies were kept");
-    if (!quiet) (libtrace::is_stdio(opt.output) ? std::cerr : std::cout) << foz::format_merge_report(r, json) << std::flush;
+      opt.warnings(r.output,
+                   std::to_string(r.conflicts.size()) +
+                       " conflicting duplicates (same tag and hash, different payloads); the first copies were kept");
+    if (!quiet)
+      (libtrace::is_stdio(opt.output) ? std::cerr : std::cout) << foz::format_merge_report(r, json) << std::flush;
     return tools::kOk;
   });
 }

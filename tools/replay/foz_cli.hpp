@@ -66,13 +66,15 @@ inline void add_foz_options(CLI::App& app, FozCli& c) {
                  "raytracing); repeatable")
       ->allow_extra_args(false);
   app.add_option("--shard", c.shard, "I/N: replay part I (0..N-1) of N equal parts of the selection");
-  app.add_option("--timeout", o.timeout_seconds, "Seconds a pipeline may take before its worker is killed (0: no limit)")
+  app.add_option("--timeout", o.timeout_seconds,
+                 "Seconds a pipeline may take before its worker is killed (0: no limit)")
       ->capture_default_str();
   app.add_flag("--progress", c.progress,
                "Progress on stderr also where it is no terminal, as 'trak-replay: progress key=value ...' lines "
                "(on a terminal a progress line is the default)");
   app.add_flag("--no-progress", c.no_progress, "No progress on stderr");
-  app.add_flag("--validate", o.validate, "Check every shader module with spirv-val first; pipelines using a bad one fail");
+  app.add_flag("--validate", o.validate,
+               "Check every shader module with spirv-val first; pipelines using a bad one fail");
   app.add_option("--module-cache", c.module_cache_mib, "MiB of shader modules a worker keeps")->capture_default_str();
   app.add_option("--worker-memory", c.worker_memory_mib,
                  "MiB of resident memory after which a worker hands over to a fresh one (0: never)")
@@ -141,8 +143,7 @@ inline int run_foz(FozCli& c, const std::vector<std::string>& inputs, bool json)
       if (p.final) return clear_progress_line();
       std::uint64_t done = 0, total = 0;
       for (std::size_t t = 0; t < libtrace::foz::kPipelineTypes; ++t) done += p.done[t], total += p.total[t];
-      line->update(done, total,
-                   ", " + std::to_string(p.failed) + " failed, " + std::to_string(p.crashed) + " crashed");
+      line->update(done, total, ", " + std::to_string(p.failed) + " failed, " + std::to_string(p.crashed) + " crashed");
     };
   }
   o.warnings = warning_sink("trak-replay");

@@ -13,8 +13,8 @@
 
 #include "foz_cli.hpp"
 #include "libtrace/foz/archive.hpp"
-#include "libtrace/vk/device.hpp"
 #include "libtrace/replay/vma/replay.hpp"
+#include "libtrace/vk/device.hpp"
 #include "libtrace/vma/sim.hpp"
 #include "tool_main.hpp"
 
@@ -52,10 +52,11 @@ int main(int argc, char** argv) {
   // A replay worker that this program started for a .foz replay (before
   // anything else: it must not touch Vulkan or parse options first).
   if (argc == 3 && argv[1] == libtrace::foz::kWorkerFlag) ::_exit(libtrace::foz::run_worker(std::atoi(argv[2])));
-  CLI::App app{"Replay a VMA calls recording on a Vulkan device: real buffers, images and device memory, "
-               "suballocated by trak's own VMA-like allocator. --simulate models the recorded heaps instead. "
-               "Or create every pipeline of Fossilize archives (.foz) on the device, to warm its caches.",
-               "trak-replay"};
+  CLI::App app{
+      "Replay a VMA calls recording on a Vulkan device: real buffers, images and device memory, "
+      "suballocated by trak's own VMA-like allocator. --simulate models the recorded heaps instead. "
+      "Or create every pipeline of Fossilize archives (.foz) on the device, to warm its caches.",
+      "trak-replay"};
   std::vector<std::string> inputs;
   std::string lines, device;
   bool simulate = false, json = false, keep_going = false, list_devices = false, no_budget = false;
@@ -79,7 +80,8 @@ int main(int argc, char** argv) {
   trak-replay app.vma.csv --lines 100-5000      replay a range of file lines
   trak-replay app.vma.csv --simulate            no device: peak committed memory per recorded heap
 Exit status: 0 replayed (allocations that fail on this device are counted, not errors),
-1 bad input or no Vulkan device, 2 usage.)") + tools::kFozHelp);
+1 bad input or no Vulkan device, 2 usage.)") +
+             tools::kFozHelp);
 
   return tools::run(app, argc, argv, [&]() -> int {
     namespace vma = libtrace::vma;
@@ -93,7 +95,8 @@ Exit status: 0 replayed (allocations that fail on this device are counted, not e
     }
     if (inputs.empty() && !foz.opt.load_caches.empty()) {  // no archive: merge the caches
       const auto r = libtrace::foz::merge_cache_files(device, foz.opt.load_caches, foz.opt.pipeline_cache);
-      for (const auto& [name, why] : r.skipped) std::cerr << "trak-replay: warning: " << name << ": left out: " << why << '\n';
+      for (const auto& [name, why] : r.skipped)
+        std::cerr << "trak-replay: warning: " << name << ": left out: " << why << '\n';
       std::cout << libtrace::foz::format_cache_merge(r, json);
       return tools::kOk;
     }
@@ -103,8 +106,9 @@ Exit status: 0 replayed (allocations that fail on this device are counted, not e
     if (!libtrace::is_stdio(inputs.front())) {
       libtrace::InputFile probe(inputs.front());
       if (libtrace::sniff(probe).format == libtrace::Format::foz_archive) {
-        for (const auto& [given, name] : {std::pair{simulate, "--simulate"}, std::pair{!lines.empty(), "--lines"},
-                                          std::pair{keep_going, "--keep-going"}, std::pair{no_budget, "--no-heap-budget"}})
+        for (const auto& [given, name] :
+             {std::pair{simulate, "--simulate"}, std::pair{!lines.empty(), "--lines"},
+              std::pair{keep_going, "--keep-going"}, std::pair{no_budget, "--no-heap-budget"}})
           if (given) throw tools::UsageError(std::string(name) + " applies to VMA recordings, not to .foz archives");
         foz.opt.device = device;
         return tools::run_foz(foz, inputs, json);
@@ -121,7 +125,8 @@ Exit status: 0 replayed (allocations that fail on this device are counted, not e
     libtrace::InputFile in(input);
     libtrace::Sniffed sniffed = libtrace::sniff(in);
     if (sniffed.format == libtrace::Format::foz_archive)
-      throw libtrace::Error(libtrace::Errc::usage, in.name(), "a .foz archive is read by offset: give a file, not a pipe");
+      throw libtrace::Error(libtrace::Errc::usage, in.name(),
+                            "a .foz archive is read by offset: give a file, not a pipe");
     if (sniffed.format != libtrace::Format::vma_recording)
       throw tools::not_read_here(in, sniffed.format, "trak-replay", "VMA calls recordings and Fossilize archives");
     auto decoder = std::move(sniffed.stream);

@@ -3,13 +3,15 @@
 // archive (told apart by content).
 #include <iostream>
 
-#include "libtrace/foz/stat.hpp"
 #include "libtrace/apitrace/stat.hpp"
+#include "libtrace/foz/stat.hpp"
 #include "libtrace/vma/stat.hpp"
 #include "tool_main.hpp"
 
 int main(int argc, char** argv) {
-  CLI::App app{"Statistics of an apitrace trace, a VMA calls recording or a Fossilize .foz archive (detected from the content).", "trak-stat"};
+  CLI::App app{
+      "Statistics of an apitrace trace, a VMA calls recording or a Fossilize .foz archive (detected from the content).",
+      "trak-stat"};
   std::string input = "-";
   bool json = false, all = false, no_progress = false, keep_going = false;
   std::size_t top = 10;
@@ -19,7 +21,9 @@ int main(int argc, char** argv) {
   app.add_flag("--all", all, "List every function (traces)");
   app.add_flag("--keep-going", keep_going, "Recordings: count malformed lines as warnings instead of stopping");
   std::string html;
-  app.add_option("--html", html, "Recordings: also write a self-contained HTML report (plot and tables) to FILE ('-': to stdout, instead of the table)");
+  app.add_option("--html", html,
+                 "Recordings: also write a self-contained HTML report (plot and tables) to FILE ('-': to stdout, "
+                 "instead of the table)");
   unsigned threads = 0;
   app.add_option("-T,--threads", threads, "Recordings: threads parsing and counting (default: one per core, up to 12)")
       ->check(CLI::Range(1u, 256u));
@@ -58,11 +62,12 @@ int main(int argc, char** argv) {
       if (s.error) throw *s.error;
       if (!s.bad_entries.empty()) {
         const auto& b = s.bad_entries.front();
-        throw libtrace::Error(libtrace::Errc::bad_record,
-                              libtrace::at_offset(s.file, b.offset) + ": " + libtrace::foz::describe_entry(b.tag, b.hash),
-                              b.why + (s.bad_entries.size() > 1 ? " (and " + std::to_string(s.bad_entries.size() - 1) +
-                                                                      " more bad entries)"
-                                                                : ""));
+        throw libtrace::Error(
+            libtrace::Errc::bad_record,
+            libtrace::at_offset(s.file, b.offset) + ": " + libtrace::foz::describe_entry(b.tag, b.hash),
+            b.why + (s.bad_entries.size() > 1
+                         ? " (and " + std::to_string(s.bad_entries.size() - 1) + " more bad entries)"
+                         : ""));
       }
       return tools::kOk;
     }
@@ -82,7 +87,8 @@ int main(int argc, char** argv) {
       opt.warnings = tools::warning_sink("trak-stat", &warned, kShownWarnings);
       const libtrace::vma::Stats s = libtrace::vma::recording_stats(std::move(decoder), in.name(), opt);
       if (warned > kShownWarnings)
-        std::cerr << "trak-stat: warning: " << in.name() << ": " << warned - kShownWarnings << " more warnings not shown\n";
+        std::cerr << "trak-stat: warning: " << in.name() << ": " << warned - kShownWarnings
+                  << " more warnings not shown\n";
       // The report on stdout unless the page goes there.
       if (!libtrace::is_stdio(html)) {
         std::cout << (json ? libtrace::vma::format_json(s) : libtrace::vma::format_table(s));
@@ -108,7 +114,8 @@ int main(int argc, char** argv) {
     }
     if (!html.empty()) throw tools::UsageError("--html applies to VMA recordings");
     const libtrace::apitrace::TraceStats s = libtrace::apitrace::trace_stats(in, std::move(decoder), progress);
-    std::cout << (json ? libtrace::apitrace::format_stats_json(s) : libtrace::apitrace::format_stats_table(s, all ? 0 : top));
+    std::cout << (json ? libtrace::apitrace::format_stats_json(s)
+                       : libtrace::apitrace::format_stats_table(s, all ? 0 : top));
     std::cout.flush();
     if (s.error) throw *s.error;
     return tools::kOk;

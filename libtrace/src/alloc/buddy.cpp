@@ -125,7 +125,8 @@ std::string BuddyMetadata::validate() const {
       if (w == free_where_[level].end() || w->second != it) return "free node not indexed at " + std::to_string(*it);
       if (!nodes.emplace(*it, Seen{level, true}).second) return "two nodes at " + std::to_string(*it);
       // Two free buddies would have been merged.
-      if (level > 0 && free_where_[level].count(*it ^ node_size(level))) return "unmerged buddies at " + std::to_string(*it);
+      if (level > 0 && free_where_[level].count(*it ^ node_size(level)))
+        return "unmerged buddies at " + std::to_string(*it);
       ++listed;
     }
   }
@@ -133,8 +134,7 @@ std::string BuddyMetadata::validate() const {
   std::uint64_t used = 0;
   for (const auto& [offset, n] : allocated_) {
     if (!nodes.emplace(offset, Seen{n.level, false}).second) return "two nodes at " + std::to_string(offset);
-    if (n.level != level_for(n.size))
-      return "allocation at " + std::to_string(offset) + " in a node of the wrong size";
+    if (n.level != level_for(n.size)) return "allocation at " + std::to_string(offset) + " in a node of the wrong size";
     used += n.size;
   }
   // The nodes tile the usable size, each aligned to its own size.

@@ -19,7 +19,10 @@ std::optional<std::uint64_t> aligned_up(std::uint64_t v, std::uint64_t a, std::u
 }  // namespace
 
 LinearMetadata::LinearMetadata(std::uint64_t size, std::uint64_t granularity, std::uint64_t margin)
-    : Suballocator(size), granularity_(is_pow2(granularity) ? granularity : 1), margin_(margin), free_ranges_(size > 0) {}
+    : Suballocator(size),
+      granularity_(is_pow2(granularity) ? granularity : 1),
+      margin_(margin),
+      free_ranges_(size > 0) {}
 
 bool LinearMetadata::conflict_below(const Entries& e, std::uint64_t offset, Kind kind) const {
   for (auto it = e.lower_bound(offset); it != e.begin();) {
@@ -180,7 +183,8 @@ std::optional<std::uint64_t> LinearMetadata::find_evicting(const Request& r,
   return offset;
 }
 
-void LinearMetadata::for_each_allocation(const std::function<void(std::uint64_t, std::uint64_t, Kind, void*)>& f) const {
+void LinearMetadata::for_each_allocation(
+    const std::function<void(std::uint64_t, std::uint64_t, Kind, void*)>& f) const {
   const Entries& low = mode_ == Mode::ring_buffer ? second_ : first_;
   const Entries& high = mode_ == Mode::ring_buffer ? first_ : second_;
   for (const Entries* e : {&low, &high})
@@ -197,10 +201,12 @@ std::string LinearMetadata::validate() const {
   std::string error;
   for_each_allocation([&](std::uint64_t offset, std::uint64_t size, Kind, void*) {
     if (!error.empty()) return;
-    if (size == 0) error = "empty allocation at " + std::to_string(offset);
+    if (size == 0)
+      error = "empty allocation at " + std::to_string(offset);
     else if (offset < last_end + margin_)
       error = "overlap or margin missing at " + std::to_string(offset);
-    else if (!fits_before(offset, size, 0, size_)) error = "allocation past the block at " + std::to_string(offset);
+    else if (!fits_before(offset, size, 0, size_))
+      error = "allocation past the block at " + std::to_string(offset);
     ranges += offset > last_end;
     last_end = offset + size;
     used += size;

@@ -197,8 +197,7 @@ bool BlockMetadata::resize(std::uint64_t offset, std::uint64_t new_size) {
   return true;
 }
 
-std::optional<std::uint64_t> BlockMetadata::find_evicting(const Request& r,
-                                                          const std::function<bool(void*)>& evictable,
+std::optional<std::uint64_t> BlockMetadata::find_evicting(const Request& r, const std::function<bool(void*)>& evictable,
                                                           std::vector<void*>& victims, std::uint64_t& cost) const {
   // One pass with a window [it, j) of ranges: both ends only move forward,
   // so a block of n ranges costs O(n), whatever the input. The margins are

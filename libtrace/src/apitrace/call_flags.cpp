@@ -21,6 +21,8 @@ namespace {
 
 // Pure queries whose answers replay does not need, and which are not worth
 // showing either: `apitrace dump` hides VERBOSE calls unless -v is given.
+// (The name tables stay dense, as written, for reading.)
+// clang-format off
 constexpr std::string_view kQueryNames[] = {
     "CGLGetCurrentContext", "ID3D11VideoProcessorEnumerator::CheckVideoProcessorFormat",
     "IDirect3D8::CheckDeviceFormat", "IDirect3D8::EnumAdapterModes",
@@ -209,6 +211,7 @@ constexpr std::string_view kMarkerNoSideEffectNames[] = {
     "glDebugMessageInsert", "glDebugMessageInsertAMD", "glDebugMessageInsertARB",
     "glDebugMessageInsertKHR", "glInsertEventMarkerEXT",
 };
+// clang-format on
 
 struct Group {
   std::uint32_t flags;
@@ -247,8 +250,7 @@ constexpr auto build_table() {
     for (std::string_view name : g.names) table[i++] = {name, g.flags};
   }
   // Byte-wise order, the same as the strcmp bisection upstream.
-  std::sort(table.begin(), table.end(),
-            [](const Entry& a, const Entry& b) { return a.name < b.name; });
+  std::sort(table.begin(), table.end(), [](const Entry& a, const Entry& b) { return a.name < b.name; });
   return table;
 }
 
@@ -256,9 +258,7 @@ constexpr auto kTable = build_table();
 
 static_assert(kTable.size() == 421, "apitrace 11.1's callFlagTable has 421 entries");
 static_assert(std::adjacent_find(kTable.begin(), kTable.end(),
-                                 [](const Entry& a, const Entry& b) {
-                                   return a.name == b.name;
-                                 }) == kTable.end(),
+                                 [](const Entry& a, const Entry& b) { return a.name == b.name; }) == kTable.end(),
               "a name is listed in two groups");
 
 std::uint32_t table_lookup(std::string_view name) {
@@ -327,8 +327,7 @@ constexpr bool is_opt_cap_tail(std::string_view s) {
 // The leading words may themselves contain "Draw", so every occurrence is
 // tried as the anchor; after it the match is deterministic.
 constexpr bool is_gl_draw(std::string_view rest) {  // rest: the name after "gl"
-  for (std::size_t p = rest.find("Draw"); p != std::string_view::npos;
-       p = rest.find("Draw", p + 1)) {
+  for (std::size_t p = rest.find("Draw"); p != std::string_view::npos; p = rest.find("Draw", p + 1)) {
     if (!is_cap_words(rest.substr(0, p))) continue;
     std::string_view s = rest.substr(p + 4);
     if (!eat(s, "Range")) eat(s, "Mesh");
@@ -372,9 +371,8 @@ constexpr bool is_gl_misc_draw(std::string_view rest) {
 
 // gl(GetFloat|GetInteger|GetVertexAttrib|GetTex(ture)?(Level)?Parameter)\w+
 constexpr bool is_gl_get(std::string_view rest) {
-  for (std::string_view stem :
-       {"GetFloat", "GetInteger", "GetVertexAttrib", "GetTexParameter", "GetTextureParameter",
-        "GetTexLevelParameter", "GetTextureLevelParameter"}) {
+  for (std::string_view stem : {"GetFloat", "GetInteger", "GetVertexAttrib", "GetTexParameter", "GetTextureParameter",
+                                "GetTexLevelParameter", "GetTextureLevelParameter"}) {
     std::string_view s = rest;
     if (eat(s, stem) && !s.empty() && is_words(s)) return true;
   }

@@ -4,20 +4,20 @@
 #include <charconv>
 #include <cmath>
 
-#include "libtrace/apitrace/call_flags.hpp"
-#include "libtrace/apitrace/dump.hpp"
 #include "core/json_text.hpp"
 #include "core/text_util.hpp"
+#include "libtrace/apitrace/call_flags.hpp"
+#include "libtrace/apitrace/dump.hpp"
 
 namespace libtrace::apitrace {
 
 namespace {
 
+using detail::put_escaped_unit;
 using detail::put_hex;
 using detail::put_i64;
-using detail::put_u64;
-using detail::put_escaped_unit;
 using detail::put_json_string;
+using detail::put_u64;
 
 void put_number(std::string& out, double d) {
   if (std::isnan(d)) {
@@ -38,9 +38,7 @@ void put_value(const Call& call, std::uint32_t idx, std::string& out) {
     case Kind::boolean: out += v.num.u ? "true" : "false"; return;
     case Kind::sint: put_i64(out, v.num.i); return;
     case Kind::uint: put_u64(out, v.num.u); return;
-    case Kind::float32:
-      put_number(out, static_cast<double>(static_cast<float>(v.num.d)));
-      return;
+    case Kind::float32: put_number(out, static_cast<double>(static_cast<float>(v.num.d))); return;
     case Kind::float64: put_number(out, v.num.d); return;
     case Kind::string: put_json_string(out, call.str(v)); return;
     case Kind::wstring: {

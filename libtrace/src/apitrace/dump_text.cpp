@@ -5,10 +5,10 @@
 #include <cstdio>
 #include <cstring>
 
-#include "libtrace/apitrace/call_flags.hpp"
-#include "libtrace/apitrace/dump.hpp"
 #include "core/float_format.hpp"
 #include "core/text_util.hpp"
+#include "libtrace/apitrace/call_flags.hpp"
+#include "libtrace/apitrace/dump.hpp"
 
 namespace libtrace::apitrace {
 

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <cstring>
 
+#include "apitrace/parser_internal.hpp"
 #include "libtrace/apitrace/call_flags.hpp"
 #include "libtrace/core/error.hpp"
-#include "apitrace/parser_internal.hpp"
 
 namespace libtrace::apitrace {
 
@@ -212,9 +212,9 @@ const Call* Parser::next() {
     }
   } catch (const EndOfData&) {
     if (!deferred_)
-      deferred_ = std::make_exception_ptr(Error(Errc::truncated,
-                                                name_ + ": stream offset " + std::to_string(event_start),
-                                                "unexpected end of file inside the call event starting here"));
+      deferred_ =
+          std::make_exception_ptr(Error(Errc::truncated, name_ + ": stream offset " + std::to_string(event_start),
+                                        "unexpected end of file inside the call event starting here"));
   }
   finishing_ = true;
   return finish_pending();
@@ -296,8 +296,7 @@ bool Parser::parse_details(Call& call) {
   for (;;) {
     const std::uint8_t detail = read_byte();
     switch (detail) {
-      case kDetailEnd:
-        return true;
+      case kDetailEnd: return true;
       case kDetailArg: {
         const std::uint64_t arg = read_uint();
         if (arg >= kMaxArgNo) fail("argument number " + std::to_string(arg) + " is out of range");
@@ -317,9 +316,7 @@ bool Parser::parse_details(Call& call) {
         else
           call.ret = parse_value(call, 0);
         break;
-      case kDetailThread:
-        call.thread = static_cast<std::uint32_t>(read_uint());
-        break;
+      case kDetailThread: call.thread = static_cast<std::uint32_t>(read_uint()); break;
       case kDetailBacktrace: {
         const std::uint64_t n = read_uint();
         for (std::uint64_t i = 0; i < n; ++i) call.backtrace.push_back(parse_frame());
@@ -330,9 +327,7 @@ bool Parser::parse_details(Call& call) {
         if (flags & 1) call.flags |= kCallFake;
         break;
       }
-      default:
-        p_--;
-        fail("unknown call detail " + hex_byte(detail));
+      default: p_--; fail("unknown call detail " + hex_byte(detail));
     }
   }
 }
@@ -368,11 +363,15 @@ const StackFrame* Parser::parse_frame() {
       case 0x01: frame.module = read_string(); break;
       case 0x02: frame.function = read_string(); break;
       case 0x03: frame.filename = read_string(); break;
-      case 0x04: frame.line = read_uint(); frame.has_line = true; break;
-      case 0x05: frame.offset = read_uint(); frame.has_offset = true; break;
-      default:
-        p_--;
-        fail("unknown backtrace frame detail " + hex_byte(kind));
+      case 0x04:
+        frame.line = read_uint();
+        frame.has_line = true;
+        break;
+      case 0x05:
+        frame.offset = read_uint();
+        frame.has_offset = true;
+        break;
+      default: p_--; fail("unknown backtrace frame detail " + hex_byte(kind));
     }
   }
 }

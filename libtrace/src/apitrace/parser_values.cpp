@@ -3,9 +3,9 @@
 // struct signatures defined inside them.
 #include <cstring>
 
-#include "libtrace/core/error.hpp"
-#include "libtrace/apitrace/parser.hpp"
 #include "apitrace/parser_internal.hpp"
+#include "libtrace/apitrace/parser.hpp"
+#include "libtrace/core/error.hpp"
 
 namespace libtrace::apitrace {
 
@@ -84,13 +84,10 @@ void Parser::skip_value(unsigned depth) {
   switch (type) {
     case 0x00:
     case 0x01:
-    case 0x02:
-      return;
+    case 0x02: return;
     case 0x03:
     case 0x04:
-    case 0x0d:
-      read_uint();
-      return;
+    case 0x0d: read_uint(); return;
     case 0x05: skip_bytes(4); return;
     case 0x06: skip_bytes(8); return;
     case 0x07: skip_bytes(read_uint()); return;
@@ -125,9 +122,7 @@ void Parser::skip_value(unsigned depth) {
       for (std::uint64_t i = 0; i < n; ++i) read_uint();
       return;
     }
-    default:
-      p_--;
-      fail("unknown value type " + hex_byte(type));
+    default: p_--; fail("unknown value type " + hex_byte(type));
   }
 }
 
@@ -152,10 +147,22 @@ void Parser::parse_value_into(Call& call, std::uint32_t slot, unsigned depth) {
   Value& v = call.values[slot];
   switch (type) {
     case 0x00: v.kind = Kind::null; return;
-    case 0x01: v.kind = Kind::boolean; v.num.u = 0; return;
-    case 0x02: v.kind = Kind::boolean; v.num.u = 1; return;
-    case 0x03: v.kind = Kind::sint; v.num.i = -static_cast<std::int64_t>(read_uint()); return;
-    case 0x04: v.kind = Kind::uint; v.num.u = read_uint(); return;
+    case 0x01:
+      v.kind = Kind::boolean;
+      v.num.u = 0;
+      return;
+    case 0x02:
+      v.kind = Kind::boolean;
+      v.num.u = 1;
+      return;
+    case 0x03:
+      v.kind = Kind::sint;
+      v.num.i = -static_cast<std::int64_t>(read_uint());
+      return;
+    case 0x04:
+      v.kind = Kind::uint;
+      v.num.u = read_uint();
+      return;
     case 0x05: {
       float f;
       read_bytes(&f, 4);
@@ -224,7 +231,10 @@ void Parser::parse_value_into(Call& call, std::uint32_t slot, unsigned depth) {
       parse_children(call, slot, sig->member_names.size(), depth);
       return;
     }
-    case 0x0d: v.kind = Kind::pointer; v.num.u = read_uint(); return;
+    case 0x0d:
+      v.kind = Kind::pointer;
+      v.num.u = read_uint();
+      return;
     case 0x0e: {
       v.kind = Kind::repr;
       const std::uint32_t human = parse_value(call, depth + 1);
@@ -247,9 +257,7 @@ void Parser::parse_value_into(Call& call, std::uint32_t slot, unsigned depth) {
       }
       return;
     }
-    default:
-      p_--;
-      fail("unknown value type " + hex_byte(type));
+    default: p_--; fail("unknown value type " + hex_byte(type));
   }
 }
 

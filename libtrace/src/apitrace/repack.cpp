@@ -5,8 +5,8 @@
 
 #include <cstring>
 
-#include "libtrace/core/error.hpp"
 #include "libtrace/apitrace/parser.hpp"
+#include "libtrace/core/error.hpp"
 
 namespace libtrace::apitrace {
 
@@ -19,22 +19,17 @@ bool same_value(const Call& a, const Call& b, std::uint32_t ia, std::uint32_t ib
   if (x.kind != y.kind || x.count != y.count || x.len != y.len) return false;
   switch (x.kind) {
     case Kind::float32:
-    case Kind::float64:
-      return std::memcmp(&x.num.d, &y.num.d, sizeof x.num.d) == 0;
+    case Kind::float64: return std::memcmp(&x.num.d, &y.num.d, sizeof x.num.d) == 0;
     case Kind::string:
     case Kind::blob:
       if (x.has_data != y.has_data) return false;
       return !x.has_data || a.str(x) == b.str(y);
     case Kind::wstring:
-      return std::string_view(a.bytes).substr(x.data, 4 * x.len) ==
-             std::string_view(b.bytes).substr(y.data, 4 * y.len);
-    case Kind::enumeration:
-      return x.num.i == y.num.i && x.enum_sig()->values == y.enum_sig()->values;
-    case Kind::bitmask:
-      return x.num.u == y.num.u && x.bitmask_sig()->flags == y.bitmask_sig()->flags;
+      return std::string_view(a.bytes).substr(x.data, 4 * x.len) == std::string_view(b.bytes).substr(y.data, 4 * y.len);
+    case Kind::enumeration: return x.num.i == y.num.i && x.enum_sig()->values == y.enum_sig()->values;
+    case Kind::bitmask: return x.num.u == y.num.u && x.bitmask_sig()->flags == y.bitmask_sig()->flags;
     case Kind::structure:
-      if (x.struct_sig()->name != y.struct_sig()->name ||
-          x.struct_sig()->member_names != y.struct_sig()->member_names)
+      if (x.struct_sig()->name != y.struct_sig()->name || x.struct_sig()->member_names != y.struct_sig()->member_names)
         return false;
       [[fallthrough]];
     case Kind::array:
@@ -47,8 +42,7 @@ bool same_value(const Call& a, const Call& b, std::uint32_t ia, std::uint32_t ib
       }
       return true;
     }
-    default:
-      return x.num.u == y.num.u;
+    default: return x.num.u == y.num.u;
   }
 }
 
@@ -62,8 +56,8 @@ bool same_call(const Call& a, const Call& b) {
   for (std::size_t i = 0; i < a.backtrace.size(); ++i) {
     const StackFrame& fa = *a.backtrace[i];
     const StackFrame& fb = *b.backtrace[i];
-    if (fa.module != fb.module || fa.function != fb.function || fa.filename != fb.filename ||
-        fa.line != fb.line || fa.offset != fb.offset)
+    if (fa.module != fb.module || fa.function != fb.function || fa.filename != fb.filename || fa.line != fb.line ||
+        fa.offset != fb.offset)
       return false;
   }
   return same_value(a, b, a.ret, b.ret);
@@ -71,8 +65,7 @@ bool same_call(const Call& a, const Call& b) {
 
 }  // namespace
 
-std::uint64_t compare_traces(const std::string& expected, const std::string& actual,
-                             const std::string& actual_name) {
+std::uint64_t compare_traces(const std::string& expected, const std::string& actual, const std::string& actual_name) {
   InputFile in_a(expected), in_b(actual);
   const std::string name_b = actual_name.empty() ? in_b.name() : actual_name;
   Parser pa(prefetch(open_decoder(in_a)), in_a.name());
@@ -83,8 +76,7 @@ std::uint64_t compare_traces(const std::string& expected, const std::string& act
     throw Error(Errc::bad_record, e.where(), "verify failed: " + e.message());
   }
   Parser& pb = *pb_holder;
-  if (pa.header().semantic_version != pb.header().semantic_version ||
-      pa.header().properties != pb.header().properties)
+  if (pa.header().semantic_version != pb.header().semantic_version || pa.header().properties != pb.header().properties)
     throw Error(Errc::bad_record, name_b, "verify failed: header differs");
   std::uint64_t n = 0;
   for (;;) {

@@ -3,16 +3,15 @@
 // (per-signature counters, one counter per frame).
 #include "libtrace/apitrace/stat.hpp"
 
-
 #include <algorithm>
 #include <cstdio>
 
-#include "libtrace/apitrace/call_flags.hpp"
-#include "libtrace/core/error.hpp"
 #include "core/json_util.hpp"
-#include "core/text_util.hpp"
-#include "libtrace/apitrace/parser.hpp"
 #include "core/report.hpp"
+#include "core/text_util.hpp"
+#include "libtrace/apitrace/call_flags.hpp"
+#include "libtrace/apitrace/parser.hpp"
+#include "libtrace/core/error.hpp"
 
 namespace libtrace::apitrace {
 
@@ -43,7 +42,8 @@ std::string thousands(std::uint64_t v) {
 
 std::string percent(std::uint64_t part, std::uint64_t whole) {
   char buf[16];
-  std::snprintf(buf, sizeof buf, "%.1f%%", whole ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0);
+  std::snprintf(buf, sizeof buf, "%.1f%%",
+                whole ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0);
   return buf;
 }
 
@@ -156,29 +156,32 @@ std::string format_stats_table(const TraceStats& s, std::size_t top) {
   table.row("file", s.file);
   table.row("container", std::string(container_name(s.container)) + ", " + thousands(s.file_bytes) + " bytes");
   char ratio[32];
-  std::snprintf(ratio, sizeof ratio, "%.2f", s.file_bytes ? static_cast<double>(s.stream_bytes) / static_cast<double>(s.file_bytes) : 0.0);
+  std::snprintf(ratio, sizeof ratio, "%.2f",
+                s.file_bytes ? static_cast<double>(s.stream_bytes) / static_cast<double>(s.file_bytes) : 0.0);
   table.row("stream", thousands(s.stream_bytes) + " bytes uncompressed (ratio " + ratio + ")");
-  table.row("version", std::to_string(s.header.version) + " (semantic " + std::to_string(s.header.semantic_version) + ")");
+  table.row("version",
+            std::to_string(s.header.version) + " (semantic " + std::to_string(s.header.semantic_version) + ")");
   for (const auto& [k, v] : s.header.properties) table.row("property", k + " = " + v);
   table.row("api", s.api);
   table.row("calls", thousands(s.calls) + " (" + thousands(s.incomplete_calls) + " incomplete, " +
-                   thousands(s.fake_calls) + " fake, " + thousands(s.verbose_calls) + " verbose)");
+                         thousands(s.fake_calls) + " fake, " + thousands(s.verbose_calls) + " verbose)");
   if (s.error) table.row("stopped", std::string(s.error->what()) + " (the figures cover the calls before)");
   table.row("functions", thousands(s.calls_per_function.size()) + " distinct");
   table.row("threads", thousands(s.calls_per_thread.size()));
   if (s.frames)
     table.row("frames", thousands(s.frames) + " (calls per frame: min " + thousands(s.frame_calls_min) + ", median " +
-                      thousands(s.frame_calls_median) + ", max " + thousands(s.frame_calls_max) + "; " +
-                      thousands(s.calls_after_last_frame) + " after the last)");
+                            thousands(s.frame_calls_median) + ", max " + thousands(s.frame_calls_max) + "; " +
+                            thousands(s.calls_after_last_frame) + " after the last)");
   else
     table.row("frames", "0");
   table.row("blobs", thousands(s.blobs) + " (" + human_bytes(s.blob_bytes) + ")");
 
   const std::size_t n = top ? std::min(top, s.calls_per_function.size()) : s.calls_per_function.size();
   o += '\n';
-  const std::string title = n < s.calls_per_function.size()
-                                ? "top " + std::to_string(n) + " of " + std::to_string(s.calls_per_function.size()) + " functions"
-                                : "functions";
+  const std::string title =
+      n < s.calls_per_function.size()
+          ? "top " + std::to_string(n) + " of " + std::to_string(s.calls_per_function.size()) + " functions"
+          : "functions";
   std::size_t width = title.size();
   for (std::size_t i = 0; i < n; ++i) width = std::max(width, s.calls_per_function[i].first.size());
   std::snprintf(line, sizeof line, "%-*s %12s %7s\n", static_cast<int>(width), title.c_str(), "calls", "share");
@@ -203,13 +206,20 @@ std::string format_stats_json(const TraceStats& s) {
   libtrace::detail::JsonReport report;
   auto& w = report.writer();
   w.StartObject();
-  w.Key("format"); w.String("apitrace");
-  w.Key("file"); report.text(s.file);
-  w.Key("container"); report.text(std::string(container_name(s.container)));
-  w.Key("file_bytes"); w.Uint64(s.file_bytes);
-  w.Key("stream_bytes"); w.Uint64(s.stream_bytes);
-  w.Key("version"); w.Uint(s.header.version);
-  w.Key("semantic_version"); w.Uint(s.header.semantic_version);
+  w.Key("format");
+  w.String("apitrace");
+  w.Key("file");
+  report.text(s.file);
+  w.Key("container");
+  report.text(std::string(container_name(s.container)));
+  w.Key("file_bytes");
+  w.Uint64(s.file_bytes);
+  w.Key("stream_bytes");
+  w.Uint64(s.stream_bytes);
+  w.Key("version");
+  w.Uint(s.header.version);
+  w.Key("semantic_version");
+  w.Uint(s.header.semantic_version);
   w.Key("properties");
   w.StartObject();
   for (const auto& [k, v] : s.header.properties) {
@@ -217,11 +227,16 @@ std::string format_stats_json(const TraceStats& s) {
     report.text(v);
   }
   w.EndObject();
-  w.Key("api"); report.text(s.api);
-  w.Key("calls"); w.Uint64(s.calls);
-  w.Key("incomplete_calls"); w.Uint64(s.incomplete_calls);
-  w.Key("fake_calls"); w.Uint64(s.fake_calls);
-  w.Key("verbose_calls"); w.Uint64(s.verbose_calls);
+  w.Key("api");
+  report.text(s.api);
+  w.Key("calls");
+  w.Uint64(s.calls);
+  w.Key("incomplete_calls");
+  w.Uint64(s.incomplete_calls);
+  w.Key("fake_calls");
+  w.Uint64(s.fake_calls);
+  w.Key("verbose_calls");
+  w.Uint64(s.verbose_calls);
   w.Key("calls_per_function");
   w.StartObject();
   for (const auto& [name, count] : s.calls_per_function) {
@@ -235,19 +250,27 @@ std::string format_stats_json(const TraceStats& s) {
   w.EndObject();
   w.Key("frames");
   w.StartObject();
-  w.Key("count"); w.Uint64(s.frames);
-  w.Key("calls_min"); w.Uint64(s.frame_calls_min);
-  w.Key("calls_median"); w.Uint64(s.frame_calls_median);
-  w.Key("calls_max"); w.Uint64(s.frame_calls_max);
-  w.Key("calls_after_last"); w.Uint64(s.calls_after_last_frame);
+  w.Key("count");
+  w.Uint64(s.frames);
+  w.Key("calls_min");
+  w.Uint64(s.frame_calls_min);
+  w.Key("calls_median");
+  w.Uint64(s.frame_calls_median);
+  w.Key("calls_max");
+  w.Uint64(s.frame_calls_max);
+  w.Key("calls_after_last");
+  w.Uint64(s.calls_after_last_frame);
   w.EndObject();
   w.Key("blobs");
   w.StartObject();
-  w.Key("count"); w.Uint64(s.blobs);
-  w.Key("bytes"); w.Uint64(s.blob_bytes);
+  w.Key("count");
+  w.Uint64(s.blobs);
+  w.Key("bytes");
+  w.Uint64(s.blob_bytes);
   w.EndObject();
   if (s.error) {
-    w.Key("error"); report.text(s.error->what());  // the figures cover the calls before it
+    w.Key("error");
+    report.text(s.error->what());  // the figures cover the calls before it
   }
   w.EndObject();
   return report.finish();

@@ -132,8 +132,7 @@ void Writer::put_value(const Call& call, std::uint32_t idx) {
     case Kind::array: {
       put_byte(0x0b);
       put_uint(v.count);
-      for (std::uint32_t c = v.first, i = 0; i < v.count && c != kNil; ++i, c = call.values[c].next)
-        put_value(call, c);
+      for (std::uint32_t c = v.first, i = 0; i < v.count && c != kNil; ++i, c = call.values[c].next) put_value(call, c);
       return;
     }
     case Kind::structure: {
@@ -145,8 +144,7 @@ void Writer::put_value(const Call& call, std::uint32_t idx) {
         put_uint(sig->member_names.size());
         for (const auto& m : sig->member_names) put_string(m);
       }
-      for (std::uint32_t c = v.first, i = 0; i < v.count && c != kNil; ++i, c = call.values[c].next)
-        put_value(call, c);
+      for (std::uint32_t c = v.first, i = 0; i < v.count && c != kNil; ++i, c = call.values[c].next) put_value(call, c);
       return;
     }
     case Kind::pointer:
@@ -187,11 +185,26 @@ void Writer::write_call(const Call& call) {
     for (const StackFrame* f : call.backtrace) {
       put_uint(f->id);
       if (!frames_.insert(f->id)) continue;
-      if (!f->module.empty()) { put_byte(0x01); put_string(f->module); }
-      if (!f->function.empty()) { put_byte(0x02); put_string(f->function); }
-      if (!f->filename.empty()) { put_byte(0x03); put_string(f->filename); }
-      if (f->has_line) { put_byte(0x04); put_uint(f->line); }
-      if (f->has_offset) { put_byte(0x05); put_uint(f->offset); }
+      if (!f->module.empty()) {
+        put_byte(0x01);
+        put_string(f->module);
+      }
+      if (!f->function.empty()) {
+        put_byte(0x02);
+        put_string(f->function);
+      }
+      if (!f->filename.empty()) {
+        put_byte(0x03);
+        put_string(f->filename);
+      }
+      if (f->has_line) {
+        put_byte(0x04);
+        put_uint(f->line);
+      }
+      if (f->has_offset) {
+        put_byte(0x05);
+        put_uint(f->offset);
+      }
       put_byte(0x00);
     }
   }

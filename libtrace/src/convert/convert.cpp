@@ -4,11 +4,11 @@
 
 #include <cstdio>
 
-#include "libtrace/core/error.hpp"
 #include "libtrace/apitrace/parser.hpp"
 #include "libtrace/apitrace/writer.hpp"
-#include "libtrace/vma/recording.hpp"
+#include "libtrace/core/error.hpp"
 #include "libtrace/vma/convert.hpp"
+#include "libtrace/vma/recording.hpp"
 
 namespace libtrace::convert {
 
@@ -72,8 +72,14 @@ class RecordingToTrace {
   std::uint32_t value(const vma::Param& p, const vma::Call& rc) {
     Value v;
     switch (p.kind) {
-      case vma::ParamKind::number: v.kind = Kind::uint; v.num.u = p.value; return add(v);
-      case vma::ParamKind::boolean: v.kind = Kind::boolean; v.num.u = p.value; return add(v);
+      case vma::ParamKind::number:
+        v.kind = Kind::uint;
+        v.num.u = p.value;
+        return add(v);
+      case vma::ParamKind::boolean:
+        v.kind = Kind::boolean;
+        v.num.u = p.value;
+        return add(v);
       case vma::ParamKind::pointer: return pointer(p.value);
       case vma::ParamKind::text:
         v.kind = Kind::string;
@@ -88,8 +94,10 @@ class RecordingToTrace {
         v.kind = Kind::array;
         v.count = static_cast<std::uint32_t>(kids.size());
         for (std::size_t i = 0; i < kids.size(); ++i) {
-          if (i == 0) v.first = kids[0];
-          else call_.values[kids[i - 1]].next = kids[i];
+          if (i == 0)
+            v.first = kids[0];
+          else
+            call_.values[kids[i - 1]].next = kids[i];
         }
         return add(v);
       }
@@ -191,7 +199,8 @@ void convert_trace(const ConvertOptions& opt, InputFile& in, Sniffed sniffed) {
   text.reserve(kTextFlush * 2);
   try {
     if (sniffed.format != Format::apitrace && sniffed.format != Format::vma_recording)
-      throw Error(Errc::unsupported, in.name(), "this is " + std::string(format_name(sniffed.format)) + ", neither a trace nor a recording");
+      throw Error(Errc::unsupported, in.name(),
+                  "this is " + std::string(format_name(sniffed.format)) + ", neither a trace nor a recording");
     auto decoder = std::move(sniffed.stream);
     if (sniffed.format == Format::vma_recording) {
       convert_recording(opt, in, std::move(decoder), out);
@@ -202,12 +211,8 @@ void convert_trace(const ConvertOptions& opt, InputFile& in, Sniffed sniffed) {
     Parser parser(prefetch(std::move(decoder)), in.name(), popt);
     const TraceHeader& header = parser.header();
     switch (opt.format) {
-      case OutputFormat::text:
-        dump_header(header, opt.dump, text);
-        break;
-      case OutputFormat::jsonl:
-        jsonl_header(header, container_name(parser.container()), text);
-        break;
+      case OutputFormat::text: dump_header(header, opt.dump, text); break;
+      case OutputFormat::jsonl: jsonl_header(header, container_name(parser.container()), text); break;
       case OutputFormat::trace:
       case OutputFormat::csv:
         encoder = make_encoder(opt.encoder, out);

@@ -72,7 +72,8 @@ void ChunkPool::submit(bool last) {
       tail_buf_.assign(in.end() - static_cast<std::ptrdiff_t>(tail_), in.end());
     } else {
       tail_buf_.insert(tail_buf_.end(), in.begin(), in.end());
-      if (tail_buf_.size() > tail_) tail_buf_.erase(tail_buf_.begin(), tail_buf_.end() - static_cast<std::ptrdiff_t>(tail_));
+      if (tail_buf_.size() > tail_)
+        tail_buf_.erase(tail_buf_.begin(), tail_buf_.end() - static_cast<std::ptrdiff_t>(tail_));
     }
   }
   // Bounded memory: emit finished chunks (only this thread emits) until a

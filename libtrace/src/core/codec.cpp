@@ -45,16 +45,14 @@ std::optional<Container> parse_container(std::string_view name) {
 void check_level(Container c, int level) {
   if (level < 0) return;
   switch (c) {
-    case Container::snappy:
-      throw Error(Errc::usage, "", "snappy has no compression levels");
+    case Container::snappy: throw Error(Errc::usage, "", "snappy has no compression levels");
     case Container::gzip:
       if (level < 1 || level > 9) throw Error(Errc::usage, "", "gzip level must be 1..9");
       return;
     case Container::brotli:
       if (level > 11) throw Error(Errc::usage, "", "brotli level must be 0..11");
       return;
-    case Container::plain:
-      throw Error(Errc::usage, "", "plain output has no compression levels");
+    case Container::plain: throw Error(Errc::usage, "", "plain output has no compression levels");
   }
 }
 
@@ -62,8 +60,7 @@ std::unique_ptr<Decoder> open_decoder(InputFile& in) {
   const std::string_view magic = in.peek(2);
   if (magic.empty()) throw Error(Errc::bad_magic, at_offset(in.name(), 0), "empty file: no trace or recording in it");
   if (magic.size() == 2 && magic[0] == 'a' && magic[1] == 't') return detail::make_snappy_decoder(in);
-  if (magic.size() == 2 && static_cast<unsigned char>(magic[0]) == 0x1f &&
-      static_cast<unsigned char>(magic[1]) == 0x8b)
+  if (magic.size() == 2 && static_cast<unsigned char>(magic[0]) == 0x1f && static_cast<unsigned char>(magic[1]) == 0x8b)
     return detail::make_gzip_decoder(in);
   if (in.peek(kVmaRecordingMagic.size()) == kVmaRecordingMagic) return detail::make_plain_decoder(in);
   return detail::make_brotli_decoder(in);

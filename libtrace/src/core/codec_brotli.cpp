@@ -45,20 +45,20 @@ class BrotliDecoder final : public Decoder {
       if (rc == BROTLI_DECODER_RESULT_SUCCESS) {
         if (avail_in_ > 0 || in_.peek(1).size() > 0)
           error_.set(Error(Errc::bad_record, at_offset(in_.name(), file_offset()),
-                         "trailing garbage after the brotli stream"));
+                           "trailing garbage after the brotli stream"));
         else
           done_ = true;
       } else if (rc == BROTLI_DECODER_RESULT_ERROR) {
         const char* why = BrotliDecoderErrorString(BrotliDecoderGetErrorCode(state_.get()));
         if (produced_ + static_cast<std::uint64_t>(next_out - out.data()) == 0)
           error_.set(Error(Errc::bad_magic, at_offset(in_.name(), 0),
-                         "not a trace: neither snappy ('at'), gzip (1f 8b) nor brotli data"));
+                           "not a trace: neither snappy ('at'), gzip (1f 8b) nor brotli data"));
         else
           error_.set(Error(Errc::bad_record, at_offset(in_.name(), file_offset()),
-                         std::string("corrupt brotli data (") + why + ")"));
+                           std::string("corrupt brotli data (") + why + ")"));
       } else if (rc == BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT && eof_) {
         error_.set(Error(Errc::truncated, at_offset(in_.name(), in_.offset()),
-                       "unexpected end of file inside the brotli stream"));
+                         "unexpected end of file inside the brotli stream"));
       }
     }
     out.resize(out.size() - avail_out);
@@ -126,8 +126,6 @@ class BrotliEncoder final : public Sink {
 
 std::unique_ptr<Decoder> make_brotli_decoder(InputFile& in) { return std::make_unique<BrotliDecoder>(in); }
 
-std::unique_ptr<Sink> make_brotli_encoder(Sink& out, int level) {
-  return std::make_unique<BrotliEncoder>(out, level);
-}
+std::unique_ptr<Sink> make_brotli_encoder(Sink& out, int level) { return std::make_unique<BrotliEncoder>(out, level); }
 
 }  // namespace libtrace::detail

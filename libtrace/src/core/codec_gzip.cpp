@@ -69,7 +69,7 @@ class GzipDecoder final : public Decoder {
           done_ = true;
         else
           error_.set(Error(Errc::truncated, at_offset(in_.name(), in_.offset()),
-                         "unexpected end of file inside the gzip stream"));
+                           "unexpected end of file inside the gzip stream"));
         return;
       }
       z->next_in = inbuf_.data();
@@ -78,8 +78,8 @@ class GzipDecoder final : public Decoder {
     if (at_member_end_) {
       // Another member may follow, as gzread allows; it starts with the magic.
       if (z->next_in[0] != 0x1f) {
-        error_.set(Error(Errc::bad_record, at_offset(in_.name(), file_offset()),
-                       "trailing garbage after the gzip stream"));
+        error_.set(
+            Error(Errc::bad_record, at_offset(in_.name(), file_offset()), "trailing garbage after the gzip stream"));
         return;
       }
       inflateReset(z);
@@ -90,7 +90,7 @@ class GzipDecoder final : public Decoder {
       at_member_end_ = true;
     } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
       error_.set(Error(Errc::bad_record, at_offset(in_.name(), file_offset()),
-                     std::string("corrupt gzip data: ") + (z->msg ? z->msg : "inflate failed")));
+                       std::string("corrupt gzip data: ") + (z->msg ? z->msg : "inflate failed")));
     }
   }
 
@@ -125,8 +125,9 @@ class GzipEncoder final : public Sink {
   GzipEncoder(Sink& out, int level, unsigned threads)
       : out_(out),
         level_(level < 0 ? 9 : level),
-        pool_(threads, kGzipChunk, kDict, [this](ChunkPool::Job& j) { compress(j); },
-              [this](const ChunkPool::Job& j) { emit(j); }) {
+        pool_(
+            threads, kGzipChunk, kDict, [this](ChunkPool::Job& j) { compress(j); },
+            [this](const ChunkPool::Job& j) { emit(j); }) {
     // The header apitrace's gzopen writes: no name, no mtime, XFL 2, OS 3.
     static constexpr std::array<std::uint8_t, 10> kHeader{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 2, 3};
     out_.write(kHeader.data(), kHeader.size());
@@ -149,8 +150,7 @@ class GzipEncoder final : public Sink {
   void compress(ChunkPool::Job& job) const {
     Deflater d(level_);
     z_stream* z = d.get();
-    if (!job.prev_tail.empty())
-      deflateSetDictionary(z, job.prev_tail.data(), static_cast<uInt>(job.prev_tail.size()));
+    if (!job.prev_tail.empty()) deflateSetDictionary(z, job.prev_tail.data(), static_cast<uInt>(job.prev_tail.size()));
     job.out.resize(deflateBound(z, job.in.size()) + 16);
     z->next_in = job.in.data();
     z->avail_in = static_cast<uInt>(job.in.size());

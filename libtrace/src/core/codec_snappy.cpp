@@ -45,10 +45,9 @@ class SnappyDecoder final : public Decoder {
         throw Error(Errc::truncated, at_offset(in_.name(), chunk_at),
                     "unexpected end of file inside a snappy chunk length");
       }
-      const std::uint32_t len = static_cast<std::uint32_t>(len_bytes[0]) |
-                                static_cast<std::uint32_t>(len_bytes[1]) << 8 |
-                                static_cast<std::uint32_t>(len_bytes[2]) << 16 |
-                                static_cast<std::uint32_t>(len_bytes[3]) << 24;
+      const std::uint32_t len =
+          static_cast<std::uint32_t>(len_bytes[0]) | static_cast<std::uint32_t>(len_bytes[1]) << 8 |
+          static_cast<std::uint32_t>(len_bytes[2]) << 16 | static_cast<std::uint32_t>(len_bytes[3]) << 24;
       if (len == 0) continue;  // apitrace reads an empty chunk as nothing
       if (len > kMaxCompressedChunk) {
         done_ = true;
@@ -62,8 +61,7 @@ class SnappyDecoder final : public Decoder {
       if (!snappy::GetUncompressedLength(src, have, &size)) {
         done_ = true;
         if (have < len)
-          throw Error(Errc::truncated, at_offset(in_.name(), chunk_at),
-                      "unexpected end of file inside a snappy chunk");
+          throw Error(Errc::truncated, at_offset(in_.name(), chunk_at), "unexpected end of file inside a snappy chunk");
         throw Error(Errc::bad_record, at_offset(in_.name(), chunk_at), "corrupt snappy chunk");
       }
       if (size > kMaxChunk) {
@@ -79,9 +77,8 @@ class SnappyDecoder final : public Decoder {
         const std::size_t n = snappy::UncompressAsMuchAsPossible(&source, &sink);
         out.resize(std::min(n, size));
         pending_.set(Error(Errc::truncated, at_offset(in_.name(), in_.offset()),
-                         "unexpected end of file inside a snappy chunk (chunk at offset " +
-                             std::to_string(chunk_at) + " is " + std::to_string(len - have) +
-                             " bytes short)"));
+                           "unexpected end of file inside a snappy chunk (chunk at offset " + std::to_string(chunk_at) +
+                               " is " + std::to_string(len - have) + " bytes short)"));
         if (out.empty()) continue;
         return true;
       }

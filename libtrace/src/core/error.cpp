@@ -18,10 +18,7 @@ std::string join(const std::string& where, const std::string& message) {
 }  // namespace
 
 Error::Error(Errc code, std::string where, const std::string& message)
-    : std::runtime_error(join(where, message)),
-      code_(code),
-      where_(std::move(where)),
-      message_(message) {}
+    : std::runtime_error(join(where, message)), code_(code), where_(std::move(where)), message_(message) {}
 
 std::string at_offset(std::string_view file, std::uint64_t offset) {
   std::string s(file);

@@ -42,7 +42,9 @@ struct HugePageAllocator {
   T* allocate(std::size_t n) { return static_cast<T*>(alloc_table(n * sizeof(T))); }
   void deallocate(T* p, std::size_t) { std::free(p); }
   template <class U>
-  bool operator==(const HugePageAllocator<U>&) const { return true; }
+  bool operator==(const HugePageAllocator<U>&) const {
+    return true;
+  }
 };
 
 }  // namespace libtrace::detail

@@ -49,7 +49,8 @@ std::string_view InputFile::map_rest() {
   // Where the next unconsumed byte is in the file: stdin may be a file whose
   // position did not start at 0.
   const off_t pos = ::lseek(fd_, 0, SEEK_CUR);
-  if (pos < 0 || static_cast<std::uint64_t>(pos) < pushback_.size() || static_cast<std::uint64_t>(pos) > size_) return {};
+  if (pos < 0 || static_cast<std::uint64_t>(pos) < pushback_.size() || static_cast<std::uint64_t>(pos) > size_)
+    return {};
   const auto start = static_cast<std::size_t>(static_cast<std::uint64_t>(pos) - pushback_.size());
   if (start >= size_) return {};
   void* m = ::mmap(nullptr, static_cast<std::size_t>(size_), PROT_READ, MAP_PRIVATE, fd_, 0);

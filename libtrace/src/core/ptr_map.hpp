@@ -146,7 +146,7 @@ class PtrMap {
   }
 
   std::vector<Slot, HugePageAllocator<Slot>> slots_;  // core/huge_pages.hpp: tables of megabytes
-  int shift_ = 64 - 6;  // log2(kMinSlots) index bits
+  int shift_ = 64 - 6;                                // log2(kMinSlots) index bits
   std::size_t size_ = 0;
 };
 

@@ -33,7 +33,8 @@ std::string_view format_name(Format f) {
 std::optional<Format> format_of_head(std::string_view head) {
   // A file cut inside the magic still names itself, so that its reader says
   // "truncated header" rather than "not a trace".
-  if (head.size() >= 2 && head.substr(0, kFozMagic.size()) == kFozMagic.substr(0, std::min(head.size(), kFozMagic.size())))
+  if (head.size() >= 2 &&
+      head.substr(0, kFozMagic.size()) == kFozMagic.substr(0, std::min(head.size(), kFozMagic.size())))
     return Format::foz_archive;
   if (head.substr(0, 4) == "GFXR") return Format::gfxr_capture;
   if (starts_json_object(head)) return Format::foz_json;

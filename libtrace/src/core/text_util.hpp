@@ -4,8 +4,8 @@
 #pragma once
 
 #include <charconv>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 
 namespace libtrace::detail {

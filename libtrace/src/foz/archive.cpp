@@ -13,9 +13,9 @@ namespace libtrace::foz {
 namespace {
 
 constexpr std::array<std::string_view, kTagCount> kTagNames = {
-    "application_info", "sampler",           "descriptor_set_layout", "pipeline_layout",
-    "shader_module",    "render_pass",       "graphics_pipeline",     "compute_pipeline",
-    "application_blob_link", "raytracing_pipeline", "bucket_info",
+    "application_info", "sampler",           "descriptor_set_layout", "pipeline_layout",       "shader_module",
+    "render_pass",      "graphics_pipeline", "compute_pipeline",      "application_blob_link", "raytracing_pipeline",
+    "bucket_info",
 };
 
 constexpr char kHexDigits[] = "0123456789abcdef";
@@ -177,7 +177,8 @@ std::uint32_t crc32(std::span<const std::uint8_t> bytes) {
 
 PayloadHeader encode_payload(std::span<const std::uint8_t> payload, const EncodeOptions& opt,
                              std::vector<std::uint8_t>& stored) {
-  if (payload.size() > 0xffffffffu) throw Error(Errc::usage, "", "payload of 4 GiB or more: a .foz entry cannot hold it");
+  if (payload.size() > 0xffffffffu)
+    throw Error(Errc::usage, "", "payload of 4 GiB or more: a .foz entry cannot hold it");
   PayloadHeader h;
   h.format = static_cast<std::uint32_t>(opt.format);
   h.uncompressed_size = static_cast<std::uint32_t>(payload.size());
@@ -273,7 +274,8 @@ namespace detail {
 
 std::uint8_t check_file_header(const std::uint8_t* p, std::size_t got, const std::string& name) {
   const std::size_t m = std::min(got, kMagic.size());
-  if (std::memcmp(p, kMagic.data(), m) != 0) throw Error(Errc::bad_magic, name, "not a Fossilize archive (no \\x81FOSSILIZEDB magic)");
+  if (std::memcmp(p, kMagic.data(), m) != 0)
+    throw Error(Errc::bad_magic, name, "not a Fossilize archive (no \\x81FOSSILIZEDB magic)");
   if (got < kMagicSize)
     throw Error(Errc::truncated, at_offset(name, got),
                 "truncated header: " + std::to_string(got) + " of " + std::to_string(kMagicSize) + " bytes");
@@ -287,7 +289,8 @@ std::uint8_t check_file_header(const std::uint8_t* p, std::size_t got, const std
 }
 
 namespace {
-[[noreturn]] void rethrow_at(const Error& e, const std::string& file, std::uint64_t offset, Tag tag, std::uint64_t hash) {
+[[noreturn]] void rethrow_at(const Error& e, const std::string& file, std::uint64_t offset, Tag tag,
+                             std::uint64_t hash) {
   throw Error(e.code(), at_offset(file, offset) + ": " + describe_entry(tag, hash), e.message());
 }
 }  // namespace

@@ -14,8 +14,8 @@
 #include <map>
 
 #include "foz/convert_util.hpp"
-#include "libtrace/foz/object.hpp"
 #include "libtrace/core/io.hpp"
+#include "libtrace/foz/object.hpp"
 
 namespace libtrace::foz {
 
@@ -78,7 +78,8 @@ class RenderPassCache {
  public:
   explicit RenderPassCache(const ArchiveReader* reader) : reader_(reader) {}
   void remember(const Object& o, std::string_view payload, const std::string& where) {
-    if (o.tag == Tag::render_pass && !passes_.count(o.hash)) passes_.emplace(o.hash, parse_payload(payload, arena_, where));
+    if (o.tag == Tag::render_pass && !passes_.count(o.hash))
+      passes_.emplace(o.hash, parse_payload(payload, arena_, where));
   }
   const Object* find(Hash h) {
     if (auto it = passes_.find(h); it != passes_.end()) return &it->second;
@@ -87,7 +88,8 @@ class RenderPassCache {
     std::vector<std::uint8_t> bytes;
     reader_->read_payload(*e, bytes);
     const std::string where = reader_->where(*e);
-    return &passes_.emplace(h, parse_payload({reinterpret_cast<const char*>(bytes.data()), bytes.size()}, arena_, where))
+    return &passes_
+                .emplace(h, parse_payload({reinterpret_cast<const char*>(bytes.data()), bytes.size()}, arena_, where))
                 .first->second;
   }
 
@@ -126,7 +128,9 @@ class SpooledInput {
   std::string name_, path_;
 };
 
-std::string_view as_text(const std::vector<std::uint8_t>& v) { return {reinterpret_cast<const char*>(v.data()), v.size()}; }
+std::string_view as_text(const std::vector<std::uint8_t>& v) {
+  return {reinterpret_cast<const char*>(v.data()), v.size()};
+}
 
 // A pipe: one pass in file order, first copy of each key, files only.
 FozConvertResult pipe_to_directory(const FozToJsonOptions& opt, InputFile& in) {
@@ -136,7 +140,8 @@ FozConvertResult pipe_to_directory(const FozToJsonOptions& opt, InputFile& in) {
   ArchiveScanner scanner(in, so);
   detail::make_directory(opt.output);
   RenderPassCache passes(nullptr);
-  detail::HashChecker checker{opt.check_hashes, [&](Tag t, Hash h) { return t == Tag::render_pass ? passes.find(h) : nullptr; }};
+  detail::HashChecker checker{opt.check_hashes,
+                              [&](Tag t, Hash h) { return t == Tag::render_pass ? passes.find(h) : nullptr; }};
   std::map<std::pair<std::uint64_t, Hash>, bool> seen;
   Arena arena;
   ScannedEntry e;
@@ -181,7 +186,8 @@ FozConvertResult foz_to_json(const FozToJsonOptions& opt, InputFile& in) {
     };
   const ArchiveReader reader(opt.input, ro);
   RenderPassCache passes(&reader);
-  detail::HashChecker checker{opt.check_hashes, [&](Tag t, Hash h) { return t == Tag::render_pass ? passes.find(h) : nullptr; }};
+  detail::HashChecker checker{opt.check_hashes,
+                              [&](Tag t, Hash h) { return t == Tag::render_pass ? passes.find(h) : nullptr; }};
   FozConvertResult r;
   Arena arena;
   std::vector<std::uint8_t> payload;

@@ -8,9 +8,9 @@
 #include <thread>
 
 #include "foz/convert_util.hpp"
+#include "libtrace/core/io.hpp"
 #include "libtrace/foz/convert.hpp"
 #include "libtrace/foz/object.hpp"
-#include "libtrace/core/io.hpp"
 
 namespace libtrace::foz {
 
@@ -50,8 +50,9 @@ class BatchWriter {
   std::uint64_t flush() {
     const auto encode = [&](std::size_t first) {
       for (std::size_t i = first; i < used_; i += threads_)
-        jobs_[i].header = encode_payload({reinterpret_cast<const std::uint8_t*>(jobs_[i].payload.data()), jobs_[i].payload.size()},
-                                         opt_, jobs_[i].stored);
+        jobs_[i].header =
+            encode_payload({reinterpret_cast<const std::uint8_t*>(jobs_[i].payload.data()), jobs_[i].payload.size()},
+                           opt_, jobs_[i].stored);
     };
     std::vector<std::thread> pool;
     for (unsigned t = 1; t < std::min<std::size_t>(threads_, used_); ++t) pool.emplace_back(encode, t);
@@ -186,8 +187,10 @@ FozConvertResult json_to_foz(const JsonToFozOptions& opt, InputFile* in) {
   BatchWriter batches(writer, opt.encode);
   FozConvertResult r;
   try {
-    if (in) from_document(opt, *in, batches, r);
-    else from_directory(opt, files, batches, r);
+    if (in)
+      from_document(opt, *in, batches, r);
+    else
+      from_directory(opt, files, batches, r);
     r.entries = batches.flush();
     writer.commit();
   } catch (const Error& e) {

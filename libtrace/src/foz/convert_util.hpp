@@ -19,7 +19,8 @@ void make_directory(const std::string& path);
 // An entry's payload as an object: bucket infos are opaque JSON, the rest
 // goes through the model.
 inline Object parse_entry(Tag tag, Hash hash, std::string_view payload, Arena& arena, const std::string& where) {
-  return tag == Tag::bucket_info ? parse_bucket_info(payload, hash, arena, where) : parse_payload(payload, arena, where);
+  return tag == Tag::bucket_info ? parse_bucket_info(payload, hash, arena, where)
+                                 : parse_payload(payload, arena, where);
 }
 
 // Checks that an entry holds the object its name says: always the tag and the

@@ -38,7 +38,8 @@ void hash_ref2(Hasher& h, const VkAttachmentReference2& r, const HashContext& c)
 // ---- VkPipelineColorBlendAdvancedStateCreateInfoEXT: one 0 for all when dynamic ----
 void hash_blend_advanced(Hasher& h, const VkBaseInStructure* p, const HashContext& c) {
   if (c.dynamic(&DynamicStateInfo::color_blend_advanced)) return h.u32(0);
-  hash_members(h, p, "VkPipelineColorBlendAdvancedStateCreateInfoEXT", "srcPremultiplied dstPremultiplied blendOverlap", c);
+  hash_members(h, p, "VkPipelineColorBlendAdvancedStateCreateInfoEXT", "srcPremultiplied dstPremultiplied blendOverlap",
+               c);
 }
 
 // ---- VkPipelineRasterizationLineStateCreateInfoEXT: the stipple only where it can apply ----
@@ -58,7 +59,8 @@ void write_mutable(Out& o, const VkBaseInStructure* p, const DynamicStateInfo*) 
   open(o, p);
   o.begin_array("mutableDescriptorTypeLists");
   for (std::uint32_t i = 0; i < t.mutableDescriptorTypeListCount; ++i)
-    o.u32_array(nullptr, t.pMutableDescriptorTypeLists[i].pDescriptorTypes, t.pMutableDescriptorTypeLists[i].descriptorTypeCount);
+    o.u32_array(nullptr, t.pMutableDescriptorTypeLists[i].pDescriptorTypes,
+                t.pMutableDescriptorTypeLists[i].descriptorTypeCount);
   o.end_array();
   o.end_object();
 }
@@ -67,14 +69,16 @@ const VkBaseInStructure* read_mutable(const Node& n, VkStructureType s, Tag) {
   n.only({"sType", "mutableDescriptorTypeLists"});
   auto* t = make<VkMutableDescriptorTypeCreateInfoEXT>(n, s);
   if (n.has("mutableDescriptorTypeLists"))
-    t->pMutableDescriptorTypeLists = n.array<VkMutableDescriptorTypeListEXT>(
-        "mutableDescriptorTypeLists", &t->mutableDescriptorTypeListCount, [](const Node& l, VkMutableDescriptorTypeListEXT& out) {
-          const std::size_t count = l.array_size();
-          auto* types = l.ctx().arena.make<VkDescriptorType>(count);
-          for (std::size_t i = 0; i < count; ++i) types[i] = l[i].as_enum<VkDescriptorType>();
-          out.descriptorTypeCount = static_cast<std::uint32_t>(count);
-          out.pDescriptorTypes = types;
-        });
+    t->pMutableDescriptorTypeLists =
+        n.array<VkMutableDescriptorTypeListEXT>("mutableDescriptorTypeLists", &t->mutableDescriptorTypeListCount,
+                                                [](const Node& l, VkMutableDescriptorTypeListEXT& out) {
+                                                  const std::size_t count = l.array_size();
+                                                  auto* types = l.ctx().arena.make<VkDescriptorType>(count);
+                                                  for (std::size_t i = 0; i < count; ++i)
+                                                    types[i] = l[i].as_enum<VkDescriptorType>();
+                                                  out.descriptorTypeCount = static_cast<std::uint32_t>(count);
+                                                  out.pDescriptorTypes = types;
+                                                });
   return base(t);
 }
 
@@ -157,7 +161,8 @@ void hash_rendering(Hasher& h, const VkBaseInStructure* p, const HashContext& c)
   if (formats) h.u32(t.colorAttachmentCount);
   if (view_mask) h.u32(t.viewMask);
   if (formats)
-    hash_members(h, p, "VkPipelineRenderingCreateInfo", "pColorAttachmentFormats depthAttachmentFormat stencilAttachmentFormat", c);
+    hash_members(h, p, "VkPipelineRenderingCreateInfo",
+                 "pColorAttachmentFormats depthAttachmentFormat stencilAttachmentFormat", c);
 }
 
 // ---- VkPipelineColorWriteCreateInfoEXT: the enables only where static ----
@@ -166,7 +171,8 @@ void write_color_write(Out& o, const VkBaseInStructure* p, const DynamicStateInf
   if (!dyn) fail(o.where(), "VkPipelineColorWriteCreateInfoEXT outside graphics pipeline state");
   open(o, p);
   o.u32("attachmentCount", t.attachmentCount);
-  if (t.pColorWriteEnables && !dyn->color_write_enable) o.u32_array("colorWriteEnables", t.pColorWriteEnables, t.attachmentCount);
+  if (t.pColorWriteEnables && !dyn->color_write_enable)
+    o.u32_array("colorWriteEnables", t.pColorWriteEnables, t.attachmentCount);
   o.end_object();
 }
 
@@ -225,10 +231,12 @@ void hash_sample_locations_state(Hasher& h, const VkBaseInStructure* p, const Ha
   const auto& t = as<VkPipelineSampleLocationsStateCreateInfoEXT>(p);
   const bool dynamic_enable = c.dynamic(&DynamicStateInfo::sample_locations_enable);
   h.u32(dynamic_enable ? 0 : t.sampleLocationsEnable);
-  if (!((dynamic_enable || t.sampleLocationsEnable) && !c.dynamic(&DynamicStateInfo::sample_locations))) return h.u32(0);
+  if (!((dynamic_enable || t.sampleLocationsEnable) && !c.dynamic(&DynamicStateInfo::sample_locations)))
+    return h.u32(0);
   const auto& s = t.sampleLocationsInfo;
   if (s.pNext) fail(c.where, "cannot hash: a pNext chain on sampleLocationsInfo");
-  hash_members(h, &s, "VkSampleLocationsInfoEXT", "sampleLocationGridSize sampleLocationsPerPixel sampleLocationsCount pSampleLocations", c);
+  hash_members(h, &s, "VkSampleLocationsInfoEXT",
+               "sampleLocationGridSize sampleLocationsPerPixel sampleLocationsCount pSampleLocations", c);
 }
 
 // ---- VkSamplerCustomBorderColorCreateInfoEXT: a union, kept as its four words ----
@@ -260,7 +268,8 @@ void hash_border_color(Hasher& h, const VkBaseInStructure* p, const HashContext&
 void write_discard(Out& o, const VkBaseInStructure* p, const DynamicStateInfo* dyn) {
   const auto& t = as<VkPipelineDiscardRectangleStateCreateInfoEXT>(p);
   open(o, p);
-  write_members(o, p, "VkPipelineDiscardRectangleStateCreateInfoEXT", "flags discardRectangleMode discardRectangleCount");
+  write_members(o, p, "VkPipelineDiscardRectangleStateCreateInfoEXT",
+                "flags discardRectangleMode discardRectangleCount");
   if (dyn && !dyn->discard_rectangle) {
     if (!t.pDiscardRectangles && t.discardRectangleCount)
       fail(o.where(), "discard rectangles missing for a static discard rectangle count");
@@ -295,7 +304,8 @@ const VkBaseInStructure* read_discard(const Node& n, VkStructureType s, Tag) {
     });
     if (count != t->discardRectangleCount)
       n.at("discardRectangles")
-          .fail("has " + std::to_string(count) + " elements, discardRectangleCount is " + std::to_string(t->discardRectangleCount));
+          .fail("has " + std::to_string(count) + " elements, discardRectangleCount is " +
+                std::to_string(t->discardRectangleCount));
   }
   return base(t);
 }
@@ -312,7 +322,8 @@ constexpr const char* kFsrState = "fragmentSize combinerOps";
 
 void write_fsr_state(Out& o, const VkBaseInStructure* p, const DynamicStateInfo* dyn) {
   open(o, p);
-  if (dyn && !dyn->fragment_shading_rate) write_members(o, p, "VkPipelineFragmentShadingRateStateCreateInfoKHR", kFsrState);
+  if (dyn && !dyn->fragment_shading_rate)
+    write_members(o, p, "VkPipelineFragmentShadingRateStateCreateInfoKHR", kFsrState);
   o.end_object();
 }
 
@@ -376,14 +387,14 @@ void hash_library(Hasher& h, const VkBaseInStructure* p, const HashContext&) {
   hash_library_info(h, as<VkPipelineLibraryCreateInfoKHR>(p));
 }
 
-
 #define S(x) VK_STRUCTURE_TYPE_##x
 // Custom code for JSON (write, read) and hashing, where a member list cannot say it.
 constexpr CustomWrite kNoWrite = nullptr;
 constexpr CustomRead kNoRead = nullptr;
 
 constexpr PnextProfile kProfiles[] = {
-    {S(PIPELINE_TESSELLATION_DOMAIN_ORIGIN_STATE_CREATE_INFO), "domainOrigin", "domainOrigin@tessellation_domain_origin"},
+    {S(PIPELINE_TESSELLATION_DOMAIN_ORIGIN_STATE_CREATE_INFO), "domainOrigin",
+     "domainOrigin@tessellation_domain_origin"},
     {S(PIPELINE_VERTEX_INPUT_DIVISOR_STATE_CREATE_INFO_EXT), "vertexBindingDivisorCount pVertexBindingDivisors",
      "vertexBindingDivisorCount pVertexBindingDivisors"},
     {S(PIPELINE_RASTERIZATION_DEPTH_CLIP_STATE_CREATE_INFO_EXT), "flags depthClipEnable",
@@ -408,11 +419,13 @@ constexpr PnextProfile kProfiles[] = {
     {S(ATTACHMENT_DESCRIPTION_STENCIL_LAYOUT), "stencilInitialLayout stencilFinalLayout",
      "stencilInitialLayout stencilFinalLayout"},
     {S(ATTACHMENT_REFERENCE_STENCIL_LAYOUT), "stencilLayout", "stencilLayout"},
-    {S(SUBPASS_DESCRIPTION_DEPTH_STENCIL_RESOLVE), nullptr, nullptr, write_ds_resolve, read_ds_resolve, hash_ds_resolve},
+    {S(SUBPASS_DESCRIPTION_DEPTH_STENCIL_RESOLVE), nullptr, nullptr, write_ds_resolve, read_ds_resolve,
+     hash_ds_resolve},
     {S(FRAGMENT_SHADING_RATE_ATTACHMENT_INFO_KHR), nullptr, nullptr, write_fsr_attachment, read_fsr_attachment,
      hash_fsr_attachment},
-    {S(PIPELINE_RENDERING_CREATE_INFO), "depthAttachmentFormat stencilAttachmentFormat viewMask pColorAttachmentFormats",
-     nullptr, kNoWrite, kNoRead, hash_rendering},
+    {S(PIPELINE_RENDERING_CREATE_INFO),
+     "depthAttachmentFormat stencilAttachmentFormat viewMask pColorAttachmentFormats", nullptr, kNoWrite, kNoRead,
+     hash_rendering},
     {S(PIPELINE_COLOR_WRITE_CREATE_INFO_EXT), nullptr, nullptr, write_color_write, read_color_write, hash_color_write},
     {S(PIPELINE_SAMPLE_LOCATIONS_STATE_CREATE_INFO_EXT), nullptr, nullptr, write_sample_locations_state,
      read_sample_locations_state, hash_sample_locations_state},
@@ -421,7 +434,8 @@ constexpr PnextProfile kProfiles[] = {
     {S(SAMPLER_CUSTOM_BORDER_COLOR_CREATE_INFO_EXT), nullptr, nullptr, write_border_color, read_border_color,
      hash_border_color},
     {S(SAMPLER_REDUCTION_MODE_CREATE_INFO), "reductionMode", "reductionMode"},
-    {S(RENDER_PASS_INPUT_ATTACHMENT_ASPECT_CREATE_INFO), "pAspectReferences!", "aspectReferenceCount pAspectReferences"},
+    {S(RENDER_PASS_INPUT_ATTACHMENT_ASPECT_CREATE_INFO), "pAspectReferences!",
+     "aspectReferenceCount pAspectReferences"},
     {S(PIPELINE_DISCARD_RECTANGLE_STATE_CREATE_INFO_EXT), nullptr, nullptr, write_discard, read_discard, hash_discard},
     {S(MEMORY_BARRIER_2), "srcStageMask srcAccessMask dstStageMask dstAccessMask",
      "srcStageMask srcAccessMask dstStageMask dstAccessMask"},
@@ -440,7 +454,8 @@ constexpr PnextProfile kProfiles[] = {
     {S(MULTISAMPLED_RENDER_TO_SINGLE_SAMPLED_INFO_EXT), "rasterizationSamples multisampledRenderToSingleSampledEnable",
      "multisampledRenderToSingleSampledEnable rasterizationSamples"},
     {S(DEPTH_BIAS_REPRESENTATION_INFO_EXT), nullptr, nullptr, write_depth_bias, read_depth_bias, hash_depth_bias},
-    {S(RENDER_PASS_FRAGMENT_DENSITY_MAP_CREATE_INFO_EXT), "fragmentDensityMapAttachment", "fragmentDensityMapAttachment"},
+    {S(RENDER_PASS_FRAGMENT_DENSITY_MAP_CREATE_INFO_EXT), "fragmentDensityMapAttachment",
+     "fragmentDensityMapAttachment"},
     {S(SAMPLE_LOCATIONS_INFO_EXT), kSampleLocations, kSampleLocationsHash},
     {S(PIPELINE_ROBUSTNESS_CREATE_INFO_EXT), "storageBuffers vertexInputs uniformBuffers images",
      "images vertexInputs uniformBuffers storageBuffers"},
@@ -453,10 +468,16 @@ constexpr PnextProfile kProfiles[] = {
 };
 #undef S
 
-#define D(name) {#name, &DynamicStateInfo::name}
+#define D(name) \
+  { #name, &DynamicStateInfo::name }
 constexpr std::pair<std::string_view, bool DynamicStateInfo::*> kDynamicStates[] = {
-    D(tessellation_domain_origin), D(depth_clip_enable), D(rasterization_stream), D(conservative_rasterization_mode),
-    D(extra_primitive_overestimation_size), D(provoking_vertex_mode), D(depth_clip_negative_one_to_one),
+    D(tessellation_domain_origin),
+    D(depth_clip_enable),
+    D(rasterization_stream),
+    D(conservative_rasterization_mode),
+    D(extra_primitive_overestimation_size),
+    D(provoking_vertex_mode),
+    D(depth_clip_negative_one_to_one),
     D(discard_rectangle_mode),
 };
 #undef D

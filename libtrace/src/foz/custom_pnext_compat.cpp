@@ -104,7 +104,8 @@ void write_attachment_location(Out& o, const VkBaseInStructure* p, const Dynamic
   const auto& t = as<VkRenderingAttachmentLocationInfoKHR>(p);
   open(o, p);
   o.u32("colorAttachmentCount", t.colorAttachmentCount);
-  if (t.pColorAttachmentLocations) o.u32_array("colorAttachmentLocations", t.pColorAttachmentLocations, t.colorAttachmentCount);
+  if (t.pColorAttachmentLocations)
+    o.u32_array("colorAttachmentLocations", t.pColorAttachmentLocations, t.colorAttachmentCount);
   o.end_object();
 }
 

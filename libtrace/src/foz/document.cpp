@@ -60,7 +60,9 @@ struct DocumentWriter::Impl {
 
   void add(const Object& o, const std::string& where) {
     const int tag = static_cast<int>(o.tag);
-    if (tag < section) fail(where, std::string(tag_name(o.tag)) + " after " + std::string(tag_name(static_cast<Tag>(section))) + ": objects must come in tag order");
+    if (tag < section)
+      fail(where, std::string(tag_name(o.tag)) + " after " + std::string(tag_name(static_cast<Tag>(section))) +
+                      ": objects must come in tag order");
     if (tag != section) {
       close_section();
       section = tag;
@@ -84,9 +86,7 @@ struct DocumentWriter::Impl {
         out.key(hash_hex(o.hash).c_str());
         w.RawValue(o.raw_json.data(), o.raw_json.size(), rapidjson::kObjectType);
         break;
-      default:
-        add_create_info(o, out, where);
-        break;
+      default: add_create_info(o, out, where); break;
     }
     drain(false);
   }

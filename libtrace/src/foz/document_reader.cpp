@@ -97,7 +97,8 @@ class Scanner {
     for (; pos_ < s_.size(); ++pos_) {
       const char c = s_[pos_];
       if (in_string) {
-        if (c == '\\') ++pos_;
+        if (c == '\\')
+          ++pos_;
         else if (c == '"') {
           in_string = false;
           if (depth == 0) return s_.substr(start, ++pos_ - start);
@@ -152,7 +153,8 @@ DocumentIndex::DocumentIndex(std::string_view payload, const std::string& where)
       const std::string_view name = sc.name();
       std::size_t i = 0;
       while (i < std::size(kMembers) && name != kMembers[i].name) ++i;
-      if (i == std::size(kMembers)) fail(where_, "document: unknown member \"" + std::string(name) + "\" at byte " + std::to_string(name_at));
+      if (i == std::size(kMembers))
+        fail(where_, "document: unknown member \"" + std::string(name) + "\" at byte " + std::to_string(name_at));
       if (seen & (1u << i)) fail(where_, "document: member \"" + std::string(name) + "\" appears twice");
       seen |= 1u << i;
       const Member& m = kMembers[i];
@@ -164,7 +166,8 @@ DocumentIndex::DocumentIndex(std::string_view payload, const std::string& where)
           parse_value(v, at, where_, d);
           if (!d.IsInt()) fail(where_, "version: expected an integer");
           if (d.GetInt() < detail::kMinFormatVersion || d.GetInt() > detail::kFormatVersion)
-            fail(where_, "version: " + std::to_string(d.GetInt()) + " is not a Fossilize JSON version trak reads (5 or 6)");
+            fail(where_,
+                 "version: " + std::to_string(d.GetInt()) + " is not a Fossilize JSON version trak reads (5 or 6)");
           version_ = true;
           break;
         }
@@ -194,7 +197,8 @@ DocumentIndex::DocumentIndex(std::string_view payload, const std::string& where)
             do {
               const std::string_view key = sc.name();
               Hash h = 0;
-              if (!detail::parse_hex_hash(key, h)) fail(where_, std::string(m.name) + ": object key \"" + std::string(key) + "\" is not a hash");
+              if (!detail::parse_hex_hash(key, h))
+                fail(where_, std::string(m.name) + ": object key \"" + std::string(key) + "\" is not a hash");
               const std::string_view v = sc.value(&at);
               entries_.push_back({m.tag, h, at, v, {}, m.name, key, order++});
             } while (sc.accept(','));
@@ -207,15 +211,18 @@ DocumentIndex::DocumentIndex(std::string_view payload, const std::string& where)
   }
   if (!sc.at_end()) sc.error("the document root must not be followed by other values");
   if (!version_) fail(where_, "missing member \"version\"");
-  if (!app.empty() != !features.empty()) fail(where_, "document: applicationInfo and physicalDeviceFeatures come as a pair");
+  if (!app.empty() != !features.empty())
+    fail(where_, "document: applicationInfo and physicalDeviceFeatures come as a pair");
   // The top-level application info stands alone only without applicationInfos.
-  if (!app.empty() && !(seen & (1u << 3))) entries_.push_back({Tag::application_info, 0, app_at, app, features, "", "", order++});
+  if (!app.empty() && !(seen & (1u << 3)))
+    entries_.push_back({Tag::application_info, 0, app_at, app, features, "", "", order++});
   (void)features_at;
   // Keys and links are hashed now, so entries can be sorted by hash.
   Arena scratch;
   for (DocumentEntry& e : entries_)
     if (e.key.empty() && e.tag != Tag::bucket_info) e.hash = parse(e, scratch).hash;
-  std::stable_sort(entries_.begin(), entries_.end(), [](const DocumentEntry& a, const DocumentEntry& b) { return a.tag < b.tag; });
+  std::stable_sort(entries_.begin(), entries_.end(),
+                   [](const DocumentEntry& a, const DocumentEntry& b) { return a.tag < b.tag; });
 }
 
 Object DocumentIndex::parse(const DocumentEntry& e, Arena& arena) const {

@@ -29,7 +29,8 @@ Hash hash_module(const VkShaderModuleCreateInfo& m) {
 // (which hashes like the module it stands for).
 Hash stage_module(const VkPipelineShaderStageCreateInfo& s, const std::string& where) {
   if (s.module != VK_NULL_HANDLE) return hash_from_handle(s.module);
-  if (const auto* m = find_pnext<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, s.pNext)) return hash_module(*m);
+  if (const auto* m = find_pnext<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, s.pNext))
+    return hash_module(*m);
   fail(where, "cannot hash a shader stage without a module (module identifiers are not supported)");
 }
 
@@ -46,7 +47,9 @@ void hash_base(Hasher& h, const Pipeline& p) {
 
 template <typename Pipeline>
 std::uint32_t hashed_flags(const Pipeline& p) {
-  if (find_pnext<VkPipelineCreateFlags2CreateInfoKHR>(VK_STRUCTURE_TYPE_PIPELINE_CREATE_FLAGS_2_CREATE_INFO_KHR, p.pNext)) return 0;
+  if (find_pnext<VkPipelineCreateFlags2CreateInfoKHR>(VK_STRUCTURE_TYPE_PIPELINE_CREATE_FLAGS_2_CREATE_INFO_KHR,
+                                                      p.pNext))
+    return 0;
   return static_cast<std::uint32_t>(normalize_pipeline_flags(p.flags));
 }
 
@@ -76,8 +79,8 @@ Hash hash_set_layout(const VkDescriptorSetLayoutCreateInfo& l, const std::string
     h.u32(b.descriptorCount);
     h.u32(b.descriptorType);
     h.u32(b.stageFlags);
-    if (b.pImmutableSamplers &&
-        (b.descriptorType == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER || b.descriptorType == VK_DESCRIPTOR_TYPE_SAMPLER))
+    if (b.pImmutableSamplers && (b.descriptorType == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER ||
+                                 b.descriptorType == VK_DESCRIPTOR_TYPE_SAMPLER))
       for (std::uint32_t j = 0; j < b.descriptorCount; ++j) h.u64(hash_from_handle(b.pImmutableSamplers[j]));
   }
   hash_pnext_chain(h, l.pNext, nullptr, 0, where);
@@ -89,8 +92,10 @@ Hash hash_pipeline_layout(const VkPipelineLayoutCreateInfo& l) {
   h.u32(l.setLayoutCount);
   for (std::uint32_t i = 0; i < l.setLayoutCount; ++i) {
     const Hash s = hash_from_handle(l.pSetLayouts[i]);
-    if (s) h.u64(s);
-    else h.u32(0);
+    if (s)
+      h.u64(s);
+    else
+      h.u32(0);
   }
   h.u32(l.pushConstantRangeCount);
   for (std::uint32_t i = 0; i < l.pushConstantRangeCount; ++i) {
@@ -112,7 +117,8 @@ void hash_attachment(Hasher& h, const Att& a) {
 
 template <typename Dep>
 void hash_dependency(Hasher& h, const Dep& d) {
-  for (std::uint32_t v : {d.dependencyFlags, d.dstAccessMask, d.srcAccessMask, d.srcSubpass, d.dstSubpass, d.srcStageMask, d.dstStageMask})
+  for (std::uint32_t v : {d.dependencyFlags, d.dstAccessMask, d.srcAccessMask, d.srcSubpass, d.dstSubpass,
+                          d.srcStageMask, d.dstStageMask})
     h.u32(v);
 }
 
@@ -140,8 +146,10 @@ void hash_subpass(Hasher& h, const Sub& s, const std::string& where) {
   for (std::uint32_t i = 0; i < s.inputAttachmentCount; ++i) hash_ref(h, s.pInputAttachments[i], where);
   if (s.pResolveAttachments)
     for (std::uint32_t i = 0; i < s.colorAttachmentCount; ++i) hash_ref(h, s.pResolveAttachments[i], where);
-  if (s.pDepthStencilAttachment) hash_ref(h, *s.pDepthStencilAttachment, where);
-  else h.u32(0);
+  if (s.pDepthStencilAttachment)
+    hash_ref(h, *s.pDepthStencilAttachment, where);
+  else
+    h.u32(0);
 }
 
 Hash hash_render_pass(const VkRenderPassCreateInfo& rp, const std::string& where) {
@@ -197,8 +205,10 @@ Hash hash_compute(const VkComputePipelineCreateInfo& p, const std::string& where
   h.string(s.pName);
   h.u32(s.flags);
   h.u32(s.stage);
-  if (s.pSpecializationInfo) hash_specialization(h, *s.pSpecializationInfo);
-  else h.u32(0);
+  if (s.pSpecializationInfo)
+    hash_specialization(h, *s.pSpecializationInfo);
+  else
+    h.u32(0);
   hash_pnext_chain(h, s.pNext, nullptr, 0, where);
   hash_pnext_chain(h, p.pNext, nullptr, 0, where);
   return h.get();
@@ -255,22 +265,29 @@ void hash_stage(Hasher& h, const VkPipelineShaderStageCreateInfo& s, const std::
   h.string(s.pName);
   h.u32(s.stage);
   h.u64(stage_module(s, where));
-  if (s.pSpecializationInfo) hash_specialization(h, *s.pSpecializationInfo);
-  else h.u32(0);
+  if (s.pSpecializationInfo)
+    hash_specialization(h, *s.pSpecializationInfo);
+  else
+    h.u32(0);
   hash_pnext_chain(h, s.pNext, nullptr, 0, where);
 }
 
-Hash hash_application_info(const VkApplicationInfo* app, const VkPhysicalDeviceFeatures2* features, const std::string&) {
+Hash hash_application_info(const VkApplicationInfo* app, const VkPhysicalDeviceFeatures2* features,
+                           const std::string&) {
   Hash app_hash = 0, feature_hash = 0;
   if (app) {
     Hasher h;
     h.u32(app->applicationVersion);
     h.u32(app->apiVersion);
     h.u32(app->engineVersion);
-    if (app->pApplicationName) h.string(app->pApplicationName);
-    else h.u32(0);
-    if (app->pEngineName) h.string(app->pEngineName);
-    else h.u32(0);
+    if (app->pApplicationName)
+      h.string(app->pApplicationName);
+    else
+      h.u32(0);
+    if (app->pEngineName)
+      h.string(app->pEngineName);
+    else
+      h.u32(0);
     app_hash = h.get();
   }
   if (features) {
@@ -316,7 +333,8 @@ Hash compute_hash(const Object& o, const Lookup& lookup, const std::string& wher
     case Tag::pipeline_layout: return hash_pipeline_layout(*o.as<VkPipelineLayoutCreateInfo>());
     case Tag::shader_module: return hash_module(*o.as<VkShaderModuleCreateInfo>());
     case Tag::render_pass:
-      if (o.s_type() == VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO_2) return hash_render_pass2(*o.as<VkRenderPassCreateInfo2>(), where);
+      if (o.s_type() == VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO_2)
+        return hash_render_pass2(*o.as<VkRenderPassCreateInfo2>(), where);
       return hash_render_pass(*o.as<VkRenderPassCreateInfo>(), where);
     case Tag::graphics_pipeline: return hash_graphics_pipeline(o, lookup, where);
     case Tag::compute_pipeline: return hash_compute(*o.as<VkComputePipelineCreateInfo>(), where);

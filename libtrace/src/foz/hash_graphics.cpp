@@ -54,7 +54,9 @@ DynamicStateInfo dynamic_state_info(const VkPipelineDynamicStateCreateInfo* dyn)
       case VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT: d.color_write_mask = true; break;
       case VK_DYNAMIC_STATE_RASTERIZATION_STREAM_EXT: d.rasterization_stream = true; break;
       case VK_DYNAMIC_STATE_CONSERVATIVE_RASTERIZATION_MODE_EXT: d.conservative_rasterization_mode = true; break;
-      case VK_DYNAMIC_STATE_EXTRA_PRIMITIVE_OVERESTIMATION_SIZE_EXT: d.extra_primitive_overestimation_size = true; break;
+      case VK_DYNAMIC_STATE_EXTRA_PRIMITIVE_OVERESTIMATION_SIZE_EXT:
+        d.extra_primitive_overestimation_size = true;
+        break;
       case VK_DYNAMIC_STATE_DEPTH_CLIP_ENABLE_EXT: d.depth_clip_enable = true; break;
       case VK_DYNAMIC_STATE_SAMPLE_LOCATIONS_ENABLE_EXT: d.sample_locations_enable = true; break;
       case VK_DYNAMIC_STATE_COLOR_BLEND_ADVANCED_EXT: d.color_blend_advanced = true; break;
@@ -73,17 +75,23 @@ DynamicStateInfo dynamic_state_info(const VkPipelineDynamicStateCreateInfo* dyn)
 
 VkGraphicsPipelineLibraryFlagsEXT effective_library_flags(const VkGraphicsPipelineCreateInfo& ci) {
   // Anything but a library with a library create info is a complete pipeline.
-  const auto* lib = find_pnext<VkGraphicsPipelineLibraryCreateInfoEXT>(VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_LIBRARY_CREATE_INFO_EXT, ci.pNext);
+  const auto* lib = find_pnext<VkGraphicsPipelineLibraryCreateInfoEXT>(
+      VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_LIBRARY_CREATE_INFO_EXT, ci.pNext);
   if ((ci.flags & VK_PIPELINE_CREATE_LIBRARY_BIT_KHR) && lib) return lib->flags;
-  return VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_OUTPUT_INTERFACE_BIT_EXT | VK_GRAPHICS_PIPELINE_LIBRARY_PRE_RASTERIZATION_SHADERS_BIT_EXT |
-         VK_GRAPHICS_PIPELINE_LIBRARY_VERTEX_INPUT_INTERFACE_BIT_EXT | VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_SHADER_BIT_EXT;
+  return VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_OUTPUT_INTERFACE_BIT_EXT |
+         VK_GRAPHICS_PIPELINE_LIBRARY_PRE_RASTERIZATION_SHADERS_BIT_EXT |
+         VK_GRAPHICS_PIPELINE_LIBRARY_VERTEX_INPUT_INTERFACE_BIT_EXT |
+         VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_SHADER_BIT_EXT;
 }
 
-GlobalStateInfo global_state_info(const VkGraphicsPipelineCreateInfo& ci, const DynamicStateInfo& dyn, const SubpassMeta& meta) {
+GlobalStateInfo global_state_info(const VkGraphicsPipelineCreateInfo& ci, const DynamicStateInfo& dyn,
+                                  const SubpassMeta& meta) {
   GlobalStateInfo g{};
   const auto flags = effective_library_flags(ci);
-  g.rasterization_state = ci.pRasterizationState && (flags & VK_GRAPHICS_PIPELINE_LIBRARY_PRE_RASTERIZATION_SHADERS_BIT_EXT);
-  const bool discard = !dyn.rasterizer_discard_enable && g.rasterization_state && ci.pRasterizationState->rasterizerDiscardEnable == VK_TRUE;
+  g.rasterization_state =
+      ci.pRasterizationState && (flags & VK_GRAPHICS_PIPELINE_LIBRARY_PRE_RASTERIZATION_SHADERS_BIT_EXT);
+  const bool discard = !dyn.rasterizer_discard_enable && g.rasterization_state &&
+                       ci.pRasterizationState->rasterizerDiscardEnable == VK_TRUE;
   if (!discard) {
     g.viewport_state = ci.pViewportState != nullptr;
     g.multisample_state = ci.pMultisampleState != nullptr;
@@ -92,7 +100,8 @@ GlobalStateInfo global_state_info(const VkGraphicsPipelineCreateInfo& ci, const 
   }
   g.input_assembly = ci.pInputAssemblyState != nullptr;
   g.vertex_input = ci.pVertexInputState != nullptr && !dyn.vertex_input;
-  g.module_state = (flags & (VK_GRAPHICS_PIPELINE_LIBRARY_PRE_RASTERIZATION_SHADERS_BIT_EXT | VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_SHADER_BIT_EXT)) != 0;
+  g.module_state = (flags & (VK_GRAPHICS_PIPELINE_LIBRARY_PRE_RASTERIZATION_SHADERS_BIT_EXT |
+                             VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_SHADER_BIT_EXT)) != 0;
   g.layout_state = g.module_state;
   g.render_pass_state = true;
   if (g.module_state) {
@@ -111,10 +120,12 @@ GlobalStateInfo global_state_info(const VkGraphicsPipelineCreateInfo& ci, const 
   if (!(flags & VK_GRAPHICS_PIPELINE_LIBRARY_PRE_RASTERIZATION_SHADERS_BIT_EXT))
     g.viewport_state = g.rasterization_state = g.tessellation_state = false;
   if (!(flags & VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_SHADER_BIT_EXT)) g.depth_stencil_state = false;
-  if (!(flags & (VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_SHADER_BIT_EXT | VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_OUTPUT_INTERFACE_BIT_EXT)))
+  if (!(flags & (VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_SHADER_BIT_EXT |
+                 VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_OUTPUT_INTERFACE_BIT_EXT)))
     g.multisample_state = false;
   if (!(flags & VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_OUTPUT_INTERFACE_BIT_EXT)) g.color_blend_state = false;
-  if (!(flags & (VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_SHADER_BIT_EXT | VK_GRAPHICS_PIPELINE_LIBRARY_PRE_RASTERIZATION_SHADERS_BIT_EXT |
+  if (!(flags & (VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_SHADER_BIT_EXT |
+                 VK_GRAPHICS_PIPELINE_LIBRARY_PRE_RASTERIZATION_SHADERS_BIT_EXT |
                  VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_OUTPUT_INTERFACE_BIT_EXT)))
     g.render_pass_state = false;
   return g;
@@ -126,34 +137,42 @@ SubpassMeta render_pass_meta(const Object* rp, std::uint32_t subpass, Hash hash,
   if (!rp) fail(where, "cannot hash: render pass " + hash_hex(hash) + " is not available");
   const auto meta = [&](const auto& ci) {
     if (subpass >= ci.subpassCount)
-      fail(where, "cannot hash: subpass " + std::to_string(subpass) + " is outside render pass " + hash_hex(hash) + " (" +
-                      std::to_string(ci.subpassCount) + " subpasses)");
+      fail(where, "cannot hash: subpass " + std::to_string(subpass) + " is outside render pass " + hash_hex(hash) +
+                      " (" + std::to_string(ci.subpassCount) + " subpasses)");
     const auto& s = ci.pSubpasses[subpass];
-    return SubpassMeta{s.colorAttachmentCount > 0, s.pDepthStencilAttachment && s.pDepthStencilAttachment->attachment != VK_ATTACHMENT_UNUSED};
+    return SubpassMeta{s.colorAttachmentCount > 0,
+                       s.pDepthStencilAttachment && s.pDepthStencilAttachment->attachment != VK_ATTACHMENT_UNUSED};
   };
   if (rp->s_type() == VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO_2) return meta(*rp->as<VkRenderPassCreateInfo2>());
   if (rp->s_type() == VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO) return meta(*rp->as<VkRenderPassCreateInfo>());
   fail(where, "cannot hash: object " + hash_hex(hash) + " is not a render pass");
 }
 
-SubpassMeta subpass_meta(const VkGraphicsPipelineCreateInfo& ci, Hash render_pass, const Lookup& lookup, const std::string& where) {
-  const auto* lib = find_pnext<VkGraphicsPipelineLibraryCreateInfoEXT>(VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_LIBRARY_CREATE_INFO_EXT, ci.pNext);
+SubpassMeta subpass_meta(const VkGraphicsPipelineCreateInfo& ci, Hash render_pass, const Lookup& lookup,
+                         const std::string& where) {
+  const auto* lib = find_pnext<VkGraphicsPipelineLibraryCreateInfoEXT>(
+      VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_LIBRARY_CREATE_INFO_EXT, ci.pNext);
   // Fragment shader state without the output interface must carry depth and
   // stencil state when the render pass is unknown (a Vulkan valid-usage rule).
-  const bool force_depth_stencil = !render_pass && lib && (lib->flags & VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_SHADER_BIT_EXT) &&
+  const bool force_depth_stencil = !render_pass && lib &&
+                                   (lib->flags & VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_SHADER_BIT_EXT) &&
                                    !(lib->flags & VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_OUTPUT_INTERFACE_BIT_EXT);
   SubpassMeta meta;
   if (render_pass) {
     meta = render_pass_meta(lookup ? lookup(Tag::render_pass, render_pass) : nullptr, ci.subpass, render_pass, where);
-  } else if (const auto* r = find_pnext<VkPipelineRenderingCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO, ci.pNext)) {
+  } else if (const auto* r = find_pnext<VkPipelineRenderingCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
+                                                                       ci.pNext)) {
     meta.uses_color = r->colorAttachmentCount > 0;
-    meta.uses_depth_stencil = r->depthAttachmentFormat != VK_FORMAT_UNDEFINED || r->stencilAttachmentFormat != VK_FORMAT_UNDEFINED;
+    meta.uses_depth_stencil =
+        r->depthAttachmentFormat != VK_FORMAT_UNDEFINED || r->stencilAttachmentFormat != VK_FORMAT_UNDEFINED;
   }
   if (force_depth_stencil) meta.uses_depth_stencil = true;
   return meta;
 }
 
-bool constant_factor(VkBlendFactor f) { return f == VK_BLEND_FACTOR_CONSTANT_ALPHA || f == VK_BLEND_FACTOR_CONSTANT_COLOR; }
+bool constant_factor(VkBlendFactor f) {
+  return f == VK_BLEND_FACTOR_CONSTANT_ALPHA || f == VK_BLEND_FACTOR_CONSTANT_COLOR;
+}
 
 void hash_depth_stencil(Hasher& h, const VkPipelineDepthStencilStateCreateInfo& ds, const DynamicStateInfo& d) {
   h.u32(ds.flags);
@@ -229,7 +248,8 @@ Hash hash_graphics_pipeline(const Object& o, const Lookup& lookup, const std::st
   const auto& ci = *o.as<VkGraphicsPipelineCreateInfo>();
   const auto state = effective_library_flags(ci);
   Hasher h;
-  const bool flags2 = find_pnext<VkPipelineCreateFlags2CreateInfoKHR>(VK_STRUCTURE_TYPE_PIPELINE_CREATE_FLAGS_2_CREATE_INFO_KHR, ci.pNext);
+  const bool flags2 = find_pnext<VkPipelineCreateFlags2CreateInfoKHR>(
+      VK_STRUCTURE_TYPE_PIPELINE_CREATE_FLAGS_2_CREATE_INFO_KHR, ci.pNext);
   h.u32(flags2 ? 0 : static_cast<std::uint32_t>(normalize_pipeline_flags(ci.flags)));
   // Unlike compute and ray tracing, no placeholder without a parent.
   if ((ci.flags & VK_PIPELINE_CREATE_DERIVATIVE_BIT) && ci.basePipelineHandle != VK_NULL_HANDLE) {
@@ -301,7 +321,8 @@ Hash hash_graphics_pipeline(const Object& o, const Lookup& lookup, const std::st
     h.u32(d.rasterization_samples ? 0 : ms.rasterizationSamples);
     h.u32(ms.sampleShadingEnable);
     if (!d.sample_mask && ms.pSampleMask) {
-      for (std::uint32_t i = 0; i < (static_cast<std::uint32_t>(ms.rasterizationSamples) + 31) / 32; ++i) h.u32(ms.pSampleMask[i]);
+      for (std::uint32_t i = 0; i < (static_cast<std::uint32_t>(ms.rasterizationSamples) + 31) / 32; ++i)
+        h.u32(ms.pSampleMask[i]);
     } else {
       h.u32(0);
     }

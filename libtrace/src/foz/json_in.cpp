@@ -61,7 +61,9 @@ Node Node::at(const char* key) const {
   return Node(c_, *v, this, key);
 }
 
-void Node::only(std::initializer_list<const char*> keys) const { only(std::span<const char* const>(keys.begin(), keys.size())); }
+void Node::only(std::initializer_list<const char*> keys) const {
+  only(std::span<const char* const>(keys.begin(), keys.size()));
+}
 
 void Node::only(std::span<const char* const> keys) const {
   expect_object();
@@ -150,8 +152,7 @@ std::size_t Node::array_size() const {
 const std::uint32_t* Node::u32_array_sized(const char* key, std::uint32_t expected) const {
   std::uint32_t n = 0;
   const std::uint32_t* p = u32_array(key, &n);
-  if (n != expected)
-    at(key).fail("has " + std::to_string(n) + " elements, expected " + std::to_string(expected));
+  if (n != expected) at(key).fail("has " + std::to_string(n) + " elements, expected " + std::to_string(expected));
   return p;
 }
 

@@ -23,10 +23,22 @@ class Out {
   const std::string& where() const { return where_; }
 
   void key(const char* k) { w_.Key(k); }
-  void u32(const char* k, std::uint32_t v) { w_.Key(k); w_.Uint(v); }
-  void s32(const char* k, std::int32_t v) { w_.Key(k); w_.Int(v); }
-  void u64(const char* k, std::uint64_t v) { w_.Key(k); w_.Uint64(v); }
-  void f32(const char* k, float v) { w_.Key(k); f32(v); }
+  void u32(const char* k, std::uint32_t v) {
+    w_.Key(k);
+    w_.Uint(v);
+  }
+  void s32(const char* k, std::int32_t v) {
+    w_.Key(k);
+    w_.Int(v);
+  }
+  void u64(const char* k, std::uint64_t v) {
+    w_.Key(k);
+    w_.Uint64(v);
+  }
+  void f32(const char* k, float v) {
+    w_.Key(k);
+    f32(v);
+  }
   void f32(float v) {
     if (!std::isfinite(v)) fail(where_, "cannot write a non-finite float as JSON");
     w_.Double(static_cast<double>(v));
@@ -39,12 +51,23 @@ class Out {
     const std::string s = hash_hex(h);
     w_.String(s.c_str(), static_cast<rapidjson::SizeType>(s.size()));
   }
-  void hash(const char* k, Hash h) { w_.Key(k); hash(h); }
+  void hash(const char* k, Hash h) {
+    w_.Key(k);
+    hash(h);
+  }
   template <typename Handle>
-  void handle(const char* k, Handle h) { hash(k, hash_from_handle(h)); }
-  void begin_object(const char* k = nullptr) { if (k) w_.Key(k); w_.StartObject(); }
+  void handle(const char* k, Handle h) {
+    hash(k, hash_from_handle(h));
+  }
+  void begin_object(const char* k = nullptr) {
+    if (k) w_.Key(k);
+    w_.StartObject();
+  }
   void end_object() { w_.EndObject(); }
-  void begin_array(const char* k = nullptr) { if (k) w_.Key(k); w_.StartArray(); }
+  void begin_array(const char* k = nullptr) {
+    if (k) w_.Key(k);
+    w_.StartArray();
+  }
   void end_array() { w_.EndArray(); }
   template <typename T>
   void u32_array(const char* k, const T* v, std::uint32_t n) {

@@ -28,7 +28,7 @@ struct Loc {
   PayloadHeader header;
 };
 
-constexpr unsigned kOffsetBits = 48;  // 256 TiB per input
+constexpr unsigned kOffsetBits = 48;         // 256 TiB per input
 constexpr std::uint32_t kMaxSources = 4094;  // 12 bits, with one value left to mark a dropped copy
 
 std::uint64_t pack(std::uint32_t source, std::uint64_t offset) {
@@ -82,7 +82,8 @@ class Source {
     if (offset + kEntryHeaderSize > size_)
       throw Error(Errc::truncated, at_offset(name_, offset), "the file changed while it was merged");
     const std::uint8_t* p = map_ + offset + kNameSize;
-    return PayloadHeader{detail::load_le32(p), detail::load_le32(p + 4), detail::load_le32(p + 8), detail::load_le32(p + 12)};
+    return PayloadHeader{detail::load_le32(p), detail::load_le32(p + 4), detail::load_le32(p + 8),
+                         detail::load_le32(p + 12)};
   }
 
   // Bytes [begin, end) of the file, which a scan has seen.
@@ -388,7 +389,8 @@ void read_key_list(const std::string& path, TagHashSets& sets) {
       hash = parse_hash(trim(s.substr(sp)));
     }
     if (!tag || !hash)
-      throw Error(Errc::bad_record, where, "expected \"TAG HASH\" (a tag name or number, 16 hex digits) or a 40-digit entry name");
+      throw Error(Errc::bad_record, where,
+                  "expected \"TAG HASH\" (a tag name or number, 16 hex digits) or a 40-digit entry name");
     sets[static_cast<std::size_t>(*tag)].insert(*hash);
   }
   if (f.bad()) throw_errno(path, "read");

@@ -3,9 +3,9 @@
 
 #include <cstdio>
 
-#include "libtrace/foz/merge.hpp"
 #include "core/json_util.hpp"
 #include "core/report.hpp"
+#include "libtrace/foz/merge.hpp"
 
 namespace libtrace::foz {
 

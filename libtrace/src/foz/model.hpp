@@ -50,11 +50,11 @@ class Hasher {
 // Strips flags that do not change the compiled pipeline (Fossilize's
 // normalize_pipeline_creation_flags).
 inline std::uint64_t normalize_pipeline_flags(std::uint64_t flags) {
-  return flags & ~std::uint64_t{VK_PIPELINE_CREATE_CAPTURE_INTERNAL_REPRESENTATIONS_BIT_KHR |
-                                 VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR |
-                                 VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT |
-                                 VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT |
-                                 VK_PIPELINE_CREATE_2_CAPTURE_DATA_BIT_KHR};
+  return flags &
+         ~std::uint64_t{VK_PIPELINE_CREATE_CAPTURE_INTERNAL_REPRESENTATIONS_BIT_KHR |
+                        VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR | VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT |
+                        VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT |
+                        VK_PIPELINE_CREATE_2_CAPTURE_DATA_BIT_KHR};
 }
 
 template <typename T>
@@ -73,26 +73,24 @@ inline bool ignored_stype(VkStructureType s) {
     case VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT:
     case VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT:
     case VK_STRUCTURE_TYPE_RENDER_PASS_CREATION_FEEDBACK_CREATE_INFO_EXT:
-    case VK_STRUCTURE_TYPE_RENDER_PASS_SUBPASS_FEEDBACK_CREATE_INFO_EXT:
-      return true;
-    default:
-      return false;
+    case VK_STRUCTURE_TYPE_RENDER_PASS_SUBPASS_FEEDBACK_CREATE_INFO_EXT: return true;
+    default: return false;
   }
 }
 
 // Which pipeline state is dynamic (Fossilize's DynamicStateInfo).
 struct DynamicStateInfo {
-  bool stencil_compare, stencil_reference, stencil_write_mask, depth_bounds, depth_bias, line_width,
-      blend_constants, scissor, viewport, scissor_count, viewport_count, cull_mode, front_face, depth_test_enable,
-      depth_write_enable, depth_compare_op, depth_bounds_test_enable, stencil_test_enable, stencil_op, vertex_input,
+  bool stencil_compare, stencil_reference, stencil_write_mask, depth_bounds, depth_bias, line_width, blend_constants,
+      scissor, viewport, scissor_count, viewport_count, cull_mode, front_face, depth_test_enable, depth_write_enable,
+      depth_compare_op, depth_bounds_test_enable, stencil_test_enable, stencil_op, vertex_input,
       vertex_input_binding_stride, patch_control_points, rasterizer_discard_enable, primitive_restart_enable, logic_op,
       color_write_enable, depth_bias_enable, discard_rectangle, discard_rectangle_mode, fragment_shading_rate,
       sample_locations, line_stipple, tessellation_domain_origin, depth_clamp_enable, polygon_mode,
       rasterization_samples, sample_mask, alpha_to_coverage_enable, alpha_to_one_enable, logic_op_enable,
-      color_blend_enable, color_blend_equation, color_write_mask, rasterization_stream,
-      conservative_rasterization_mode, extra_primitive_overestimation_size, depth_clip_enable,
-      sample_locations_enable, color_blend_advanced, provoking_vertex_mode, line_rasterization_mode,
-      line_stipple_enable, depth_clip_negative_one_to_one, depth_clamp_range;
+      color_blend_enable, color_blend_equation, color_write_mask, rasterization_stream, conservative_rasterization_mode,
+      extra_primitive_overestimation_size, depth_clip_enable, sample_locations_enable, color_blend_advanced,
+      provoking_vertex_mode, line_rasterization_mode, line_stipple_enable, depth_clip_negative_one_to_one,
+      depth_clamp_range;
 };
 DynamicStateInfo dynamic_state_info(const VkPipelineDynamicStateCreateInfo* dyn);
 

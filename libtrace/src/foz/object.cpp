@@ -105,23 +105,37 @@ struct Section {
   Tag tag;
 };
 constexpr Section kSections[] = {
-    {"samplers", Tag::sampler},          {"setLayouts", Tag::descriptor_set_layout}, {"pipelineLayouts", Tag::pipeline_layout},
-    {"shaderModules", Tag::shader_module}, {"renderPasses", Tag::render_pass},      {"renderPasses2", Tag::render_pass},
-    {"graphicsPipelines", Tag::graphics_pipeline}, {"computePipelines", Tag::compute_pipeline},
+    {"samplers", Tag::sampler},
+    {"setLayouts", Tag::descriptor_set_layout},
+    {"pipelineLayouts", Tag::pipeline_layout},
+    {"shaderModules", Tag::shader_module},
+    {"renderPasses", Tag::render_pass},
+    {"renderPasses2", Tag::render_pass},
+    {"graphicsPipelines", Tag::graphics_pipeline},
+    {"computePipelines", Tag::compute_pipeline},
     {"raytracingPipelines", Tag::raytracing_pipeline},
 };
 
 // Reads the create info under one hash key of a section.
 void read_object(const Node& n, std::string_view k, Object& o, std::string_view varint) {
-  if (k == "samplers") read_sampler(n, o);
-  else if (k == "setLayouts") read_set_layout(n, o);
-  else if (k == "pipelineLayouts") read_pipeline_layout(n, o);
-  else if (k == "shaderModules") read_shader_module(n, o, varint);
-  else if (k == "renderPasses") read_render_pass(n, o);
-  else if (k == "renderPasses2") read_render_pass2(n, o);
-  else if (k == "graphicsPipelines") read_graphics_pipeline(n, o);
-  else if (k == "computePipelines") read_compute_pipeline(n, o);
-  else read_raytracing_pipeline(n, o);
+  if (k == "samplers")
+    read_sampler(n, o);
+  else if (k == "setLayouts")
+    read_set_layout(n, o);
+  else if (k == "pipelineLayouts")
+    read_pipeline_layout(n, o);
+  else if (k == "shaderModules")
+    read_shader_module(n, o, varint);
+  else if (k == "renderPasses")
+    read_render_pass(n, o);
+  else if (k == "renderPasses2")
+    read_render_pass2(n, o);
+  else if (k == "graphicsPipelines")
+    read_graphics_pipeline(n, o);
+  else if (k == "computePipelines")
+    read_compute_pipeline(n, o);
+  else
+    read_raytracing_pipeline(n, o);
 }
 
 struct Parsed {
@@ -140,12 +154,15 @@ void check_depth_impl(std::string_view json, const std::string& where) {
   for (std::size_t i = 0; i < json.size(); ++i) {
     const char c = json[i];
     if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
     } else if (c == '"') {
       in_string = true;
     } else if (c == '{' || c == '[') {
-      if (++depth > kMaxDepth) fail(where, "JSON nested deeper than " + std::to_string(kMaxDepth) + " levels at byte " + std::to_string(i));
+      if (++depth > kMaxDepth)
+        fail(where, "JSON nested deeper than " + std::to_string(kMaxDepth) + " levels at byte " + std::to_string(i));
     } else if (c == '}' || c == ']') {
       --depth;
     }
@@ -213,7 +230,8 @@ Object parse_payload(std::string_view payload, Arena& arena, const std::string& 
     }
   if (app && link) root.fail("holds both an application info and a link");
   if (p.has_binary && !p.varint.empty() && !(key && std::string_view(key) == "shaderModules"))
-    fail(where, std::to_string(p.varint.size()) + " binary bytes after the JSON of an entry that is not a shader module");
+    fail(where,
+         std::to_string(p.varint.size()) + " binary bytes after the JSON of an entry that is not a shader module");
   if (app) {
     root.only({"version", "applicationInfo", "physicalDeviceFeatures"});
     read_application_info(root.at("applicationInfo"), root.at("physicalDeviceFeatures"), o);
@@ -296,8 +314,10 @@ std::string serialize_payload(const Object& o, const std::string& where) {
           break;
         }
         case Tag::render_pass:
-          if (rp2) write_render_pass2(out, *o.as<VkRenderPassCreateInfo2>());
-          else write_render_pass(out, *o.as<VkRenderPassCreateInfo>());
+          if (rp2)
+            write_render_pass2(out, *o.as<VkRenderPassCreateInfo2>());
+          else
+            write_render_pass(out, *o.as<VkRenderPassCreateInfo>());
           break;
         case Tag::graphics_pipeline: write_graphics_pipeline(out, *o.as<VkGraphicsPipelineCreateInfo>()); break;
         case Tag::compute_pipeline: write_compute_pipeline(out, *o.as<VkComputePipelineCreateInfo>()); break;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The PhysicalDeviceFeatures2 chain of an application info: read, written and
 // hashed from the one table in foz/pdf2.hpp.
+#include "foz/pdf2.hpp"
 #include "foz/json_in.hpp"
 #include "foz/json_out.hpp"
-#include "foz/pdf2.hpp"
 
 namespace libtrace::foz::detail {
 
@@ -36,9 +36,12 @@ void* read_pdf2_pnext(const Node& parent) {
     const auto s = e.enum_<VkStructureType>("sType");
     auto* st = const_cast<VkBaseInStructure*>(read_pdf2_struct(e, s));
     if (!st)
-      e.fail("unknown sType " + std::to_string(static_cast<int>(s)) + " (" + stype_name(s) + ") in a physical device features chain");
-    if (tail) tail->pNext = st;
-    else head = st;
+      e.fail("unknown sType " + std::to_string(static_cast<int>(s)) + " (" + stype_name(s) +
+             ") in a physical device features chain");
+    if (tail)
+      tail->pNext = st;
+    else
+      head = st;
     tail = st;
   }
   return head;
@@ -49,7 +52,8 @@ void write_pdf2_pnext(Out& o, const void* p) {
   o.begin_array("pNext");
   for (auto* s = static_cast<const VkBaseInStructure*>(p); s; s = s->pNext) {
     const Pdf2Struct* d = find_pdf2(s->sType);
-    if (!d) fail(o.where(), "cannot write a physical device features struct with unknown sType " + std::to_string(s->sType));
+    if (!d)
+      fail(o.where(), "cannot write a physical device features struct with unknown sType " + std::to_string(s->sType));
     o.begin_object();
     o.u32("sType", s->sType);
     for (const Pdf2Field& f : d->fields) o.u32(f.name, pdf2_field(s, f));

@@ -71,8 +71,7 @@ Field classify(std::string_view k) {
     case 18:
       if (k == "basePipelineHandle") return Field::base_pipeline;
       break;
-    default:
-      break;
+    default: break;
   }
   return Field::other;
 }
@@ -156,11 +155,16 @@ struct Handler : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Handler> {
     if (is_pipeline(tag)) {
       // "layout" is also a member of render-pass attachment references, but
       // there it is a number; only the pipeline's own is a string at depth 3.
-      if (k == Field::layout && depth == 3) ref(Tag::pipeline_layout, v);
-      else if (k == Field::render_pass && depth == 3) ref(Tag::render_pass, v);
-      else if (k == Field::base_pipeline && depth == 3) ref(tag, v);
-      else if (k == Field::module) ref(Tag::shader_module, v);
-      else if (k == Field::libraries) ref(tag, v);
+      if (k == Field::layout && depth == 3)
+        ref(Tag::pipeline_layout, v);
+      else if (k == Field::render_pass && depth == 3)
+        ref(Tag::render_pass, v);
+      else if (k == Field::base_pipeline && depth == 3)
+        ref(tag, v);
+      else if (k == Field::module)
+        ref(Tag::shader_module, v);
+      else if (k == Field::libraries)
+        ref(tag, v);
     } else if (tag == Tag::pipeline_layout) {
       if (k == Field::set_layouts) ref(Tag::descriptor_set_layout, v);
     } else if (tag == Tag::descriptor_set_layout) {

@@ -173,8 +173,10 @@ void write_element(Out& o, const Member& m, const std::uint8_t* p) {
       return;
     }
     default:
-      if (element_size(m) == 8) w.Uint64(load(p, 8));
-      else w.Uint(static_cast<std::uint32_t>(load(p, element_size(m))));
+      if (element_size(m) == 8)
+        w.Uint64(load(p, 8));
+      else
+        w.Uint(static_cast<std::uint32_t>(load(p, element_size(m))));
   }
 }
 
@@ -215,9 +217,7 @@ void read_fields(const Node& n, void* base, const Resolved& r);
 
 void read_element(const Node& e, const Member& m, std::uint8_t* p) {
   switch (m.type) {
-    case Type::struct_:
-      read_fields(e, p, all_members(*m.nested));
-      return;
+    case Type::struct_: read_fields(e, p, all_members(*m.nested)); return;
     case Type::enum_: {
       const std::uint32_t v = e.as_enum_value();
       std::memcpy(p, &v, sizeof v);
@@ -233,8 +233,7 @@ void read_element(const Node& e, const Member& m, std::uint8_t* p) {
       std::memcpy(p, &v, sizeof v);
       return;
     }
-    default:
-      break;
+    default: break;
   }
   const std::size_t size = element_size(m);
   if (size == 8) {
@@ -292,8 +291,10 @@ void hash_element(Hasher& h, const Member& m, const std::uint8_t* p, bool zero, 
   if (m.type == Type::struct_) return hash_fields(h, p, all_members(*m.nested), c);
   const std::size_t size = element_size(m);
   const std::uint64_t v = zero ? 0 : load(p, size);
-  if (size == 8) h.u64(v);
-  else h.u32(static_cast<std::uint32_t>(v));
+  if (size == 8)
+    h.u64(v);
+  else
+    h.u32(static_cast<std::uint32_t>(v));
 }
 
 void hash_field(Hasher& h, const void* base, const Field& f, const HashContext& c) {
@@ -357,7 +358,8 @@ void check_pnext_profiles() {
                   "needs a member list or its own code, for JSON and for hashing");
     const char* name = struct_name(p.s_type);
     if ((p.json || p.hash) && !name)
-      throw Error(Errc::unsupported, "pNext profile of sType " + std::to_string(p.s_type), "not a struct of the registry");
+      throw Error(Errc::unsupported, "pNext profile of sType " + std::to_string(p.s_type),
+                  "not a struct of the registry");
     if (p.json) resolved(name, p.json);
     if (p.hash) resolved(name, p.hash);
   }
@@ -373,7 +375,8 @@ const void* read_pnext(const Node& parent, Tag library_tag) {
     const Node e = chain[i];
     const auto s = e.enum_<VkStructureType>("sType");
     const PnextProfile* p = find_profile(s);
-    if (!p) e.fail("unknown sType " + std::to_string(static_cast<int>(s)) + " (" + stype_name(s) + ") in a pNext chain");
+    if (!p)
+      e.fail("unknown sType " + std::to_string(static_cast<int>(s)) + " (" + stype_name(s) + ") in a pNext chain");
     VkBaseInStructure* st = nullptr;
     if (p->read) {
       st = const_cast<VkBaseInStructure*>(p->read(e, s, library_tag));
@@ -383,8 +386,10 @@ const void* read_pnext(const Node& parent, Tag library_tag) {
       st->sType = s;
       read_members(e, st, d.name, p->json);
     }
-    if (tail) tail->pNext = st;
-    else head = st;
+    if (tail)
+      tail->pNext = st;
+    else
+      head = st;
     tail = st;
   }
   return head;
@@ -411,8 +416,8 @@ void write_pnext(Out& o, const void* chain, const DynamicStateInfo* dyn) {
   o.end_array();
 }
 
-void hash_pnext_chain(Hasher& h, const void* chain, const DynamicStateInfo* dyn, VkGraphicsPipelineLibraryFlagsEXT state,
-                      const std::string& where) {
+void hash_pnext_chain(Hasher& h, const void* chain, const DynamicStateInfo* dyn,
+                      VkGraphicsPipelineLibraryFlagsEXT state, const std::string& where) {
   const HashContext c{dyn, state, where};
   for (auto* s = static_cast<const VkBaseInStructure*>(chain); s; s = s->pNext) {
     if (ignored_stype(s->sType) || stands_for_module(s->sType)) continue;
@@ -421,8 +426,10 @@ void hash_pnext_chain(Hasher& h, const void* chain, const DynamicStateInfo* dyn,
       fail(where, "cannot hash a pNext struct with unknown sType " + std::to_string(s->sType) + " (" +
                       stype_name(s->sType) + ")");
     h.s32(s->sType);
-    if (p->hash_fn) p->hash_fn(h, s, c);
-    else hash_members(h, s, struct_name(s->sType), p->hash, c);
+    if (p->hash_fn)
+      p->hash_fn(h, s, c);
+    else
+      hash_members(h, s, struct_name(s->sType), p->hash, c);
   }
 }
 

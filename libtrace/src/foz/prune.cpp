@@ -32,7 +32,7 @@ class Pruner {
         const std::vector<Ref>& refs = peek(t, h);
         if (!modules_allowed(t, refs)) continue;
         if (!keep_[static_cast<std::size_t>(t)].insert(h).second) continue;  // already needed by another
-        const std::vector<Ref> deps = refs;  // peek() reuses its buffer
+        const std::vector<Ref> deps = refs;                                  // peek() reuses its buffer
         for (const Ref& d : deps) add(d.tag, d.hash);
       }
     }

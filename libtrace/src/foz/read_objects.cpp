@@ -58,10 +58,12 @@ void read_subpass_refs(const Node& n, Sub& s, ReadRef read) {
     std::uint32_t count = 0;
     s.pResolveAttachments = n.array<Ref>("resolveAttachments", &count, read);
     if (count != s.colorAttachmentCount)
-      n.at("resolveAttachments").fail("has " + std::to_string(count) + " elements, colorAttachments has " +
-                                      std::to_string(s.colorAttachmentCount));
+      n.at("resolveAttachments")
+          .fail("has " + std::to_string(count) + " elements, colorAttachments has " +
+                std::to_string(s.colorAttachmentCount));
   }
-  if (n.has("preserveAttachments")) s.pPreserveAttachments = n.u32_array("preserveAttachments", &s.preserveAttachmentCount);
+  if (n.has("preserveAttachments"))
+    s.pPreserveAttachments = n.u32_array("preserveAttachments", &s.preserveAttachmentCount);
 }
 
 }  // namespace
@@ -176,13 +178,13 @@ void read_pipeline_layout(const Node& n, Object& o) {
   l->sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
   l->flags = n.u32("flags");
   if (n.has("pushConstantRanges")) {
-    l->pPushConstantRanges = n.array<VkPushConstantRange>(
-        "pushConstantRanges", &l->pushConstantRangeCount, [](const Node& r, VkPushConstantRange& out) {
-          r.only({"stageFlags", "size", "offset"});
-          out.stageFlags = r.u32("stageFlags");
-          out.size = r.u32("size");
-          out.offset = r.u32("offset");
-        });
+    l->pPushConstantRanges = n.array<VkPushConstantRange>("pushConstantRanges", &l->pushConstantRangeCount,
+                                                          [](const Node& r, VkPushConstantRange& out) {
+                                                            r.only({"stageFlags", "size", "offset"});
+                                                            out.stageFlags = r.u32("stageFlags");
+                                                            out.size = r.u32("size");
+                                                            out.offset = r.u32("offset");
+                                                          });
   }
   if (n.has("setLayouts")) {
     const Node list = n.at("setLayouts");
@@ -205,7 +207,8 @@ void read_shader_module(const Node& n, Object& o, std::string_view varint) {
   m->sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
   m->flags = n.u32("flags");
   const std::uint64_t code_size = n.u64("codeSize");
-  if (code_size % 4 || code_size == 0) n.at("codeSize").fail("must be a non-zero multiple of 4, is " + std::to_string(code_size));
+  if (code_size % 4 || code_size == 0)
+    n.at("codeSize").fail("must be a non-zero multiple of 4, is " + std::to_string(code_size));
   const std::size_t words = static_cast<std::size_t>(code_size / 4);
   if (n.has("varintOffset") || n.has("varintSize")) {
     if (n.has("code")) n.fail("has both \"code\" and varint members");
@@ -214,20 +217,25 @@ void read_shader_module(const Node& n, Object& o, std::string_view varint) {
       n.fail("varint range " + std::to_string(offset) + "+" + std::to_string(size) + " overruns the " +
              std::to_string(varint.size()) + " binary bytes after the JSON");
     // Each word takes at least one byte: a bound before allocating.
-    if (words > size) n.fail("codeSize " + std::to_string(code_size) + " needs more than the " + std::to_string(size) + " varint bytes");
+    if (words > size)
+      n.fail("codeSize " + std::to_string(code_size) + " needs more than the " + std::to_string(size) +
+             " varint bytes");
     auto* code = n.ctx().arena.make<std::uint32_t>(words);
     std::size_t bad = 0;
-    if (!decode_varint(varint.substr(static_cast<std::size_t>(offset), static_cast<std::size_t>(size)), {code, words}, &bad))
+    if (!decode_varint(varint.substr(static_cast<std::size_t>(offset), static_cast<std::size_t>(size)), {code, words},
+                       &bad))
       n.fail("invalid varint SPIR-V at byte " + std::to_string(bad) + " of " + std::to_string(size) + " (" +
              std::to_string(words) + " words expected)");
     m->pCode = code;
   } else {
     const std::string_view text = n.str("code");
-    if (text.size() / 4 * 3 < code_size) n.at("code").fail("holds fewer than codeSize " + std::to_string(code_size) + " bytes");
+    if (text.size() / 4 * 3 < code_size)
+      n.at("code").fail("holds fewer than codeSize " + std::to_string(code_size) + " bytes");
     std::vector<std::uint8_t> bytes;
     if (!decode_base64(text, bytes)) n.at("code").fail("invalid base64");
     if (bytes.size() != code_size)
-      n.at("code").fail("decodes to " + std::to_string(bytes.size()) + " bytes, codeSize is " + std::to_string(code_size));
+      n.at("code").fail("decodes to " + std::to_string(bytes.size()) + " bytes, codeSize is " +
+                        std::to_string(code_size));
     auto* code = n.ctx().arena.make<std::uint32_t>(words);
     std::memcpy(code, bytes.data(), bytes.size());
     m->pCode = code;
@@ -242,25 +250,26 @@ void read_render_pass(const Node& n, Object& o) {
   rp->sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO;
   rp->flags = n.u32("flags");
   if (n.has("attachments"))
-    rp->pAttachments = n.array<VkAttachmentDescription>("attachments", &rp->attachmentCount,
-                                                        [](const Node& a, VkAttachmentDescription& d) {
-                                                          a.only({"flags", "format", "finalLayout", "initialLayout", "loadOp",
-                                                                  "storeOp", "samples", "stencilLoadOp", "stencilStoreOp"});
-                                                          read_attachment_base(a, d);
-                                                        });
+    rp->pAttachments = n.array<VkAttachmentDescription>(
+        "attachments", &rp->attachmentCount, [](const Node& a, VkAttachmentDescription& d) {
+          a.only({"flags", "format", "finalLayout", "initialLayout", "loadOp", "storeOp", "samples", "stencilLoadOp",
+                  "stencilStoreOp"});
+          read_attachment_base(a, d);
+        });
   if (n.has("dependencies"))
-    rp->pDependencies = n.array<VkSubpassDependency>("dependencies", &rp->dependencyCount,
-                                                     [](const Node& d, VkSubpassDependency& dep) {
-                                                       d.only({"dependencyFlags", "dstAccessMask", "srcAccessMask",
-                                                               "dstStageMask", "srcStageMask", "dstSubpass", "srcSubpass"});
-                                                       read_dependency_base(d, dep);
-                                                     });
+    rp->pDependencies =
+        n.array<VkSubpassDependency>("dependencies", &rp->dependencyCount, [](const Node& d, VkSubpassDependency& dep) {
+          d.only({"dependencyFlags", "dstAccessMask", "srcAccessMask", "dstStageMask", "srcStageMask", "dstSubpass",
+                  "srcSubpass"});
+          read_dependency_base(d, dep);
+        });
   if (n.has("subpasses"))
-    rp->pSubpasses = n.array<VkSubpassDescription>("subpasses", &rp->subpassCount, [](const Node& s, VkSubpassDescription& sub) {
-      s.only({"flags", "pipelineBindPoint", "depthStencilAttachment", "resolveAttachments", "inputAttachments",
-              "colorAttachments", "preserveAttachments"});
-      read_subpass_refs(s, sub, read_ref);
-    });
+    rp->pSubpasses =
+        n.array<VkSubpassDescription>("subpasses", &rp->subpassCount, [](const Node& s, VkSubpassDescription& sub) {
+          s.only({"flags", "pipelineBindPoint", "depthStencilAttachment", "resolveAttachments", "inputAttachments",
+                  "colorAttachments", "preserveAttachments"});
+          read_subpass_refs(s, sub, read_ref);
+        });
   rp->pNext = read_pnext(n);
   o.create_info = rp;
 }
@@ -270,35 +279,37 @@ void read_render_pass2(const Node& n, Object& o) {
   auto* rp = n.ctx().arena.make<VkRenderPassCreateInfo2>();
   rp->sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO_2;
   rp->flags = n.u32("flags");
-  if (n.has("correlatedViewMasks")) rp->pCorrelatedViewMasks = n.u32_array("correlatedViewMasks", &rp->correlatedViewMaskCount);
+  if (n.has("correlatedViewMasks"))
+    rp->pCorrelatedViewMasks = n.u32_array("correlatedViewMasks", &rp->correlatedViewMaskCount);
   if (n.has("attachments"))
-    rp->pAttachments = n.array<VkAttachmentDescription2>("attachments", &rp->attachmentCount,
-                                                         [](const Node& a, VkAttachmentDescription2& d) {
-                                                           a.only({"flags", "format", "finalLayout", "initialLayout", "loadOp",
-                                                                   "storeOp", "samples", "stencilLoadOp", "stencilStoreOp", "pNext"});
-                                                           d.sType = VK_STRUCTURE_TYPE_ATTACHMENT_DESCRIPTION_2;
-                                                           read_attachment_base(a, d);
-                                                           d.pNext = read_pnext(a);
-                                                         });
+    rp->pAttachments = n.array<VkAttachmentDescription2>(
+        "attachments", &rp->attachmentCount, [](const Node& a, VkAttachmentDescription2& d) {
+          a.only({"flags", "format", "finalLayout", "initialLayout", "loadOp", "storeOp", "samples", "stencilLoadOp",
+                  "stencilStoreOp", "pNext"});
+          d.sType = VK_STRUCTURE_TYPE_ATTACHMENT_DESCRIPTION_2;
+          read_attachment_base(a, d);
+          d.pNext = read_pnext(a);
+        });
   if (n.has("dependencies"))
-    rp->pDependencies = n.array<VkSubpassDependency2>("dependencies", &rp->dependencyCount,
-                                                      [](const Node& d, VkSubpassDependency2& dep) {
-                                                        d.only({"dependencyFlags", "dstAccessMask", "srcAccessMask", "dstStageMask",
-                                                                "srcStageMask", "dstSubpass", "srcSubpass", "viewOffset", "pNext"});
-                                                        dep.sType = VK_STRUCTURE_TYPE_SUBPASS_DEPENDENCY_2;
-                                                        read_dependency_base(d, dep);
-                                                        dep.viewOffset = d.s32("viewOffset");
-                                                        dep.pNext = read_pnext(d);
-                                                      });
+    rp->pDependencies = n.array<VkSubpassDependency2>(
+        "dependencies", &rp->dependencyCount, [](const Node& d, VkSubpassDependency2& dep) {
+          d.only({"dependencyFlags", "dstAccessMask", "srcAccessMask", "dstStageMask", "srcStageMask", "dstSubpass",
+                  "srcSubpass", "viewOffset", "pNext"});
+          dep.sType = VK_STRUCTURE_TYPE_SUBPASS_DEPENDENCY_2;
+          read_dependency_base(d, dep);
+          dep.viewOffset = d.s32("viewOffset");
+          dep.pNext = read_pnext(d);
+        });
   if (n.has("subpasses"))
-    rp->pSubpasses = n.array<VkSubpassDescription2>("subpasses", &rp->subpassCount, [](const Node& s, VkSubpassDescription2& sub) {
-      s.only({"flags", "pipelineBindPoint", "viewMask", "depthStencilAttachment", "resolveAttachments", "inputAttachments",
-              "colorAttachments", "preserveAttachments", "pNext"});
-      sub.sType = VK_STRUCTURE_TYPE_SUBPASS_DESCRIPTION_2;
-      sub.viewMask = s.u32("viewMask");
-      read_subpass_refs(s, sub, read_attachment_ref2);
-      sub.pNext = read_pnext(s);
-    });
+    rp->pSubpasses =
+        n.array<VkSubpassDescription2>("subpasses", &rp->subpassCount, [](const Node& s, VkSubpassDescription2& sub) {
+          s.only({"flags", "pipelineBindPoint", "viewMask", "depthStencilAttachment", "resolveAttachments",
+                  "inputAttachments", "colorAttachments", "preserveAttachments", "pNext"});
+          sub.sType = VK_STRUCTURE_TYPE_SUBPASS_DESCRIPTION_2;
+          sub.viewMask = s.u32("viewMask");
+          read_subpass_refs(s, sub, read_attachment_ref2);
+          sub.pNext = read_pnext(s);
+        });
   rp->pNext = read_pnext(n);
   o.create_info = rp;
 }

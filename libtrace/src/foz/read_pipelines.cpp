@@ -52,8 +52,9 @@ const VkPipelineDynamicStateCreateInfo* read_dynamic(const Node& n) {
   d->sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO;
   d->flags = n.u32("flags");
   if (n.has("dynamicState"))
-    d->pDynamicStates = n.array<VkDynamicState>("dynamicState", &d->dynamicStateCount,
-                                                [](const Node& e, VkDynamicState& v) { v = e.as_enum<VkDynamicState>(); });
+    d->pDynamicStates =
+        n.array<VkDynamicState>("dynamicState", &d->dynamicStateCount,
+                                [](const Node& e, VkDynamicState& v) { v = e.as_enum<VkDynamicState>(); });
   return d;
 }
 
@@ -205,12 +206,16 @@ const VkPipelineViewportStateCreateInfo* read_viewport(const Node& n) {
       vp.minDepth = e.f32("minDepth");
       vp.maxDepth = e.f32("maxDepth");
     });
-    if (count != v->viewportCount) n.at("viewports").fail("has " + std::to_string(count) + " elements, viewportCount is " + std::to_string(v->viewportCount));
+    if (count != v->viewportCount)
+      n.at("viewports")
+          .fail("has " + std::to_string(count) + " elements, viewportCount is " + std::to_string(v->viewportCount));
   }
   if (n.has("scissors")) {
     std::uint32_t count = 0;
     v->pScissors = n.array<VkRect2D>("scissors", &count, read_rect);
-    if (count != v->scissorCount) n.at("scissors").fail("has " + std::to_string(count) + " elements, scissorCount is " + std::to_string(v->scissorCount));
+    if (count != v->scissorCount)
+      n.at("scissors")
+          .fail("has " + std::to_string(count) + " elements, scissorCount is " + std::to_string(v->scissorCount));
   }
   v->pNext = read_pnext(n);
   return v;
@@ -227,8 +232,10 @@ void read_base_pipeline(const Node& n, Pipeline& p, Tag tag) {
 }  // namespace
 
 const VkPipelineLibraryCreateInfoKHR* read_library_info(const Node& n, Tag tag, bool in_chain) {
-  if (in_chain) n.only({"sType", "libraries"});
-  else n.only({"libraries", "pNext"});
+  if (in_chain)
+    n.only({"sType", "libraries"});
+  else
+    n.only({"libraries", "pNext"});
   auto* l = n.ctx().arena.make<VkPipelineLibraryCreateInfoKHR>();
   l->sType = VK_STRUCTURE_TYPE_PIPELINE_LIBRARY_CREATE_INFO_KHR;
   const Node list = n.at("libraries");

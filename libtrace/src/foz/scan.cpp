@@ -22,19 +22,19 @@ constexpr std::size_t kBlock = 1 << 20;
 // queue one after the other; prefetching every line a few KiB ahead lets
 // them overlap.
 constexpr std::size_t kPrefetchAhead = 8192;
-}
+}  // namespace
 
 struct ArchiveScanner::Impl {
   std::unique_ptr<InputFile> owned;
-  InputFile* in = nullptr;     // null when mapped
+  InputFile* in = nullptr;  // null when mapped
   std::string name;
   ScanOptions opt;
   ScanSummary summary;
   std::vector<std::uint8_t> buf;
   std::uint8_t* base = nullptr;  // buf.data(), or the mapping
   std::size_t map_size = 0;
-  bool owns_map = false;       // false: the caller's bytes
-  std::size_t prefetched = 0;  // mapped bytes already prefetched
+  bool owns_map = false;         // false: the caller's bytes
+  std::size_t prefetched = 0;    // mapped bytes already prefetched
   std::size_t pos = 0, end = 0;  // unread bytes are base[pos, end)
   std::uint64_t offset = 0;      // file offset of base[pos]
   bool eof = false, done = false;

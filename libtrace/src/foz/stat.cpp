@@ -95,9 +95,7 @@ FozStats scan_stats(ArchiveScanner& scanner, const FozStatOptions& opt) {
         }
       }
       switch (tag) {
-        case Tag::shader_module:
-          s.spirv_bytes += peek.code_size;
-          break;
+        case Tag::shader_module: s.spirv_bytes += peek.code_size; break;
         case Tag::application_info: {
           AppStats& a = apps[e.hash];
           a.has_info = true;
@@ -115,8 +113,7 @@ FozStats scan_stats(ArchiveScanner& scanner, const FozStatOptions& opt) {
           links.push_back(Link{peek.link_tag, peek.link_hash});
           break;
         }
-        default:
-          break;
+        default: break;
       }
     }
     const ScanSummary& sum = scanner.summary();
@@ -136,9 +133,8 @@ FozStats scan_stats(ArchiveScanner& scanner, const FozStatOptions& opt) {
   targets.for_each([&](Tag t, std::uint64_t h, const Target& tg) {
     if (!seen.contains(t, h)) s.dangling.push_back(Dangling{t, h, tg.from_tag, tg.from_hash, tg.referrers});
   });
-  std::sort(s.dangling.begin(), s.dangling.end(), [](const Dangling& a, const Dangling& b) {
-    return a.tag != b.tag ? a.tag < b.tag : a.hash < b.hash;
-  });
+  std::sort(s.dangling.begin(), s.dangling.end(),
+            [](const Dangling& a, const Dangling& b) { return a.tag != b.tag ? a.tag < b.tag : a.hash < b.hash; });
   for (const Link& l : links)
     if (l.tag >= kTagCount || !seen.contains(static_cast<Tag>(l.tag), l.hash)) ++s.dangling_links;
   for (const auto& ts : s.per_tag) s.entries += ts.entries;

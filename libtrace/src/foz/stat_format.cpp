@@ -4,10 +4,10 @@
 #include <cstdio>
 #include <vector>
 
-#include "libtrace/foz/stat.hpp"
 #include "core/json_util.hpp"
-#include "core/text_util.hpp"
 #include "core/report.hpp"
+#include "core/text_util.hpp"
+#include "libtrace/foz/stat.hpp"
 
 namespace libtrace::foz {
 
@@ -40,18 +40,22 @@ std::string format_foz_stats_table(const FozStats& s) {
   if (s.unknown_tags) entries += ", " + std::to_string(s.unknown_tags) + " with unknown tags skipped";
   table.row("entries", entries);
   std::snprintf(line, sizeof line, " (ratio %.2f)", ratio(s.uncompressed_bytes(), s.stored_bytes()));
-  table.row("payloads", human_bytes(s.stored_bytes()) + " stored, " + human_bytes(s.uncompressed_bytes()) + " uncompressed" + line);
+  table.row("payloads",
+            human_bytes(s.stored_bytes()) + " stored, " + human_bytes(s.uncompressed_bytes()) + " uncompressed" + line);
   const auto modules = s.per_tag[static_cast<std::size_t>(Tag::shader_module)].entries;
   table.row("SPIR-V", human_bytes(s.spirv_bytes) + " in " + std::to_string(modules) + " shader modules");
   table.row("torn tail", s.torn ? "yes: the last entry at offset " + std::to_string(s.valid_end) + " is incomplete (" +
-                                s.torn_reason + "); readers drop it"
-                          : "no");
+                                      s.torn_reason + "); readers drop it"
+                                : "no");
   if (s.error) table.row("stopped", std::string(s.error->what()) + " (the figures cover the entries before)");
   table.row("CRC failures", std::to_string(s.crc_failures));
-  if (s.bad_entries.size() != s.crc_failures) table.row("other bad entries", std::to_string(s.bad_entries.size() - s.crc_failures));
-  if (!s.json_errors.empty()) table.row("payloads not JSON", std::to_string(s.json_errors.size()) + " (a replayer would reject them)");
-  table.row("dangling references", std::to_string(s.dangling.size()) +
-                                 (s.dangling_links ? " (and " + std::to_string(s.dangling_links) + " links to missing objects)" : ""));
+  if (s.bad_entries.size() != s.crc_failures)
+    table.row("other bad entries", std::to_string(s.bad_entries.size() - s.crc_failures));
+  if (!s.json_errors.empty())
+    table.row("payloads not JSON", std::to_string(s.json_errors.size()) + " (a replayer would reject them)");
+  table.row("dangling references",
+            std::to_string(s.dangling.size()) +
+                (s.dangling_links ? " (and " + std::to_string(s.dangling_links) + " links to missing objects)" : ""));
 
   o += "\ntag                      entries       stored  uncompressed  ratio   zlib    crc\n";
   for (std::size_t t = 0; t < kTagCount; ++t) {
@@ -108,7 +112,8 @@ std::string format_foz_stats_json(const FozStats& s) {
   report.u64("entries", s.entries);
   w.Key("entries_per_tag");
   w.StartObject();
-  for (std::size_t t = 0; t < kTagCount; ++t) report.u64(std::string(tag_name(static_cast<Tag>(t))).c_str(), s.per_tag[t].entries);
+  for (std::size_t t = 0; t < kTagCount; ++t)
+    report.u64(std::string(tag_name(static_cast<Tag>(t))).c_str(), s.per_tag[t].entries);
   w.EndObject();
   report.u64("duplicates", s.duplicates);
   report.u64("unknown_tag_entries", s.unknown_tags);

@@ -13,12 +13,15 @@ typedef struct VkPipelineCreateFlags2CreateInfoKHR {
   const void* pNext;
   VkPipelineCreateFlags2KHR flags;
 } VkPipelineCreateFlags2CreateInfoKHR;
-inline constexpr auto VK_STRUCTURE_TYPE_PIPELINE_CREATE_FLAGS_2_CREATE_INFO_KHR = static_cast<VkStructureType>(1000470005);
+inline constexpr auto VK_STRUCTURE_TYPE_PIPELINE_CREATE_FLAGS_2_CREATE_INFO_KHR =
+    static_cast<VkStructureType>(1000470005);
 inline constexpr VkPipelineCreateFlags2KHR VK_PIPELINE_CREATE_2_CAPTURE_DATA_BIT_KHR = 0x80000000ULL;
 #endif
 
 #ifndef VK_EXT_depth_bias_control
-typedef enum VkDepthBiasRepresentationEXT { VK_DEPTH_BIAS_REPRESENTATION_MAX_ENUM_EXT = 0x7FFFFFFF } VkDepthBiasRepresentationEXT;
+typedef enum VkDepthBiasRepresentationEXT {
+  VK_DEPTH_BIAS_REPRESENTATION_MAX_ENUM_EXT = 0x7FFFFFFF
+} VkDepthBiasRepresentationEXT;
 typedef struct VkDepthBiasRepresentationInfoEXT {
   VkStructureType sType;
   const void* pNext;
@@ -44,7 +47,8 @@ typedef struct VkPipelineViewportDepthClampControlCreateInfoEXT {
   VkDepthClampModeEXT depthClampMode;
   const VkDepthClampRangeEXT* pDepthClampRange;
 } VkPipelineViewportDepthClampControlCreateInfoEXT;
-inline constexpr auto VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_DEPTH_CLAMP_CONTROL_CREATE_INFO_EXT = static_cast<VkStructureType>(1000582001);
+inline constexpr auto VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_DEPTH_CLAMP_CONTROL_CREATE_INFO_EXT =
+    static_cast<VkStructureType>(1000582001);
 inline constexpr auto VK_DYNAMIC_STATE_DEPTH_CLAMP_RANGE_EXT = static_cast<VkDynamicState>(1000582000);
 #endif
 
@@ -63,8 +67,10 @@ typedef struct VkRenderingInputAttachmentIndexInfoKHR {
   const uint32_t* pDepthInputAttachmentIndex;
   const uint32_t* pStencilInputAttachmentIndex;
 } VkRenderingInputAttachmentIndexInfoKHR;
-inline constexpr auto VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_LOCATION_INFO_KHR = static_cast<VkStructureType>(1000232001);
-inline constexpr auto VK_STRUCTURE_TYPE_RENDERING_INPUT_ATTACHMENT_INDEX_INFO_KHR = static_cast<VkStructureType>(1000232002);
+inline constexpr auto VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_LOCATION_INFO_KHR =
+    static_cast<VkStructureType>(1000232001);
+inline constexpr auto VK_STRUCTURE_TYPE_RENDERING_INPUT_ATTACHMENT_INDEX_INFO_KHR =
+    static_cast<VkStructureType>(1000232002);
 #endif
 
 #ifndef VK_EXT_shader_object
@@ -73,7 +79,8 @@ typedef struct VkPhysicalDeviceShaderObjectFeaturesEXT {
   void* pNext;
   VkBool32 shaderObject;
 } VkPhysicalDeviceShaderObjectFeaturesEXT;
-inline constexpr auto VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_OBJECT_FEATURES_EXT = static_cast<VkStructureType>(1000482000);
+inline constexpr auto VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_OBJECT_FEATURES_EXT =
+    static_cast<VkStructureType>(1000482000);
 #endif
 
 #if VK_EXT_DISCARD_RECTANGLES_SPEC_VERSION < 2

@@ -161,8 +161,10 @@ void write_library_info(Out& o, const VkPipelineLibraryCreateInfoKHR& l, bool in
   o.begin_array("libraries");
   for (std::uint32_t i = 0; i < l.libraryCount; ++i) o.hash(hash_from_handle(l.pLibraries[i]));
   o.end_array();
-  if (in_chain) o.u32("sType", l.sType);
-  else write_pnext(o, l.pNext, nullptr);
+  if (in_chain)
+    o.u32("sType", l.sType);
+  else
+    write_pnext(o, l.pNext, nullptr);
   o.end_object();
 }
 
@@ -251,7 +253,8 @@ void write_graphics_pipeline(Out& o, const VkGraphicsPipelineCreateInfo& p) {
     o.f32("minSampleShading", ms.minSampleShading);
     o.u32("alphaToOneEnable", ms.alphaToOneEnable);
     o.u32("alphaToCoverageEnable", ms.alphaToCoverageEnable);
-    if (ms.pSampleMask) o.u32_array("sampleMask", ms.pSampleMask, (static_cast<std::uint32_t>(ms.rasterizationSamples) + 31) / 32);
+    if (ms.pSampleMask)
+      o.u32_array("sampleMask", ms.pSampleMask, (static_cast<std::uint32_t>(ms.rasterizationSamples) + 31) / 32);
     write_pnext(o, ms.pNext, &dyn);
     o.end_object();
   }

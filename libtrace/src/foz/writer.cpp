@@ -80,7 +80,7 @@ std::array<std::uint8_t, kMagicSize> file_header() {
 
 struct ArchiveWriter::Impl {
   std::string path;
-  std::string temp;                 // overwrite: written here, renamed on commit
+  std::string temp;  // overwrite: written here, renamed on commit
   std::unique_ptr<FdSink> fd_out;
   Sink* sink = nullptr;
   detail::KeySet keys;
@@ -183,9 +183,7 @@ ArchiveWriter::ArchiveWriter(const std::string& path, WriteMode mode, ReadOption
       w.open_exclusive_fd(fd);
       break;
     }
-    case WriteMode::append:
-      w.open_append(opt);
-      break;
+    case WriteMode::append: w.open_append(opt); break;
   }
 }
 
@@ -228,7 +226,8 @@ bool ArchiveWriter::contains(Tag tag, std::uint64_t hash) const {
   return t < kTagCount && impl_->keys.contains(tag, hash);
 }
 
-bool ArchiveWriter::write(Tag tag, std::uint64_t hash, std::span<const std::uint8_t> payload, const EncodeOptions& opt) {
+bool ArchiveWriter::write(Tag tag, std::uint64_t hash, std::span<const std::uint8_t> payload,
+                          const EncodeOptions& opt) {
   Impl& w = *impl_;
   if (contains(tag, hash)) return false;
   const PayloadHeader h = encode_payload(payload, opt, w.scratch);  // may throw: then the key stays free
@@ -253,7 +252,8 @@ void ArchiveWriter::write_raw_unchecked(Tag tag, std::uint64_t hash, const Paylo
   if (stored.size() != header.stored_size)
     throw Error(Errc::usage, w.path, describe_entry(tag, hash) + ": stored bytes do not match the header's size");
   if (static_cast<std::size_t>(tag) >= kTagCount)
-    throw Error(Errc::usage, w.path, "tag " + std::to_string(static_cast<unsigned>(tag)) + " is not a Fossilize resource tag");
+    throw Error(Errc::usage, w.path,
+                "tag " + std::to_string(static_cast<unsigned>(tag)) + " is not a Fossilize resource tag");
   w.put(tag, hash, header, stored);
 }
 

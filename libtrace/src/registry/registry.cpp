@@ -10,50 +10,46 @@ namespace {
 
 template <class T>
 const T* find_named(std::span<const T> table, std::string_view name) {
-    auto it = std::ranges::lower_bound(table, name, {}, [](const T& x) { return std::string_view(x.name); });
-    return it != table.end() && name == it->name ? &*it : nullptr;
+  auto it = std::ranges::lower_bound(table, name, {}, [](const T& x) { return std::string_view(x.name); });
+  return it != table.end() && name == it->name ? &*it : nullptr;
 }
 
 }  // namespace
 
 const Struct* find_struct(std::string_view name) {
-    if (const Struct* s = find_named(structs(), name))
-        return s;
-    const detail::StructAlias* a = find_named(detail::struct_aliases(), name);
-    return a ? a->s : nullptr;
+  if (const Struct* s = find_named(structs(), name)) return s;
+  const detail::StructAlias* a = find_named(detail::struct_aliases(), name);
+  return a ? a->s : nullptr;
 }
 
 const Struct* find_struct(VkStructureType s_type) {
-    auto index = detail::stype_index();
-    auto it = std::ranges::lower_bound(index, static_cast<std::int32_t>(s_type), {}, &detail::STypeEntry::s_type);
-    return it != index.end() && it->s_type == s_type ? it->s : nullptr;
+  auto index = detail::stype_index();
+  auto it = std::ranges::lower_bound(index, static_cast<std::int32_t>(s_type), {}, &detail::STypeEntry::s_type);
+  return it != index.end() && it->s_type == s_type ? it->s : nullptr;
 }
 
 const Enum* find_enum(std::string_view name) {
-    if (const Enum* e = find_named(enums(), name))
-        return e;
-    const detail::EnumAlias* a = find_named(detail::enum_aliases(), name);
-    return a ? a->e : nullptr;
+  if (const Enum* e = find_named(enums(), name)) return e;
+  const detail::EnumAlias* a = find_named(detail::enum_aliases(), name);
+  return a ? a->e : nullptr;
 }
 
-const Command* find_command(std::string_view name) {
-    return find_named(commands(), name);
-}
+const Command* find_command(std::string_view name) { return find_named(commands(), name); }
 
 const char* enum_value_name(const Enum& e, std::int64_t value) {
-    // Sorted by value with the non-alias name first among equal values.
-    auto it = std::ranges::lower_bound(e.values, value, {}, &EnumValue::value);
-    return it != e.values.end() && it->value == value ? it->name : nullptr;
+  // Sorted by value with the non-alias name first among equal values.
+  auto it = std::ranges::lower_bound(e.values, value, {}, &EnumValue::value);
+  return it != e.values.end() && it->value == value ? it->name : nullptr;
 }
 
 const EnumValue* find_enum_value(const Enum& e, std::string_view name) {
-    auto it = std::ranges::find(e.values, name, [](const EnumValue& v) { return std::string_view(v.name); });
-    return it != e.values.end() ? &*it : nullptr;
+  auto it = std::ranges::find(e.values, name, [](const EnumValue& v) { return std::string_view(v.name); });
+  return it != e.values.end() ? &*it : nullptr;
 }
 
 const Member* find_member(const Struct& s, std::string_view name) {
-    auto it = std::ranges::find(s.members, name, [](const Member& m) { return std::string_view(m.name); });
-    return it != s.members.end() ? &*it : nullptr;
+  auto it = std::ranges::find(s.members, name, [](const Member& m) { return std::string_view(m.name); });
+  return it != s.members.end() ? &*it : nullptr;
 }
 
 }  // namespace libtrace::registry

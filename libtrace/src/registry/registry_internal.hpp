@@ -6,16 +6,16 @@
 namespace libtrace::registry::detail {
 
 struct STypeEntry {
-    std::int32_t s_type;
-    const Struct* s;
+  std::int32_t s_type;
+  const Struct* s;
 };
 struct StructAlias {
-    const char* name;
-    const Struct* s;
+  const char* name;
+  const Struct* s;
 };
 struct EnumAlias {
-    const char* name;
-    const Enum* e;
+  const char* name;
+  const Enum* e;
 };
 
 // Each sorted by its first member (names byte-wise, as std::string_view compares).

@@ -3,8 +3,8 @@
 
 #include <cstdio>
 
-#include "libtrace/vk/device.hpp"
 #include "core/report.hpp"
+#include "libtrace/vk/device.hpp"
 
 namespace libtrace::vk {
 
@@ -50,24 +50,38 @@ std::string format_devices_json(const std::vector<PhysicalDeviceInfo>& devices) 
   for (const auto& d : devices) {
     const auto& p = d.properties;
     w.StartObject();
-    w.Key("index"); w.Uint(d.index);
-    w.Key("name"); w.String(p.deviceName);
-    w.Key("type"); w.String(std::string(device_type_name(p.deviceType)).c_str());
-    w.Key("vendor_id"); w.Uint(p.vendorID);
-    w.Key("device_id"); w.Uint(p.deviceID);
-    w.Key("api_version"); w.String(version_string(p.apiVersion).c_str());
-    w.Key("driver_version"); w.Uint(p.driverVersion);
-    w.Key("driver_name"); w.String(d.driver_name.c_str());
-    w.Key("driver_info"); w.String(d.driver_info.c_str());
-    w.Key("buffer_image_granularity"); w.Uint64(p.limits.bufferImageGranularity);
-    w.Key("non_coherent_atom_size"); w.Uint64(p.limits.nonCoherentAtomSize);
-    w.Key("max_memory_allocation_count"); w.Uint(p.limits.maxMemoryAllocationCount);
+    w.Key("index");
+    w.Uint(d.index);
+    w.Key("name");
+    w.String(p.deviceName);
+    w.Key("type");
+    w.String(std::string(device_type_name(p.deviceType)).c_str());
+    w.Key("vendor_id");
+    w.Uint(p.vendorID);
+    w.Key("device_id");
+    w.Uint(p.deviceID);
+    w.Key("api_version");
+    w.String(version_string(p.apiVersion).c_str());
+    w.Key("driver_version");
+    w.Uint(p.driverVersion);
+    w.Key("driver_name");
+    w.String(d.driver_name.c_str());
+    w.Key("driver_info");
+    w.String(d.driver_info.c_str());
+    w.Key("buffer_image_granularity");
+    w.Uint64(p.limits.bufferImageGranularity);
+    w.Key("non_coherent_atom_size");
+    w.Uint64(p.limits.nonCoherentAtomSize);
+    w.Key("max_memory_allocation_count");
+    w.Uint(p.limits.maxMemoryAllocationCount);
     w.Key("heaps");
     w.StartArray();
     for (std::uint32_t h = 0; h < d.memory.memoryHeapCount; ++h) {
       w.StartObject();
-      w.Key("size"); w.Uint64(d.memory.memoryHeaps[h].size);
-      w.Key("flags"); w.String(memory_heap_names(d.memory.memoryHeaps[h].flags).c_str());
+      w.Key("size");
+      w.Uint64(d.memory.memoryHeaps[h].size);
+      w.Key("flags");
+      w.String(memory_heap_names(d.memory.memoryHeaps[h].flags).c_str());
       w.EndObject();
     }
     w.EndArray();
@@ -75,12 +89,15 @@ std::string format_devices_json(const std::vector<PhysicalDeviceInfo>& devices) 
     w.StartArray();
     for (std::uint32_t t = 0; t < d.memory.memoryTypeCount; ++t) {
       w.StartObject();
-      w.Key("heap"); w.Uint(d.memory.memoryTypes[t].heapIndex);
-      w.Key("flags"); w.String(memory_property_names(d.memory.memoryTypes[t].propertyFlags).c_str());
+      w.Key("heap");
+      w.Uint(d.memory.memoryTypes[t].heapIndex);
+      w.Key("flags");
+      w.String(memory_property_names(d.memory.memoryTypes[t].propertyFlags).c_str());
       w.EndObject();
     }
     w.EndArray();
-    w.Key("extensions"); w.Uint64(d.extensions.size());
+    w.Key("extensions");
+    w.Uint64(d.extensions.size());
     w.EndObject();
   }
   w.EndArray();

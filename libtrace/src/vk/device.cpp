@@ -47,8 +47,9 @@ PhysicalDeviceInfo describe(VkPhysicalDevice pd, std::uint32_t index, std::uint3
   d.handle = pd;
   vkGetPhysicalDeviceProperties(pd, &d.properties);
   vkGetPhysicalDeviceMemoryProperties(pd, &d.memory);
-  d.extensions = enumerate<VkExtensionProperties>(
-      [&](std::uint32_t* n, VkExtensionProperties* p) { return vkEnumerateDeviceExtensionProperties(pd, nullptr, n, p); });
+  d.extensions = enumerate<VkExtensionProperties>([&](std::uint32_t* n, VkExtensionProperties* p) {
+    return vkEnumerateDeviceExtensionProperties(pd, nullptr, n, p);
+  });
   d.queue_families = enumerate<VkQueueFamilyProperties>(
       [&](std::uint32_t* n, VkQueueFamilyProperties* p) { vkGetPhysicalDeviceQueueFamilyProperties(pd, n, p); });
   const std::uint32_t api = std::min(instance_api, d.properties.apiVersion);
@@ -103,16 +104,18 @@ std::string_view result_name(VkResult r) {
   switch (r) {
 #define NAME(x) \
   case x: return #x;
-    NAME(VK_SUCCESS) NAME(VK_NOT_READY) NAME(VK_TIMEOUT) NAME(VK_INCOMPLETE)
-    NAME(VK_ERROR_OUT_OF_HOST_MEMORY) NAME(VK_ERROR_OUT_OF_DEVICE_MEMORY) NAME(VK_ERROR_INITIALIZATION_FAILED)
-    NAME(VK_ERROR_DEVICE_LOST) NAME(VK_ERROR_MEMORY_MAP_FAILED) NAME(VK_ERROR_LAYER_NOT_PRESENT)
-    NAME(VK_ERROR_EXTENSION_NOT_PRESENT) NAME(VK_ERROR_FEATURE_NOT_PRESENT) NAME(VK_ERROR_INCOMPATIBLE_DRIVER)
-    NAME(VK_ERROR_TOO_MANY_OBJECTS) NAME(VK_ERROR_FORMAT_NOT_SUPPORTED) NAME(VK_ERROR_FRAGMENTED_POOL)
-    NAME(VK_ERROR_UNKNOWN) NAME(VK_ERROR_OUT_OF_POOL_MEMORY) NAME(VK_ERROR_INVALID_EXTERNAL_HANDLE)
-    NAME(VK_ERROR_FRAGMENTATION) NAME(VK_ERROR_INVALID_OPAQUE_CAPTURE_ADDRESS) NAME(VK_PIPELINE_COMPILE_REQUIRED)
-    NAME(VK_ERROR_VALIDATION_FAILED_EXT)
+    NAME(VK_SUCCESS)
+    NAME(VK_NOT_READY)
+    NAME(VK_TIMEOUT) NAME(VK_INCOMPLETE) NAME(VK_ERROR_OUT_OF_HOST_MEMORY) NAME(VK_ERROR_OUT_OF_DEVICE_MEMORY)
+        NAME(VK_ERROR_INITIALIZATION_FAILED) NAME(VK_ERROR_DEVICE_LOST) NAME(VK_ERROR_MEMORY_MAP_FAILED)
+            NAME(VK_ERROR_LAYER_NOT_PRESENT) NAME(VK_ERROR_EXTENSION_NOT_PRESENT) NAME(VK_ERROR_FEATURE_NOT_PRESENT)
+                NAME(VK_ERROR_INCOMPATIBLE_DRIVER) NAME(VK_ERROR_TOO_MANY_OBJECTS) NAME(VK_ERROR_FORMAT_NOT_SUPPORTED)
+                    NAME(VK_ERROR_FRAGMENTED_POOL) NAME(VK_ERROR_UNKNOWN) NAME(VK_ERROR_OUT_OF_POOL_MEMORY)
+                        NAME(VK_ERROR_INVALID_EXTERNAL_HANDLE) NAME(VK_ERROR_FRAGMENTATION)
+                            NAME(VK_ERROR_INVALID_OPAQUE_CAPTURE_ADDRESS) NAME(VK_PIPELINE_COMPILE_REQUIRED)
+                                NAME(VK_ERROR_VALIDATION_FAILED_EXT)
 #undef NAME
-    default: return "VkResult(unknown)";
+                                    default : return "VkResult(unknown)";
   }
 }
 
@@ -354,8 +357,9 @@ Device::Device(const Instance& instance, const PhysicalDeviceInfo& physical, con
     volkLoadDevice(device_);
     vkGetDeviceQueue(device_, queue_family_, 0, &queue_);
 
-    requirements2_ = api_version_ >= VK_API_VERSION_1_1 ||
-                     (extension_enabled(VK_KHR_GET_MEMORY_REQUIREMENTS_2_EXTENSION_NAME) && vkGetBufferMemoryRequirements2KHR);
+    requirements2_ =
+        api_version_ >= VK_API_VERSION_1_1 ||
+        (extension_enabled(VK_KHR_GET_MEMORY_REQUIREMENTS_2_EXTENSION_NAME) && vkGetBufferMemoryRequirements2KHR);
     if (api_version_ < VK_API_VERSION_1_1 && requirements2_) {
       vkGetBufferMemoryRequirements2 = vkGetBufferMemoryRequirements2KHR;
       vkGetImageMemoryRequirements2 = vkGetImageMemoryRequirements2KHR;

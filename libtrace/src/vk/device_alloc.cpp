@@ -75,8 +75,8 @@ std::uint64_t DeviceAllocator::min_alignment(std::uint32_t type) const {
   return std::max(settings_.min_alignment, non_coherent ? atom_ : 1);
 }
 
-void DeviceAllocator::account(std::uint32_t type, std::int64_t committed, std::int64_t blocks,
-                              std::int64_t allocations, std::int64_t used, std::int64_t free_ranges) {
+void DeviceAllocator::account(std::uint32_t type, std::int64_t committed, std::int64_t blocks, std::int64_t allocations,
+                              std::int64_t used, std::int64_t free_ranges) {
   auto apply = [&](HeapUsage& h) {
     h.committed += static_cast<std::uint64_t>(committed);
     const bool peaked = h.committed > h.peak_committed;
@@ -222,7 +222,7 @@ Pool* DeviceAllocator::create_pool(std::uint32_t type, std::uint64_t flags, std:
   l.frame_in_use = frame_in_use;
   l.pool = pool.get();
   l.algorithm = alloc::pool_algorithm(flags);
-  l.margin = settings_.debug_margin;  // buddy blocks leave it out themselves
+  l.margin = settings_.debug_margin;                 // buddy blocks leave it out themselves
   constexpr std::uint64_t kIgnoreGranularity = 0x2;  // VMA_POOL_CREATE_IGNORE_BUFFER_IMAGE_GRANULARITY_BIT
   l.granularity = flags & kIgnoreGranularity ? 1 : granularity_;
   for (std::uint64_t i = 0; i < min_blocks; ++i) {
@@ -262,8 +262,10 @@ void DeviceAllocator::link(Allocation* a) {
 }
 
 void DeviceAllocator::unlink(Allocation* a) {
-  if (a->prev) a->prev->next = a->next;
-  else live_ = a->next;
+  if (a->prev)
+    a->prev->next = a->next;
+  else
+    live_ = a->next;
   if (a->next) a->next->prev = a->prev;
   --live_count_;
 }
@@ -393,7 +395,8 @@ Allocation* DeviceAllocator::allocate(const AllocRequest& r, Failure& why) {
     return allocate_in_list(l, r, alignment, why);
   }
   List& l = *default_[r.type];
-  const bool prefer = settings_.always_dedicated || r.requires_dedicated || r.prefers_dedicated || r.size > l.block_size / 2;
+  const bool prefer =
+      settings_.always_dedicated || r.requires_dedicated || r.prefers_dedicated || r.size > l.block_size / 2;
   if (r.dedicated || (prefer && !r.never_allocate)) {
     if (r.never_allocate) {
       why = Failure::never_allocate;
@@ -436,8 +439,8 @@ void DeviceAllocator::after_free(List& l, Block* b) {
   const bool over_budget = heap.committed >= heap.budget;
   const bool can_delete = l.blocks.size() > l.min_blocks;
   if (b->meta->empty()) {
-    const bool other_empty = std::any_of(l.blocks.begin(), l.blocks.end(),
-                                         [&](const auto& x) { return x.get() != b && x->meta->empty(); });
+    const bool other_empty =
+        std::any_of(l.blocks.begin(), l.blocks.end(), [&](const auto& x) { return x.get() != b && x->meta->empty(); });
     if ((other_empty || over_budget) && can_delete) {
       destroy_block(l, b);
       return;

@@ -166,7 +166,8 @@ DefragStats DeviceAllocator::defragment(const std::vector<Allocation*>& allocati
   for (Allocation* a : allocations) add(a);
   for (Pool* p : pools)
     for (const auto& b : p->list->blocks)
-      b->meta->for_each_allocation([&](std::uint64_t, std::uint64_t, alloc::Kind, void* user) { add(static_cast<Allocation*>(user)); });
+      b->meta->for_each_allocation(
+          [&](std::uint64_t, std::uint64_t, alloc::Kind, void* user) { add(static_cast<Allocation*>(user)); });
 
   for (List* l : lists) {
     const bool host = dev_.memory().memoryTypes[l->type].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
@@ -204,8 +205,9 @@ DefragStats DeviceAllocator::defragment(const std::vector<Allocation*>& allocati
         const auto src_mid = static_cast<std::int64_t>(src->meta->free_range_count());
         src->meta->free(a->offset);
         account(l->type, 0, 0, 0, 0,
-                dst == src ? static_cast<std::int64_t>(src->meta->free_range_count()) - src_ranges
-                           : (dst_mid - dst_ranges) + (static_cast<std::int64_t>(src->meta->free_range_count()) - src_mid));
+                dst == src
+                    ? static_cast<std::int64_t>(src->meta->free_range_count()) - src_ranges
+                    : (dst_mid - dst_ranges) + (static_cast<std::int64_t>(src->meta->free_range_count()) - src_mid));
         if (a->map_count && dst != src) {
           block_map(*dst, a->map_count);
           block_unmap(*src, a->map_count);

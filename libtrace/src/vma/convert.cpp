@@ -45,8 +45,8 @@ void CsvWriter::write(const Call& c) {
   const auto [first, last] = function_versions(c.function);
   if (target_ < first || target_ > last)
     throw Error(Errc::unsupported, "line " + std::to_string(c.line),
-                std::string(function_name(c.function)) + " cannot be expressed in format " + target_.str() +
-                    " (only " + first.str() + " to " + last.str() + ")");
+                std::string(function_name(c.function)) + " cannot be expressed in format " + target_.str() + " (only " +
+                    first.str() + " to " + last.str() + ")");
   char head[96];
   std::snprintf(head, sizeof head, "%u,%.3f,%u,", c.thread, c.time, c.frame);
   buf_ += head;
@@ -92,7 +92,8 @@ void jsonl_header(const Header& h, std::string& out) {
 
 void jsonl_call(const Call& c, std::string& out) {
   char head[128];
-  std::snprintf(head, sizeof head, "{\"type\":\"call\",\"line\":%" PRIu64 ",\"thread\":%u,\"time\":%.3f,\"frame\":%u,\"function\":",
+  std::snprintf(head, sizeof head,
+                "{\"type\":\"call\",\"line\":%" PRIu64 ",\"thread\":%u,\"time\":%.3f,\"frame\":%u,\"function\":",
                 c.line, c.thread, c.time, c.frame);
   out += head;
   put_json_string(out, function_name(c.function));

@@ -106,7 +106,8 @@ std::optional<std::string> parse_call(std::string_view line, Version version, Ca
       more = false;
       break;
     }
-    if (!more) return std::string(fname) + ": too few columns (" + std::to_string(i) + " of " + std::to_string(ncols) + ")";
+    if (!more)
+      return std::string(fname) + ": too few columns (" + std::to_string(i) + " of " + std::to_string(ncols) + ")";
     const std::string_view field = next_field(rest, more);
     const auto column = [i] { return " in column " + std::to_string(i + 5); };
     switch (cols[i]) {
@@ -136,8 +137,7 @@ std::optional<std::string> parse_call(std::string_view line, Version version, Ca
         call.lists.push_back(std::move(list));
         break;
       }
-      case Col::text:
-        break;
+      case Col::text: break;
     }
   }
   // A fixed-arity line must end here; an empty trailing field (the comma the

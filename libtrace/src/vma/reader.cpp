@@ -15,7 +15,6 @@ namespace libtrace::vma {
 
 using detail::Batch;
 
-
 struct Reader::Impl {
   Impl(std::unique_ptr<Decoder> decoder, std::string name, ReaderOptions o)
       : opt(std::move(o)), source(std::move(decoder), std::move(name), opt), warnings(source.header_warnings()) {

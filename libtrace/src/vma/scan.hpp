@@ -69,8 +69,10 @@ bool parse_time(std::string_view f, double& out);
 // ten are then exact doubles, so one division rounds exactly as from_chars
 // does (Clinger's fast path).
 [[gnu::always_inline]] inline const char* scan_time(const char* p, const char* stop, double& out) {
-  static constexpr double kPow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
-  static constexpr std::uint64_t kPow10i[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000};
+  static constexpr double kPow10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                      1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+  static constexpr std::uint64_t kPow10i[] = {1,      10,      100,      1000,      10000,
+                                              100000, 1000000, 10000000, 100000000, 1000000000};
   std::uint64_t whole = 0, frac = 0;
   const char* q = scan_dec(p, stop, whole);
   if (!q || q - p > 15) return nullptr;
@@ -107,8 +109,8 @@ bool parse_time(std::string_view f, double& out);
   // Each 16-bit lane holds two digits, the first in its low byte: first << 4
   // | second lands in the low byte, and packing the lanes gives the value's
   // bytes most significant first.
-  const __m128i pairs = _mm_and_si128(_mm_or_si128(_mm_slli_epi16(nibbles, 4), _mm_srli_epi16(nibbles, 8)),
-                                      _mm_set1_epi16(0x00ff));
+  const __m128i pairs =
+      _mm_and_si128(_mm_or_si128(_mm_slli_epi16(nibbles, 4), _mm_srli_epi16(nibbles, 8)), _mm_set1_epi16(0x00ff));
   const auto be = static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_packus_epi16(pairs, pairs)));
   out = __builtin_bswap64(be);
   return true;
@@ -117,9 +119,12 @@ bool parse_time(std::string_view f, double& out);
   for (int i = 0; i < 16; ++i) {
     const unsigned ch = static_cast<unsigned char>(p[i]);
     unsigned n;
-    if (ch - '0' < 10u) n = ch - '0';
-    else if ((ch | 0x20) - 'a' < 6u) n = (ch | 0x20) - 'a' + 10;
-    else return false;
+    if (ch - '0' < 10u)
+      n = ch - '0';
+    else if ((ch | 0x20) - 'a' < 6u)
+      n = (ch | 0x20) - 'a' + 10;
+    else
+      return false;
     v = v << 4 | n;
   }
   out = v;

@@ -47,8 +47,8 @@ const std::vector<Schema>& schemas() {
         {Function::SetPoolName, "vmaSetPoolName", v17, v18},
     };
     const std::vector<std::string_view> aci_names = {
-        "allocationCreateInfo.flags",         "allocationCreateInfo.usage",
-        "allocationCreateInfo.requiredFlags", "allocationCreateInfo.preferredFlags",
+        "allocationCreateInfo.flags",          "allocationCreateInfo.usage",
+        "allocationCreateInfo.requiredFlags",  "allocationCreateInfo.preferredFlags",
         "allocationCreateInfo.memoryTypeBits", "allocationCreateInfo.pool"};
     auto names = [](std::vector<std::string_view> a, const std::vector<std::string_view>& b,
                     std::vector<std::string_view> c) {
@@ -61,7 +61,8 @@ const std::vector<Schema>& schemas() {
     for (Schema& x : t) {
       switch (x.function) {
         case Function::CreatePool:
-          x.arg_names = {"memoryTypeIndex", "flags", "blockSize", "minBlockCount", "maxBlockCount", "frameInUseCount", "pool"};
+          x.arg_names = {"memoryTypeIndex", "flags",           "blockSize", "minBlockCount",
+                         "maxBlockCount",   "frameInUseCount", "pool"};
           break;
         case Function::DestroyPool:
         case Function::MakePoolAllocationsLost: x.arg_names = {"pool"}; break;
@@ -74,9 +75,9 @@ const std::vector<Schema>& schemas() {
         case Function::CreateImage:
           x.arg_names = names({"imageCreateInfo.flags", "imageCreateInfo.imageType", "imageCreateInfo.format",
                                "imageCreateInfo.extent.width", "imageCreateInfo.extent.height",
-                               "imageCreateInfo.extent.depth", "imageCreateInfo.mipLevels", "imageCreateInfo.arrayLayers",
-                               "imageCreateInfo.samples", "imageCreateInfo.tiling", "imageCreateInfo.usage",
-                               "imageCreateInfo.sharingMode", "imageCreateInfo.initialLayout"},
+                               "imageCreateInfo.extent.depth", "imageCreateInfo.mipLevels",
+                               "imageCreateInfo.arrayLayers", "imageCreateInfo.samples", "imageCreateInfo.tiling",
+                               "imageCreateInfo.usage", "imageCreateInfo.sharingMode", "imageCreateInfo.initialLayout"},
                               aci_names, {"allocation", "allocationCreateInfo.pUserData"});
           break;
         case Function::FreeMemoryPages: x.arg_names = {"allocations"}; break;
@@ -98,10 +99,15 @@ const std::vector<Schema>& schemas() {
         case Function::InvalidateAllocation: x.arg_names = {"allocation", "offset", "size"}; break;
         case Function::ResizeAllocation: x.arg_names = {"allocation", "newSize"}; break;
         case Function::DefragmentationBegin:
-          x.arg_names = {"defragmentationInfo2.flags", "defragmentationInfo2.pAllocations",
-                         "defragmentationInfo2.pPools", "defragmentationInfo2.maxCpuBytesToMove",
-                         "defragmentationInfo2.maxCpuAllocationsToMove", "defragmentationInfo2.maxGpuBytesToMove",
-                         "defragmentationInfo2.maxGpuAllocationsToMove", "defragmentationInfo2.commandBuffer", "context"};
+          x.arg_names = {"defragmentationInfo2.flags",
+                         "defragmentationInfo2.pAllocations",
+                         "defragmentationInfo2.pPools",
+                         "defragmentationInfo2.maxCpuBytesToMove",
+                         "defragmentationInfo2.maxCpuAllocationsToMove",
+                         "defragmentationInfo2.maxGpuBytesToMove",
+                         "defragmentationInfo2.maxGpuAllocationsToMove",
+                         "defragmentationInfo2.commandBuffer",
+                         "context"};
           break;
         case Function::DefragmentationEnd: x.arg_names = {"context"}; break;
         case Function::SetPoolName: x.arg_names = {"pool", "pName"}; break;
@@ -114,8 +120,10 @@ const std::vector<Schema>& schemas() {
       const ColList l = columns(x.function);
       x.cols.assign(l.c, l.c + l.n);
       for (Col c : x.cols) {
-        if (c == Col::ptr_list) ++x.lists;
-        else if (c != Col::text) ++x.numbers;
+        if (c == Col::ptr_list)
+          ++x.lists;
+        else if (c != Col::text)
+          ++x.numbers;
       }
       if (x.numbers > kMaxNumbers || x.lists > kMaxLists) std::abort();  // a table edit broke LineCall
     }
@@ -183,10 +191,22 @@ std::vector<Param> params(const Call& call) {
     p.name = s.arg_names[i];
     switch (s.cols[i]) {
       case Col::u32:
-      case Col::u64: p.kind = ParamKind::number; p.value = call.num[n++]; break;
-      case Col::boolean: p.kind = ParamKind::boolean; p.value = call.num[n++]; break;
-      case Col::ptr: p.kind = ParamKind::pointer; p.value = call.num[n++]; break;
-      case Col::ptr_list: p.kind = ParamKind::pointer_list; p.list = &call.lists[l++]; break;
+      case Col::u64:
+        p.kind = ParamKind::number;
+        p.value = call.num[n++];
+        break;
+      case Col::boolean:
+        p.kind = ParamKind::boolean;
+        p.value = call.num[n++];
+        break;
+      case Col::ptr:
+        p.kind = ParamKind::pointer;
+        p.value = call.num[n++];
+        break;
+      case Col::ptr_list:
+        p.kind = ParamKind::pointer_list;
+        p.list = &call.lists[l++];
+        break;
       case Col::text:
         if (!call.has_text) return out;
         p.kind = ParamKind::text;

@@ -53,8 +53,8 @@ constexpr ColList columns(Function f) {
       return {{C::u64, C::u64, C::u32, C::u32, C::u32, C::u32, C::u32, C::u32, C::ptr, C::ptr_list, C::text}, 11};
     case Function::AllocateMemoryForBuffer:
     case Function::AllocateMemoryForImage:
-      return {{C::u64, C::u64, C::u32, C::boolean, C::boolean, C::u32, C::u32, C::u32, C::u32, C::u32, C::ptr,
-               C::ptr, C::text},
+      return {{C::u64, C::u64, C::u32, C::boolean, C::boolean, C::u32, C::u32, C::u32, C::u32, C::u32, C::ptr, C::ptr,
+               C::text},
               13};
     case Function::FlushAllocation:
     case Function::InvalidateAllocation: return {{C::ptr, C::u64, C::u64}, 3};
@@ -73,10 +73,10 @@ struct Schema {
   Function function;
   std::string_view name;
   Version first, last;
-  std::vector<Col> cols;  // columns(function)
+  std::vector<Col> cols;                    // columns(function)
   std::vector<std::string_view> arg_names;  // the spec's parameter names
-  std::uint8_t numbers = 0;  // columns that land in Call::num
-  std::uint8_t lists = 0;    // columns that land in Call::lists
+  std::uint8_t numbers = 0;                 // columns that land in Call::num
+  std::uint8_t lists = 0;                   // columns that land in Call::lists
 };
 
 const Schema& schema(Function f);

@@ -13,9 +13,9 @@
 #include <map>
 #include <unordered_map>
 
-#include "libtrace/vma/stat.hpp"
-#include "libtrace/alloc/suballoc.hpp"
 #include "core/ptr_map.hpp"
+#include "libtrace/alloc/suballoc.hpp"
+#include "libtrace/vma/stat.hpp"
 #include "vma/sim_block.hpp"
 
 namespace libtrace::vma {
@@ -23,9 +23,9 @@ namespace libtrace::vma {
 namespace {
 
 constexpr std::uint32_t kDeviceLocal = 1, kHostVisible = 2, kHostCoherent = 4, kHostCached = 8, kLazy = 16;
-constexpr std::uint64_t kDedicatedFlag = 0x1;       // VMA_ALLOCATION_CREATE_DEDICATED_MEMORY_BIT
-constexpr std::uint64_t kUpperAddressFlag = 0x40;   // VMA_ALLOCATION_CREATE_UPPER_ADDRESS_BIT
-constexpr std::uint64_t kTilingLinear = 1;          // VK_IMAGE_TILING_LINEAR
+constexpr std::uint64_t kDedicatedFlag = 0x1;        // VMA_ALLOCATION_CREATE_DEDICATED_MEMORY_BIT
+constexpr std::uint64_t kUpperAddressFlag = 0x40;    // VMA_ALLOCATION_CREATE_UPPER_ADDRESS_BIT
+constexpr std::uint64_t kTilingLinear = 1;           // VK_IMAGE_TILING_LINEAR
 constexpr std::uint64_t kSmallHeapMax = 1ull << 30;  // VMA_SMALL_HEAP_MAX_SIZE default
 constexpr std::uint64_t kLargeBlock = 256ull << 20;  // VMA_DEFAULT_LARGE_HEAP_BLOCK_SIZE default
 // Buffers and images have requirements only a device knows; these are
@@ -156,7 +156,8 @@ class Model {
     upper = upper && list->algorithm == alloc::Algorithm::linear;
     // A linear pool allocates from its last block only, as VMA's does.
     auto& bl = list->blocks;
-    for (auto it = list->algorithm == alloc::Algorithm::linear && !bl.empty() ? bl.end() - 1 : bl.begin(); it != bl.end(); ++it) {
+    for (auto it = list->algorithm == alloc::Algorithm::linear && !bl.empty() ? bl.end() - 1 : bl.begin();
+         it != bl.end(); ++it) {
       if ((*it)->allocate(bytes, align, upper, kind, p.offset)) {
         p.list = list;
         p.block = it->get();
@@ -220,7 +221,8 @@ class Model {
   // would have failed; the recording says it did not).
   std::uint64_t block_size_for(const BlockList& l, std::uint64_t bytes, std::uint64_t align) const {
     if (l.algorithm == alloc::Algorithm::buddy)
-      return std::bit_floor(l.block_size) >= bytes ? l.block_size : std::bit_ceil(std::min<std::uint64_t>(bytes, 1ull << 62));
+      return std::bit_floor(l.block_size) >= bytes ? l.block_size
+                                                   : std::bit_ceil(std::min<std::uint64_t>(bytes, 1ull << 62));
     // Margins, and room to align past the first one.
     const std::uint64_t slack = margin_ ? 2 * margin_ + (align > 1 && align <= alloc::kMaxDebugMargin ? align : 0) : 0;
     return std::max(l.block_size, bytes + slack);
@@ -276,8 +278,10 @@ class Model {
   // Byte sums stop at UINT64_MAX rather than wrap: only a recording of
   // sizes no device has gets there, and it should read as huge, not small.
   static void add(std::uint64_t& sum, std::int64_t delta) {
-    if (delta >= 0) sum = __builtin_add_overflow(sum, static_cast<std::uint64_t>(delta), &sum) ? UINT64_MAX : sum;
-    else sum -= std::min(sum, static_cast<std::uint64_t>(-delta));
+    if (delta >= 0)
+      sum = __builtin_add_overflow(sum, static_cast<std::uint64_t>(delta), &sum) ? UINT64_MAX : sum;
+    else
+      sum -= std::min(sum, static_cast<std::uint64_t>(-delta));
   }
 
   void used(std::uint32_t type, std::int64_t delta) {
@@ -391,13 +395,19 @@ SimResult simulate(std::unique_ptr<Decoder> decoder, const std::string& name, co
           pool_types.erase(n[0]);
           break;
         case Function::CreateBuffer:
-          if (!n[10]) { ++r.originally_failed; break; }
+          if (!n[10]) {
+            ++r.originally_failed;
+            break;
+          }
           ++r.buffers;
-          m.allocate(n[10], round_up(n[1], kBufferAlign), kBufferAlign, resolve(n[9], n[5], n[6], n[7], n[8], ~0u), n[9],
-                     n[4] & kDedicatedFlag, n[4] & kUpperAddressFlag, alloc::Kind::buffer);
+          m.allocate(n[10], round_up(n[1], kBufferAlign), kBufferAlign, resolve(n[9], n[5], n[6], n[7], n[8], ~0u),
+                     n[9], n[4] & kDedicatedFlag, n[4] & kUpperAddressFlag, alloc::Kind::buffer);
           break;
         case Function::CreateImage: {
-          if (!n[19]) { ++r.originally_failed; break; }
+          if (!n[19]) {
+            ++r.originally_failed;
+            break;
+          }
           ++r.images;
           const std::uint64_t bytes = estimate_image_bytes(
               static_cast<std::uint32_t>(n[2]), static_cast<std::uint32_t>(n[3]), static_cast<std::uint32_t>(n[4]),
@@ -409,27 +419,41 @@ SimResult simulate(std::unique_ptr<Decoder> decoder, const std::string& name, co
           break;
         }
         case Function::AllocateMemory:
-          if (!n[9]) { ++r.originally_failed; break; }
+          if (!n[9]) {
+            ++r.originally_failed;
+            break;
+          }
           ++r.memory_allocations;
           m.allocate(n[9], n[0], n[1], resolve(n[8], n[4], n[5], n[6], n[7], static_cast<std::uint32_t>(n[2])), n[8],
                      n[3] & kDedicatedFlag, n[3] & kUpperAddressFlag, alloc::Kind::unknown);
           break;
         case Function::AllocateMemoryForBuffer:
         case Function::AllocateMemoryForImage:
-          if (!n[11]) { ++r.originally_failed; break; }
+          if (!n[11]) {
+            ++r.originally_failed;
+            break;
+          }
           ++r.memory_allocations;
-          m.allocate(n[11], n[0], n[1], resolve(n[10], n[6], n[7], n[8], n[9], static_cast<std::uint32_t>(n[2])), n[10],
-                     (n[5] & kDedicatedFlag) || n[3] || n[4], n[5] & kUpperAddressFlag,
-                     call->function == Function::AllocateMemoryForBuffer ? alloc::Kind::buffer : alloc::Kind::image_unknown);
+          m.allocate(
+              n[11], n[0], n[1], resolve(n[10], n[6], n[7], n[8], n[9], static_cast<std::uint32_t>(n[2])), n[10],
+              (n[5] & kDedicatedFlag) || n[3] || n[4], n[5] & kUpperAddressFlag,
+              call->function == Function::AllocateMemoryForBuffer ? alloc::Kind::buffer : alloc::Kind::image_unknown);
           break;
         case Function::AllocateMemoryPages: {
-          if (call->lists[0].empty()) { ++r.originally_failed; break; }
+          if (call->lists[0].empty()) {
+            ++r.originally_failed;
+            break;
+          }
           const int type = resolve(n[8], n[4], n[5], n[6], n[7], static_cast<std::uint32_t>(n[2]));
           for (std::uint64_t p : call->lists[0]) {
             // A failed call leaves every page null (trak-stat counts each).
-            if (!p) { ++r.originally_failed; continue; }
+            if (!p) {
+              ++r.originally_failed;
+              continue;
+            }
             ++r.pages;
-            m.allocate(p, n[0], n[1], type, n[8], n[3] & kDedicatedFlag, n[3] & kUpperAddressFlag, alloc::Kind::unknown);
+            m.allocate(p, n[0], n[1], type, n[8], n[3] & kDedicatedFlag, n[3] & kUpperAddressFlag,
+                       alloc::Kind::unknown);
           }
           break;
         }
@@ -438,14 +462,11 @@ SimResult simulate(std::unique_ptr<Decoder> decoder, const std::string& name, co
           break;
         case Function::DestroyBuffer:
         case Function::DestroyImage:
-        case Function::FreeMemory:
-          m.free(n[0]);
-          break;
+        case Function::FreeMemory: m.free(n[0]); break;
         case Function::FreeMemoryPages:
           for (std::uint64_t p : call->lists[0]) m.free(p);
           break;
-        default:
-          break;
+        default: break;
       }
     }
   } catch (const Error& e) {
@@ -456,7 +477,8 @@ SimResult simulate(std::unique_ptr<Decoder> decoder, const std::string& name, co
   r.threads = per_thread.size();
   std::uint64_t most = 0;
   for (const auto& [t, k] : per_thread) most = std::max(most, k);
-  r.busiest_thread_percent = r.replayed_calls ? 100.0 * static_cast<double>(most) / static_cast<double>(r.replayed_calls) : 0;
+  r.busiest_thread_percent =
+      r.replayed_calls ? 100.0 * static_cast<double>(most) / static_cast<double>(r.replayed_calls) : 0;
   r.duration = last - first;
   return r;
 }

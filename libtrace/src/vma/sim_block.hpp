@@ -76,9 +76,12 @@ struct Block {
   std::uint64_t largest = 0;
   std::unique_ptr<alloc::Suballocator> other;  // linear or buddy; null: first fit
 
-  Block(std::uint64_t s, std::uint64_t m, std::uint64_t g, alloc::Algorithm a) : size(s), margin(m), granularity(g), largest(s) {
-    if (a == alloc::Algorithm::free_list) free.insert(0, 0, s);
-    else other = alloc::make_suballocator(a, s, g, m);
+  Block(std::uint64_t s, std::uint64_t m, std::uint64_t g, alloc::Algorithm a)
+      : size(s), margin(m), granularity(g), largest(s) {
+    if (a == alloc::Algorithm::free_list)
+      free.insert(0, 0, s);
+    else
+      other = alloc::make_suballocator(a, s, g, m);
   }
 
   bool allocate(std::uint64_t bytes, std::uint64_t align, bool upper, alloc::Kind kind, std::uint64_t& offset) {
@@ -118,9 +121,12 @@ struct Block {
       const bool before = start > range_start, after = start + bytes < end;
       const bool was_largest = sizes[i] == largest;
       if (before) free.set(i, range_start, start - range_start);
-      if (after && before) free.insert(i + 1, start + bytes, end - start - bytes);
-      else if (after) free.set(i, start + bytes, end - start - bytes);
-      else if (!before) free.erase(i);
+      if (after && before)
+        free.insert(i + 1, start + bytes, end - start - bytes);
+      else if (after)
+        free.set(i, start + bytes, end - start - bytes);
+      else if (!before)
+        free.erase(i);
       if (was_largest) largest = largest_range();
       offset = start;
       used += bytes;

@@ -3,8 +3,8 @@
 
 #include <cstdio>
 
-#include "core/report.hpp"
 #include "core/json_util.hpp"
+#include "core/report.hpp"
 #include "libtrace/vma/sim.hpp"
 
 namespace libtrace::vma {
@@ -53,8 +53,7 @@ std::string format_sim_table(const SimResult& r) {
     const SimHeap& s = r.heaps[h];
     row("    Heap %zu (%llu bytes): peak committed %llu, peak blocks %llu, used at peak %llu (%.1f%% unused)%s\n", h,
         static_cast<ull>(s.size), static_cast<ull>(s.peak_committed), static_cast<ull>(s.peak_blocks),
-        static_cast<ull>(s.used_at_peak), 100.0 * unused(s),
-        s.over_budget_allocations ? " (exceeds the heap)" : "");
+        static_cast<ull>(s.used_at_peak), 100.0 * unused(s), s.over_budget_allocations ? " (exceeds the heap)" : "");
     if (s.peak_committed)
       row("        At the peak: unused ranges in blocks %llu (the largest usable %llu bytes), fragmentation %.1f%%\n",
           static_cast<ull>(s.unused_ranges_at_peak), static_cast<ull>(s.largest_usable_at_peak),
@@ -74,39 +73,68 @@ std::string format_sim_json(const SimResult& r) {
   libtrace::detail::JsonReport report;
   auto& w = report.writer();
   w.StartObject();
-  w.Key("mode"); w.String("simulate");
-  w.Key("version"); w.String(r.version.str().c_str());
-  w.Key("calls"); w.Uint64(r.calls);
-  w.Key("replayed_calls"); w.Uint64(r.replayed_calls);
-  w.Key("allocations_created"); w.Uint64(r.buffers + r.images + r.memory_allocations + r.pages + r.lost_allocations);
-  w.Key("buffers"); w.Uint64(r.buffers);
-  w.Key("images"); w.Uint64(r.images);
-  w.Key("memory_allocations"); w.Uint64(r.memory_allocations);
-  w.Key("pages"); w.Uint64(r.pages);
-  w.Key("lost_allocations"); w.Uint64(r.lost_allocations);
-  w.Key("pools"); w.Uint64(r.pools);
-  w.Key("originally_failed"); w.Uint64(r.originally_failed);
-  w.Key("duration_s"); w.Double(r.duration);
-  w.Key("threads"); w.Uint64(r.threads);
-  w.Key("busiest_thread_percent"); w.Double(r.busiest_thread_percent);
-  w.Key("peak_committed_bytes"); w.Uint64(r.peak_committed);
-  w.Key("peak_blocks"); w.Uint64(r.peak_blocks);
-  w.Key("dedicated_allocations"); w.Uint64(r.dedicated);
-  w.Key("unresolved_memory_type"); w.Uint64(r.unresolved);
+  w.Key("mode");
+  w.String("simulate");
+  w.Key("version");
+  w.String(r.version.str().c_str());
+  w.Key("calls");
+  w.Uint64(r.calls);
+  w.Key("replayed_calls");
+  w.Uint64(r.replayed_calls);
+  w.Key("allocations_created");
+  w.Uint64(r.buffers + r.images + r.memory_allocations + r.pages + r.lost_allocations);
+  w.Key("buffers");
+  w.Uint64(r.buffers);
+  w.Key("images");
+  w.Uint64(r.images);
+  w.Key("memory_allocations");
+  w.Uint64(r.memory_allocations);
+  w.Key("pages");
+  w.Uint64(r.pages);
+  w.Key("lost_allocations");
+  w.Uint64(r.lost_allocations);
+  w.Key("pools");
+  w.Uint64(r.pools);
+  w.Key("originally_failed");
+  w.Uint64(r.originally_failed);
+  w.Key("duration_s");
+  w.Double(r.duration);
+  w.Key("threads");
+  w.Uint64(r.threads);
+  w.Key("busiest_thread_percent");
+  w.Double(r.busiest_thread_percent);
+  w.Key("peak_committed_bytes");
+  w.Uint64(r.peak_committed);
+  w.Key("peak_blocks");
+  w.Uint64(r.peak_blocks);
+  w.Key("dedicated_allocations");
+  w.Uint64(r.dedicated);
+  w.Key("unresolved_memory_type");
+  w.Uint64(r.unresolved);
   w.Key("heaps");
   w.StartArray();
   for (const SimHeap& h : r.heaps) {
     w.StartObject();
-    w.Key("size"); w.Uint64(h.size);
-    w.Key("peak_committed_bytes"); w.Uint64(h.peak_committed);
-    w.Key("peak_blocks"); w.Uint64(h.peak_blocks);
-    w.Key("used_at_peak_bytes"); w.Uint64(h.used_at_peak);
-    w.Key("unused_at_peak"); w.Double(unused(h));
-    w.Key("unused_ranges_at_peak"); w.Uint64(h.unused_ranges_at_peak);
-    w.Key("largest_usable_range_at_peak_bytes"); w.Uint64(h.largest_usable_at_peak);
-    w.Key("fragmentation_at_peak"); w.Double(h.fragmentation_at_peak);
-    w.Key("committed_at_end_bytes"); w.Uint64(h.committed_at_end);
-    w.Key("exceeds_heap"); w.Bool(h.over_budget_allocations > 0);
+    w.Key("size");
+    w.Uint64(h.size);
+    w.Key("peak_committed_bytes");
+    w.Uint64(h.peak_committed);
+    w.Key("peak_blocks");
+    w.Uint64(h.peak_blocks);
+    w.Key("used_at_peak_bytes");
+    w.Uint64(h.used_at_peak);
+    w.Key("unused_at_peak");
+    w.Double(unused(h));
+    w.Key("unused_ranges_at_peak");
+    w.Uint64(h.unused_ranges_at_peak);
+    w.Key("largest_usable_range_at_peak_bytes");
+    w.Uint64(h.largest_usable_at_peak);
+    w.Key("fragmentation_at_peak");
+    w.Double(h.fragmentation_at_peak);
+    w.Key("committed_at_end_bytes");
+    w.Uint64(h.committed_at_end);
+    w.Key("exceeds_heap");
+    w.Bool(h.over_budget_allocations > 0);
     w.EndObject();
   }
   w.EndArray();
@@ -119,9 +147,11 @@ std::string format_sim_json(const SimResult& r) {
     w.Uint64(r.calls_per_function[f]);
   }
   w.EndObject();
-  w.Key("warnings"); w.Uint64(r.warnings);
+  w.Key("warnings");
+  w.Uint64(r.warnings);
   if (r.error) {
-    w.Key("error"); detail::put_text(w, r.error->what());  // what came before it was replayed
+    w.Key("error");
+    detail::put_text(w, r.error->what());  // what came before it was replayed
   }
   w.EndObject();
   return report.finish();

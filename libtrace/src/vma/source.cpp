@@ -205,7 +205,9 @@ void Source::parse_header() {
   if (!read_line(line) || trim_right(line) != "Config,Begin")
     fail("format 1.3 and later must start with a Config section (\"Config,Begin\")");
   for (;;) {
-    if (!read_line(line)) throw Error(Errc::truncated, name_ + ": line " + std::to_string(line_no_), "recording ends inside the Config section");
+    if (!read_line(line))
+      throw Error(Errc::truncated, name_ + ": line " + std::to_string(line_no_),
+                  "recording ends inside the Config section");
     line = trim_right(line);
     if (line == "Config,End") return check_config();
     parse_config_line(line);
@@ -251,13 +253,17 @@ void Source::parse_config_line(std::string_view line) {
       const std::uint64_t v = number(rest);
       if (what == "Heap") {
         if (i >= c.heaps.size()) fail("heap index " + std::to_string(i) + " beyond HeapCount");
-        if (field == "size") c.heaps[i].size = v;
-        else if (field == "flags") c.heaps[i].flags = static_cast<std::uint32_t>(v);
+        if (field == "size")
+          c.heaps[i].size = v;
+        else if (field == "flags")
+          c.heaps[i].flags = static_cast<std::uint32_t>(v);
         heap_lines_[i] |= field == "size" ? 1 : field == "flags" ? 2 : 0;
       } else {
         if (i >= c.types.size()) fail("memory type index " + std::to_string(i) + " beyond TypeCount");
-        if (field == "heapIndex") c.types[i].heap = static_cast<std::uint32_t>(v);
-        else if (field == "propertyFlags") c.types[i].property_flags = static_cast<std::uint32_t>(v);
+        if (field == "heapIndex")
+          c.types[i].heap = static_cast<std::uint32_t>(v);
+        else if (field == "propertyFlags")
+          c.types[i].property_flags = static_cast<std::uint32_t>(v);
         type_lines_[i] |= field == "heapIndex" ? 1 : field == "propertyFlags" ? 2 : 0;
       }
     }
@@ -273,15 +279,17 @@ void Source::check_config() {
   const Config& c = header_.config;
   for (std::size_t t = 0; t < c.types.size(); ++t)
     if (c.types[t].heap >= c.heaps.size())
-      fail("memory type " + std::to_string(t) + " is on heap " + std::to_string(c.types[t].heap) + ", but HeapCount is " +
-           std::to_string(c.heaps.size()));
+      fail("memory type " + std::to_string(t) + " is on heap " + std::to_string(c.types[t].heap) +
+           ", but HeapCount is " + std::to_string(c.heaps.size()));
   auto missing = [&](const char* what, std::size_t i, std::uint8_t seen, const char* first, const char* second) {
     for (const auto& [bit, field] : {std::pair{1, first}, std::pair{2, second}})
       if (!(seen & bit))
-        warn(std::string(what) + " " + std::to_string(i) + " has no " + field + " line in the Config section; taken as 0");
+        warn(std::string(what) + " " + std::to_string(i) + " has no " + field +
+             " line in the Config section; taken as 0");
   };
   for (std::size_t h = 0; h < heap_lines_.size(); ++h) missing("heap", h, heap_lines_[h], "size", "flags");
-  for (std::size_t t = 0; t < type_lines_.size(); ++t) missing("memory type", t, type_lines_[t], "heapIndex", "propertyFlags");
+  for (std::size_t t = 0; t < type_lines_.size(); ++t)
+    missing("memory type", t, type_lines_[t], "heapIndex", "propertyFlags");
 }
 
 // The next call into `call`; false at the end of the data.

@@ -24,10 +24,10 @@ struct Batch {
   static constexpr std::size_t kCalls = 256;
   Batch();
   std::vector<Call> calls;  // reused: their vectors keep their capacity
-  std::size_t count = 0;                                // calls[0, count) are this batch's
+  std::size_t count = 0;    // calls[0, count) are this batch's
   std::vector<Note> notes;
-  std::exception_ptr error;  // due after the calls and the notes; nothing follows
-  bool last = false;         // nothing follows
+  std::exception_ptr error;            // due after the calls and the notes; nothing follows
+  bool last = false;                   // nothing follows
   std::uint64_t lines = 0, bytes = 0;  // read when the batch was filled
 };
 
@@ -43,12 +43,12 @@ struct Chunk {
                                     // file): such chunks follow each other in it
   std::string head;
   std::size_t begin = 0, end = 0;
-  std::uint64_t bytes = 0;    // of the stream, read up to this chunk's end
+  std::uint64_t bytes = 0;        // of the stream, read up to this chunk's end
   std::uint64_t file_offset = 0;  // of the input file (compressed), likewise
-  bool last = false;          // nothing follows
-  bool cut_off = false;       // then a last line with no line end, dropped
-  bool too_long = false;      // then a line longer than the reader takes
-  std::exception_ptr error;   // then the decoder's error
+  bool last = false;              // nothing follows
+  bool cut_off = false;           // then a last line with no line end, dropped
+  bool too_long = false;          // then a line longer than the reader takes
+  std::exception_ptr error;       // then the decoder's error
 };
 
 class Source {
@@ -101,7 +101,7 @@ class Source {
   const char* cur_ = nullptr;   // block_ or carry_
   std::size_t pos_ = 0, stop_ = 0;
   bool in_carry_ = false;
-  std::size_t resume_ = 0;      // where block_'s lines go on after carry_'s
+  std::size_t resume_ = 0;  // where block_'s lines go on after carry_'s
   bool eof_ = false;
   bool chunked_ = false;  // next_chunk() has taken over
   std::uint64_t line_no_ = 0;

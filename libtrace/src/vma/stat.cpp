@@ -24,40 +24,40 @@ namespace {
 // Bytes per texel (or per texel of a 4x4 block, for block formats, as a
 // fraction: numerator over 16).
 std::uint32_t texel_bytes_x16(std::uint32_t f) {
-  if (f >= 1 && f <= 1) return 16;                 // R4G4
-  if (f >= 2 && f <= 8) return 32;                 // 16-bit packed
-  if (f >= 9 && f <= 15) return 16;                // R8
-  if (f >= 16 && f <= 22) return 32;               // R8G8
-  if (f >= 23 && f <= 36) return 48;               // R8G8B8, B8G8R8
-  if (f >= 37 && f <= 69) return 64;               // RGBA8 variants, A2R10G10B10
-  if (f >= 70 && f <= 76) return 32;               // R16
-  if (f >= 77 && f <= 83) return 64;               // R16G16
-  if (f >= 84 && f <= 90) return 96;               // R16G16B16
-  if (f >= 91 && f <= 97) return 128;              // R16G16B16A16
-  if (f >= 98 && f <= 100) return 64;              // R32
-  if (f >= 101 && f <= 103) return 128;            // R32G32
-  if (f >= 104 && f <= 106) return 192;            // R32G32B32
-  if (f >= 107 && f <= 109) return 256;            // R32G32B32A32
-  if (f >= 110 && f <= 112) return 128;            // R64
+  if (f >= 1 && f <= 1) return 16;       // R4G4
+  if (f >= 2 && f <= 8) return 32;       // 16-bit packed
+  if (f >= 9 && f <= 15) return 16;      // R8
+  if (f >= 16 && f <= 22) return 32;     // R8G8
+  if (f >= 23 && f <= 36) return 48;     // R8G8B8, B8G8R8
+  if (f >= 37 && f <= 69) return 64;     // RGBA8 variants, A2R10G10B10
+  if (f >= 70 && f <= 76) return 32;     // R16
+  if (f >= 77 && f <= 83) return 64;     // R16G16
+  if (f >= 84 && f <= 90) return 96;     // R16G16B16
+  if (f >= 91 && f <= 97) return 128;    // R16G16B16A16
+  if (f >= 98 && f <= 100) return 64;    // R32
+  if (f >= 101 && f <= 103) return 128;  // R32G32
+  if (f >= 104 && f <= 106) return 192;  // R32G32B32
+  if (f >= 107 && f <= 109) return 256;  // R32G32B32A32
+  if (f >= 110 && f <= 112) return 128;  // R64
   if (f >= 113 && f <= 115) return 256;
   if (f >= 116 && f <= 118) return 384;
   if (f >= 119 && f <= 121) return 512;
-  if (f == 122 || f == 123) return 64;             // B10G11R11, E5B9G9R9
-  if (f == 124) return 32;                         // D16
-  if (f == 125 || f == 126) return 64;             // X8_D24, D32
-  if (f == 127) return 16;                         // S8
-  if (f == 128) return 48;                         // D16_S8
-  if (f == 129) return 64;                         // D24_S8
-  if (f == 130) return 128;                        // D32_S8 (padded)
-  if (f >= 131 && f <= 134) return 8;              // BC1: 8 bytes / 16 texels
-  if (f >= 135 && f <= 138) return 16;             // BC2, BC3
-  if (f >= 139 && f <= 140) return 8;              // BC4
-  if (f >= 141 && f <= 146) return 16;             // BC5, BC6H, BC7
-  if (f >= 147 && f <= 150) return 8;              // ETC2 RGB8, RGB8A1
-  if (f >= 151 && f <= 152) return 16;             // ETC2 RGBA8
-  if (f >= 153 && f <= 154) return 8;              // EAC R11
-  if (f >= 155 && f <= 156) return 16;             // EAC R11G11
-  if (f >= 157 && f <= 184) return 16;             // ASTC (4x4 assumed)
+  if (f == 122 || f == 123) return 64;  // B10G11R11, E5B9G9R9
+  if (f == 124) return 32;              // D16
+  if (f == 125 || f == 126) return 64;  // X8_D24, D32
+  if (f == 127) return 16;              // S8
+  if (f == 128) return 48;              // D16_S8
+  if (f == 129) return 64;              // D24_S8
+  if (f == 130) return 128;             // D32_S8 (padded)
+  if (f >= 131 && f <= 134) return 8;   // BC1: 8 bytes / 16 texels
+  if (f >= 135 && f <= 138) return 16;  // BC2, BC3
+  if (f >= 139 && f <= 140) return 8;   // BC4
+  if (f >= 141 && f <= 146) return 16;  // BC5, BC6H, BC7
+  if (f >= 147 && f <= 150) return 8;   // ETC2 RGB8, RGB8A1
+  if (f >= 151 && f <= 152) return 16;  // ETC2 RGBA8
+  if (f >= 153 && f <= 154) return 8;   // EAC R11
+  if (f >= 155 && f <= 156) return 16;  // EAC R11G11
+  if (f >= 157 && f <= 184) return 16;  // ASTC (4x4 assumed)
   return 64;
 }
 
@@ -74,7 +74,12 @@ class Merger {
  public:
   Merger(Stats& s, const StatOptions& opt, std::uint64_t header_lines, std::uint64_t header_warnings,
          std::uint64_t header_dropped, unsigned parts)
-      : s_(s), opt_(opt), lines_(header_lines), totals_(s, opt.timeline), tables_(parts), part_lines_(parts, header_lines) {
+      : s_(s),
+        opt_(opt),
+        lines_(header_lines),
+        totals_(s, opt.timeline),
+        tables_(parts),
+        part_lines_(parts, header_lines) {
     s_.warnings = header_warnings;
     s_.dropped_lines = header_dropped;
     for (LiveTable& t : tables_) t.set_type_count(s.header.config.types.size());
@@ -130,8 +135,10 @@ class Merger {
   // The counts that need no order; returns the lines before the chunk.
   std::uint64_t add_counts(const ChunkStats& cs) {
     if (cs.calls) {
-      if (!s_.calls) s_.first_time = cs.first_time;
-      else if (cs.first_time < last_call_time_) ++s_.time_steps_back;
+      if (!s_.calls)
+        s_.first_time = cs.first_time;
+      else if (cs.first_time < last_call_time_)
+        ++s_.time_steps_back;
       last_call_time_ = cs.last_time;
     }
     s_.calls += cs.calls;
@@ -150,14 +157,16 @@ class Merger {
   bool end_chunk(const detail::Chunk& chunk, const ChunkStats& cs, std::uint64_t base) {
     for (const detail::LineNote& n : cs.notes) warn(base + n.line, n.why);
     lines_ += cs.lines;
-    if (opt_.progress && (s_.calls >> 16) != ((s_.calls - cs.calls) >> 16)) opt_.progress(chunk.file_offset, opt_.input_size);
+    if (opt_.progress && (s_.calls >> 16) != ((s_.calls - cs.calls) >> 16))
+      opt_.progress(chunk.file_offset, opt_.input_size);
 
     if (cs.error) {
       s_.error = Error(Errc::bad_record, s_.file + ": line " + std::to_string(base + cs.error->line), cs.error->why);
       return false;
     }
     if (chunk.too_long) {
-      s_.error = Error(Errc::bad_record, s_.file + ": line " + std::to_string(lines_), "line longer than 64 MiB (not a recording?)");
+      s_.error = Error(Errc::bad_record, s_.file + ": line " + std::to_string(lines_),
+                       "line longer than 64 MiB (not a recording?)");
       return false;
     }
     if (chunk.error) {
@@ -198,8 +207,15 @@ class Merger {
 class Pipeline {
  public:
   Pipeline(detail::Source& source, const Header& header, bool keep_going, Merger& merger, unsigned threads)
-      : source_(source), header_(header), keep_going_(keep_going), merger_(merger), threads_(threads),
-        parts_(merger.parts()), works_(2 * threads_ + 2 + parts_), part_next_(parts_, 0), part_busy_(parts_, 0) {
+      : source_(source),
+        header_(header),
+        keep_going_(keep_going),
+        merger_(merger),
+        threads_(threads),
+        parts_(merger.parts()),
+        works_(2 * threads_ + 2 + parts_),
+        part_next_(parts_, 0),
+        part_busy_(parts_, 0) {
     for (auto& w : works_) {
       free_.push_back(&w);
       w.seconds.resize(parts_);
@@ -376,8 +392,10 @@ class Pipeline {
   // kernel flushes its TLB entries).
   void give_back(const detail::Chunk& c, bool last) {
     if (!c.in_place) return;
-    if (!pending_.data()) pending_ = {c.data, c.size};
-    else pending_ = {pending_.data(), static_cast<std::size_t>(c.data + c.size - pending_.data())};
+    if (!pending_.data())
+      pending_ = {c.data, c.size};
+    else
+      pending_ = {pending_.data(), static_cast<std::size_t>(c.data + c.size - pending_.data())};
     if (last || pending_.size() >= (8u << 20)) {
       source_.done_with(pending_);
       pending_ = {};

@@ -17,12 +17,14 @@ namespace libtrace::vma::detail {
 
 int TypeCache::get(const Config& config, std::uint64_t usage, std::uint64_t required, std::uint64_t preferred,
                    std::uint64_t type_bits, std::uint32_t req_bits) {
-  const std::uint64_t h = (usage * 31 + required * 17 + preferred * 7 + type_bits * 3 + req_bits) * 0x9E3779B97F4A7C15ull;
+  const std::uint64_t h =
+      (usage * 31 + required * 17 + preferred * 7 + type_bits * 3 + req_bits) * 0x9E3779B97F4A7C15ull;
   Entry& e = entries_[h >> 58];
   if (!e.valid || e.usage != usage || e.required != required || e.preferred != preferred || e.type_bits != type_bits ||
       e.req_bits != req_bits)
-    e = {usage, required, preferred, type_bits, req_bits,
-         resolve_memory_type(config, usage, required, preferred, type_bits, req_bits), true};
+    e = {usage,     required, preferred,
+         type_bits, req_bits, resolve_memory_type(config, usage, required, preferred, type_bits, req_bits),
+         true};
   return e.type;
 }
 
@@ -41,8 +43,10 @@ class ChunkCounter {
     ++s_.calls;
     ++s_.calls_per_function[static_cast<std::size_t>(F)];
     count_thread(c.thread);
-    if (s_.calls == 1) s_.first_time = c.time;
-    else if (c.time < s_.last_time) ++s_.time_steps_back;
+    if (s_.calls == 1)
+      s_.first_time = c.time;
+    else if (c.time < s_.last_time)
+      ++s_.time_steps_back;
     s_.last_time = c.time;
     s_.max_time = std::max(s_.max_time, c.time);
     if (s_.calls == 1 || c.frame != s_.frames.back()) s_.frames.push_back(c.frame);
@@ -93,7 +97,8 @@ class ChunkCounter {
   void call(const LineCall& c, std::uint64_t line) {
     static constexpr auto kCall = []<std::size_t... F>(std::index_sequence<F...>) {
       return std::array{&ChunkCounter::call<static_cast<Function>(F)>...};
-    }(std::make_index_sequence<kFunctionCount>{});
+    }
+    (std::make_index_sequence<kFunctionCount>{});
     (this->*kCall[static_cast<std::size_t>(c.function)])(c, line);
   }
 
@@ -161,8 +166,9 @@ class ChunkCounter {
     }
     ++s_.allocations_created;
     // [k]: sizes in [2^k, 2^(k+1)), the last bucket open-ended.
-    const std::size_t bucket =
-        bytes < 2 ? 0 : std::min<std::size_t>(63 - static_cast<std::size_t>(__builtin_clzll(bytes)), s_.size_histogram.size() - 1);
+    const std::size_t bucket = bytes < 2 ? 0
+                                         : std::min<std::size_t>(63 - static_cast<std::size_t>(__builtin_clzll(bytes)),
+                                                                 s_.size_histogram.size() - 1);
     ++s_.size_histogram[bucket];
     Event& e = add(EventKind::create, c, ptr);
     e.type = static_cast<std::int16_t>(type);

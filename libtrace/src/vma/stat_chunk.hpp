@@ -27,18 +27,18 @@ struct Event {
   std::uint64_t ptr;    // the allocation or the pool
   std::uint64_t bytes;  // create: its bytes; pool_create: block size
   double time;
-  std::uint32_t line;   // in the chunk, from 1 (a chunk has far fewer lines)
-  std::uint32_t aux;    // ChunkStats::aux[aux]; 0 is the empty entry
-  std::int16_t type;    // create: the memory type without a pool, -1 unknown
+  std::uint32_t line;  // in the chunk, from 1 (a chunk has far fewer lines)
+  std::uint32_t aux;   // ChunkStats::aux[aux]; 0 is the empty entry
+  std::int16_t type;   // create: the memory type without a pool, -1 unknown
   EventKind kind;
-  Function function;    // create: the creating function
+  Function function;  // create: the creating function
 };
 
 struct EventAux {
-  std::uint64_t pool = 0;  // create: its pool (0: none); pool_create: memory type
+  std::uint64_t pool = 0;                        // create: its pool (0: none); pool_create: memory type
   std::uint64_t min_blocks = 0, max_blocks = 0;  // pool_create
-  std::uint32_t text_at = 0, text_size = 0;  // create (user data), user_data,
-                                             // pool_name: ChunkStats::texts[at, at + size)
+  std::uint32_t text_at = 0, text_size = 0;      // create (user data), user_data,
+                                                 // pool_name: ChunkStats::texts[at, at + size)
 };
 
 struct LineNote {
@@ -51,10 +51,10 @@ struct ChunkStats {
   std::uint64_t calls = 0;
   std::array<std::uint64_t, kFunctionCount> calls_per_function{};
   std::vector<std::pair<std::uint32_t, std::uint64_t>> threads;  // calls per thread
-  std::vector<std::uint32_t> frames;  // the frame index wherever it changes
-  double first_time = 0, last_time = 0;  // of the first and last calls
-  double max_time = 0;                   // max(0, every time), as Stats::last_time
-  std::uint64_t time_steps_back = 0;     // within the chunk
+  std::vector<std::uint32_t> frames;                             // the frame index wherever it changes
+  double first_time = 0, last_time = 0;                          // of the first and last calls
+  double max_time = 0;                                           // max(0, every time), as Stats::last_time
+  std::uint64_t time_steps_back = 0;                             // within the chunk
   std::uint64_t failed_creations = 0, allocations_created = 0, image_bytes_estimated = 0;
   decltype(Stats::size_histogram) size_histogram{};
   std::vector<Event> events;

@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/report.hpp"
 #include "core/json_util.hpp"
+#include "core/report.hpp"
 #include "core/text_util.hpp"
 #include "libtrace/vma/stat.hpp"
 
@@ -29,7 +29,8 @@ double busiest_percent(const Stats& s) {
   return s.calls ? 100.0 * static_cast<double>(most) / static_cast<double>(s.calls) : 0.0;
 }
 
-const char* kLifetimeLabels[] = {"< 1 ms", "< 10 ms", "< 100 ms", "< 1 s", "< 10 s", "< 100 s", ">= 100 s", "never freed"};
+const char* kLifetimeLabels[] = {"< 1 ms", "< 10 ms", "< 100 ms", "< 1 s",
+                                 "< 10 s", "< 100 s", ">= 100 s", "never freed"};
 
 std::string device_name(const Stats& s) {
   auto it = s.header.config.physical_device.find("deviceName");
@@ -47,11 +48,14 @@ std::string format_table(const Stats& s) {
   table.row("format", "VMA calls recording " + s.header.version.str());
   if (!device_name(s).empty()) table.row("device", device_name(s));
   for (std::size_t i = 0; i < c.heaps.size(); ++i)
-    table.row(i ? "" : "heaps", std::to_string(i) + ": " + human_bytes(c.heaps[i].size) + ", flags " + std::to_string(c.heaps[i].flags));
+    table.row(i ? "" : "heaps",
+              std::to_string(i) + ": " + human_bytes(c.heaps[i].size) + ", flags " + std::to_string(c.heaps[i].flags));
   for (std::size_t i = 0; i < c.types.size(); ++i)
     table.row(i ? "" : "memory types", std::to_string(i) + ": heap " + std::to_string(c.types[i].heap) + ", flags " +
-                                     std::to_string(c.types[i].property_flags));
-  auto count = [](std::uint64_t n, const char* one, const char* more) { return std::to_string(n) + (n == 1 ? one : more); };
+                                           std::to_string(c.types[i].property_flags));
+  auto count = [](std::uint64_t n, const char* one, const char* more) {
+    return std::to_string(n) + (n == 1 ? one : more);
+  };
   std::string notes;
   if (s.dropped_lines) notes = count(s.dropped_lines, " line dropped with a warning", " lines dropped with warnings");
   if (s.warnings > s.dropped_lines && s.dropped_lines)
@@ -60,17 +64,22 @@ std::string format_table(const Stats& s) {
     notes = count(s.warnings, " warning", " warnings") + ", no line dropped";
   table.row("calls", std::to_string(s.calls) + (notes.empty() ? "" : " (" + notes + ")"));
   if (s.error) table.row("stopped", std::string(s.error->what()) + " (the figures cover the lines before)");
-  table.row("duration", fmt("%.3f s", s.last_time - s.first_time) +
-                      (s.time_steps_back ? " (time steps back " + std::to_string(s.time_steps_back) + " times)" : ""));
+  table.row("duration",
+            fmt("%.3f s", s.last_time - s.first_time) +
+                (s.time_steps_back ? " (time steps back " + std::to_string(s.time_steps_back) + " times)" : ""));
   table.row("frames", std::to_string(s.frames));
-  table.row("threads", std::to_string(s.calls_per_thread.size()) + fmt(" (busiest makes %.1f%% of the calls)", busiest_percent(s)));
-  table.row("allocations created", std::to_string(s.allocations_created) + " (" + std::to_string(s.failed_creations) + " creations failed)");
-  table.row("peak live", std::to_string(s.peak_live_allocations) + " allocations (line " + std::to_string(s.peak_live_allocations_line) +
-                       "), " + human_bytes(s.peak_live_bytes) + (s.image_bytes_estimated ? " (image sizes estimated)" : ""));
+  table.row("threads", std::to_string(s.calls_per_thread.size()) +
+                           fmt(" (busiest makes %.1f%% of the calls)", busiest_percent(s)));
+  table.row("allocations created",
+            std::to_string(s.allocations_created) + " (" + std::to_string(s.failed_creations) + " creations failed)");
+  table.row("peak live", std::to_string(s.peak_live_allocations) + " allocations (line " +
+                             std::to_string(s.peak_live_allocations_line) + "), " + human_bytes(s.peak_live_bytes) +
+                             (s.image_bytes_estimated ? " (image sizes estimated)" : ""));
   for (std::size_t h = 0; h < s.peak_bytes_per_heap.size(); ++h)
     table.row(h ? "" : "peak per heap", std::to_string(h) + ": " + human_bytes(s.peak_bytes_per_heap[h]));
   if (s.unresolved_type_allocations)
-    table.row("", std::to_string(s.unresolved_type_allocations) + " allocations with no resolvable memory type (not in heap figures)");
+    table.row("", std::to_string(s.unresolved_type_allocations) +
+                      " allocations with no resolvable memory type (not in heap figures)");
   table.row("live at end", std::to_string(s.live_at_end) + " allocations, " + human_bytes(s.live_bytes_at_end));
   if (s.unknown_pointer_destroys) table.row("unknown destroys", std::to_string(s.unknown_pointer_destroys));
   if (s.reused_live_pointers) table.row("reused live pointers", std::to_string(s.reused_live_pointers));
@@ -89,7 +98,8 @@ std::string format_table(const Stats& s) {
   o += "\nthread                               calls      %\n";
   const std::size_t threads_shown = std::min<std::size_t>(threads.size(), 10);
   for (std::size_t i = 0; i < threads_shown; ++i) {
-    std::snprintf(line, sizeof line, "%-32u %9llu %5.1f%%\n", threads[i].second, static_cast<unsigned long long>(threads[i].first),
+    std::snprintf(line, sizeof line, "%-32u %9llu %5.1f%%\n", threads[i].second,
+                  static_cast<unsigned long long>(threads[i].first),
                   s.calls ? 100.0 * static_cast<double>(threads[i].first) / static_cast<double>(s.calls) : 0.0);
     o += line;
   }
@@ -104,7 +114,8 @@ std::string format_table(const Stats& s) {
   }
   o += "\nlifetime             count\n";
   for (std::size_t k = 0; k < s.lifetime_histogram.size(); ++k) {
-    std::snprintf(line, sizeof line, "%-18s %7llu\n", kLifetimeLabels[k], static_cast<unsigned long long>(s.lifetime_histogram[k]));
+    std::snprintf(line, sizeof line, "%-18s %7llu\n", kLifetimeLabels[k],
+                  static_cast<unsigned long long>(s.lifetime_histogram[k]));
     o += line;
   }
   if (!s.pools.empty()) {
@@ -144,10 +155,14 @@ std::string format_json(const Stats& s) {
   };
   const Config& c = s.header.config;
   w.StartObject();
-  w.Key("format"); w.String("vma-csv");
-  w.Key("file"); report.text(s.file);
-  w.Key("container"); report.text(std::string(container_name(s.container)));
-  w.Key("version"); report.text(s.header.version.str());
+  w.Key("format");
+  w.String("vma-csv");
+  w.Key("file");
+  report.text(s.file);
+  w.Key("container");
+  report.text(std::string(container_name(s.container)));
+  w.Key("version");
+  report.text(s.header.version.str());
   w.Key("device");
   w.StartObject();
   for (const auto& [k, v] : c.physical_device) {
@@ -159,9 +174,12 @@ std::string format_json(const Stats& s) {
   w.StartArray();
   for (std::size_t i = 0; i < c.heaps.size(); ++i) {
     w.StartObject();
-    w.Key("size"); w.Uint64(c.heaps[i].size);
-    w.Key("flags"); w.Uint(c.heaps[i].flags);
-    w.Key("peak_live_bytes"); w.Uint64(i < s.peak_bytes_per_heap.size() ? s.peak_bytes_per_heap[i] : 0);
+    w.Key("size");
+    w.Uint64(c.heaps[i].size);
+    w.Key("flags");
+    w.Uint(c.heaps[i].flags);
+    w.Key("peak_live_bytes");
+    w.Uint64(i < s.peak_bytes_per_heap.size() ? s.peak_bytes_per_heap[i] : 0);
     w.EndObject();
   }
   w.EndArray();
@@ -169,13 +187,17 @@ std::string format_json(const Stats& s) {
   w.StartArray();
   for (std::size_t i = 0; i < c.types.size(); ++i) {
     w.StartObject();
-    w.Key("heap"); w.Uint(c.types[i].heap);
-    w.Key("property_flags"); w.Uint(c.types[i].property_flags);
-    w.Key("peak_live_bytes"); w.Uint64(i < s.peak_bytes_per_type.size() ? s.peak_bytes_per_type[i] : 0);
+    w.Key("heap");
+    w.Uint(c.types[i].heap);
+    w.Key("property_flags");
+    w.Uint(c.types[i].property_flags);
+    w.Key("peak_live_bytes");
+    w.Uint64(i < s.peak_bytes_per_type.size() ? s.peak_bytes_per_type[i] : 0);
     w.EndObject();
   }
   w.EndArray();
-  w.Key("calls"); w.Uint64(s.calls);
+  w.Key("calls");
+  w.Uint64(s.calls);
   w.Key("calls_per_function");
   w.StartObject();
   for (std::size_t f = 0; f < kFunctionCount; ++f) {
@@ -187,20 +209,33 @@ std::string format_json(const Stats& s) {
   w.Key("threads");
   w.StartObject();
   detail::put_thread_calls(w, s.calls_per_thread);
-  w.Key("busiest_percent"); w.Double(busiest_percent(s));
+  w.Key("busiest_percent");
+  w.Double(busiest_percent(s));
   w.EndObject();
-  w.Key("frames"); w.Uint64(s.frames);
-  w.Key("duration_s"); w.Double(s.last_time - s.first_time);
-  w.Key("time_steps_back"); w.Uint64(s.time_steps_back);
-  w.Key("allocations_created"); w.Uint64(s.allocations_created);
-  w.Key("failed_creations"); w.Uint64(s.failed_creations);
-  w.Key("peak_live_allocations"); w.Uint64(s.peak_live_allocations);
-  w.Key("peak_live_allocations_line"); w.Uint64(s.peak_live_allocations_line);
-  w.Key("live_at_end"); w.Uint64(s.live_at_end);
-  w.Key("peak_live_bytes"); w.Uint64(s.peak_live_bytes);
-  w.Key("live_bytes_at_end"); w.Uint64(s.live_bytes_at_end);
-  w.Key("image_sizes_estimated"); w.Uint64(s.image_bytes_estimated);
-  w.Key("unresolved_memory_type_allocations"); w.Uint64(s.unresolved_type_allocations);
+  w.Key("frames");
+  w.Uint64(s.frames);
+  w.Key("duration_s");
+  w.Double(s.last_time - s.first_time);
+  w.Key("time_steps_back");
+  w.Uint64(s.time_steps_back);
+  w.Key("allocations_created");
+  w.Uint64(s.allocations_created);
+  w.Key("failed_creations");
+  w.Uint64(s.failed_creations);
+  w.Key("peak_live_allocations");
+  w.Uint64(s.peak_live_allocations);
+  w.Key("peak_live_allocations_line");
+  w.Uint64(s.peak_live_allocations_line);
+  w.Key("live_at_end");
+  w.Uint64(s.live_at_end);
+  w.Key("peak_live_bytes");
+  w.Uint64(s.peak_live_bytes);
+  w.Key("live_bytes_at_end");
+  w.Uint64(s.live_bytes_at_end);
+  w.Key("image_sizes_estimated");
+  w.Uint64(s.image_bytes_estimated);
+  w.Key("unresolved_memory_type_allocations");
+  w.Uint64(s.unresolved_type_allocations);
   w.Key("size_histogram_log2");
   w.StartArray();
   for (auto v : s.size_histogram) w.Uint64(v);
@@ -216,11 +251,16 @@ std::string format_json(const Stats& s) {
   w.StartArray();
   for (const Leak& l : s.leaks) {
     w.StartObject();
-    w.Key("pointer"); pointer(l.pointer);
-    w.Key("line"); w.Uint64(l.line);
-    w.Key("function"); report.text(std::string(function_name(l.function)));
-    w.Key("bytes"); w.Uint64(l.bytes);
-    w.Key("user_data"); report.text(l.user_data);
+    w.Key("pointer");
+    pointer(l.pointer);
+    w.Key("line");
+    w.Uint64(l.line);
+    w.Key("function");
+    report.text(std::string(function_name(l.function)));
+    w.Key("bytes");
+    w.Uint64(l.bytes);
+    w.Key("user_data");
+    report.text(l.user_data);
     w.EndObject();
   }
   w.EndArray();
@@ -228,24 +268,38 @@ std::string format_json(const Stats& s) {
   w.StartArray();
   for (const Pool& p : s.pools) {
     w.StartObject();
-    w.Key("pointer"); pointer(p.pointer);
-    w.Key("line"); w.Uint64(p.line);
-    w.Key("memory_type"); w.Uint(p.memory_type);
-    w.Key("block_size"); w.Uint64(p.block_size);
-    w.Key("min_blocks"); w.Uint64(p.min_blocks);
-    w.Key("max_blocks"); w.Uint64(p.max_blocks);
-    w.Key("name"); report.text(p.name);
-    w.Key("allocations"); w.Uint64(p.allocations);
-    w.Key("destroyed"); w.Bool(p.destroyed);
+    w.Key("pointer");
+    pointer(p.pointer);
+    w.Key("line");
+    w.Uint64(p.line);
+    w.Key("memory_type");
+    w.Uint(p.memory_type);
+    w.Key("block_size");
+    w.Uint64(p.block_size);
+    w.Key("min_blocks");
+    w.Uint64(p.min_blocks);
+    w.Key("max_blocks");
+    w.Uint64(p.max_blocks);
+    w.Key("name");
+    report.text(p.name);
+    w.Key("allocations");
+    w.Uint64(p.allocations);
+    w.Key("destroyed");
+    w.Bool(p.destroyed);
     w.EndObject();
   }
   w.EndArray();
-  w.Key("unknown_pointer_destroys"); w.Uint64(s.unknown_pointer_destroys);
-  w.Key("reused_live_pointers"); w.Uint64(s.reused_live_pointers);
-  w.Key("warnings"); w.Uint64(s.warnings);
-  w.Key("dropped_lines"); w.Uint64(s.dropped_lines);
+  w.Key("unknown_pointer_destroys");
+  w.Uint64(s.unknown_pointer_destroys);
+  w.Key("reused_live_pointers");
+  w.Uint64(s.reused_live_pointers);
+  w.Key("warnings");
+  w.Uint64(s.warnings);
+  w.Key("dropped_lines");
+  w.Uint64(s.dropped_lines);
   if (s.error) {
-    w.Key("error"); report.text(s.error->what());  // the figures cover the lines before it
+    w.Key("error");
+    report.text(s.error->what());  // the figures cover the lines before it
   }
   w.EndObject();
   return report.finish();

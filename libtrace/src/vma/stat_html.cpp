@@ -56,15 +56,18 @@ std::string plot(const Stats& s) {
                 "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#444\"/>\n",
                 L, H - B, W - R, H - B, L, T, L, H - B);
   o += buf;
-  std::snprintf(buf, sizeof buf,
-                "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\">%s</text><text x=\"%.0f\" y=\"%.0f\" font-size=\"11\">0</text>"
-                "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\" text-anchor=\"end\">%.3f s</text>\n",
-                2.0, T + 10, mib(ymax).c_str(), L - 12, H - B, W - R, H - 8, t1 - t0);
+  std::snprintf(
+      buf, sizeof buf,
+      "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\">%s</text><text x=\"%.0f\" y=\"%.0f\" font-size=\"11\">0</text>"
+      "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\" text-anchor=\"end\">%.3f s</text>\n",
+      2.0, T + 10, mib(ymax).c_str(), L - 12, H - B, W - R, H - 8, t1 - t0);
   o += buf;
   const std::size_t heaps = b.empty() ? 0 : b.front().size();
   for (std::size_t h = 0; h < heaps; ++h) {
-    std::snprintf(buf, sizeof buf, "<polyline class=\"heap\" data-heap=\"%zu\" fill=\"none\" stroke-width=\"1.5\" stroke=\"%s\" points=\"",
-                  h, kColors[h % 8]);
+    std::snprintf(
+        buf, sizeof buf,
+        "<polyline class=\"heap\" data-heap=\"%zu\" fill=\"none\" stroke-width=\"1.5\" stroke=\"%s\" points=\"", h,
+        kColors[h % 8]);
     o += buf;
     double prev_y = y(0);
     for (std::size_t i = 0; i < t.size(); ++i) {
@@ -74,8 +77,9 @@ std::string plot(const Stats& s) {
       prev_y = yi;
     }
     o += "\"/>\n";
-    std::snprintf(buf, sizeof buf, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"12\" fill=\"%s\">heap %zu (peak %s)</text>\n",
-                  L + 10, T + 14 + 14.0 * static_cast<double>(h), kColors[h % 8], h,
+    std::snprintf(buf, sizeof buf,
+                  "<text x=\"%.0f\" y=\"%.0f\" font-size=\"12\" fill=\"%s\">heap %zu (peak %s)</text>\n", L + 10,
+                  T + 14 + 14.0 * static_cast<double>(h), kColors[h % 8], h,
                   mib(h < s.peak_bytes_per_heap.size() ? s.peak_bytes_per_heap[h] : 0).c_str());
     o += buf;
   }
@@ -97,7 +101,8 @@ std::string format_html(const Stats& s) {
   // Shows the time under the pointer; the report works without it.
   o +=
       "<script>\n(function(){var svg=document.getElementById('live-bytes'),out=document.getElementById('readout');\n"
-      "var t0=" + std::to_string(s.timeline_time.empty() ? 0.0 : s.timeline_time.front()) + ",t1=" +
+      "var t0=" +
+      std::to_string(s.timeline_time.empty() ? 0.0 : s.timeline_time.front()) + ",t1=" +
       std::to_string(s.timeline_time.empty() ? 1.0 : std::max(s.timeline_time.back(), s.timeline_time.front() + 1e-3)) +
       ";\nsvg.addEventListener('mousemove',function(e){var r=svg.getBoundingClientRect();"
       "var f=(e.clientX-r.left-70)/(r.width-80);if(f<0||f>1)return;"

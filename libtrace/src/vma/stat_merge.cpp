@@ -53,7 +53,8 @@ void Totals::sample(std::size_t changed) {
   std::size_t out = 0;
   for (std::size_t i = 0; i + 1 < samples_; i += 2, ++out) {
     times_[out] = times_[i];
-    for (std::size_t h = 0; h < heaps; ++h) rows_[out * heaps + h] = std::max(rows_[i * heaps + h], rows_[(i + 1) * heaps + h]);
+    for (std::size_t h = 0; h < heaps; ++h)
+      rows_[out * heaps + h] = std::max(rows_[i * heaps + h], rows_[(i + 1) * heaps + h]);
   }
   samples_ = out;
 }
@@ -72,15 +73,18 @@ void Totals::finish() {
 }
 
 template <class Sink>
-[[gnu::always_inline]] inline void LiveTable::apply(const Event& e, const ChunkStats& cs, std::uint64_t base, std::uint64_t seq, Sink& sink) {
+[[gnu::always_inline]] inline void LiveTable::apply(const Event& e, const ChunkStats& cs, std::uint64_t base,
+                                                    std::uint64_t seq, Sink& sink) {
   const EventAux& aux = cs.aux[e.aux];
   const std::string_view text(cs.texts.data() + aux.text_at, aux.text_size);
   const std::uint64_t line = base + e.line;
   switch (e.kind) {
     case EventKind::create: create(e, aux.pool, line, seq, text, sink); break;
     case EventKind::destroy:
-      if (const std::size_t slot = live_.find(e.ptr); slot != live_.npos) remove(slot, e.time, sink);
-      else ++unknown_destroys_;
+      if (const std::size_t slot = live_.find(e.ptr); slot != live_.npos)
+        remove(slot, e.time, sink);
+      else
+        ++unknown_destroys_;
       break;
     case EventKind::user_data:
       if (const std::size_t slot = live_.find(e.ptr); slot != live_.npos) set_text(live_.value(slot), text);
@@ -93,8 +97,10 @@ template <class Sink>
       p.block_size = e.bytes;
       p.min_blocks = aux.min_blocks;
       p.max_blocks = aux.max_blocks;
-      if (const std::size_t slot = pool_index_.find(e.ptr); slot != pool_index_.npos) pool_index_.value(slot) = pools_.size();
-      else pool_index_.insert(e.ptr, pools_.size());
+      if (const std::size_t slot = pool_index_.find(e.ptr); slot != pool_index_.npos)
+        pool_index_.value(slot) = pools_.size();
+      else
+        pool_index_.insert(e.ptr, pools_.size());
       pools_.push_back(p);
       break;
     }
@@ -105,14 +111,15 @@ template <class Sink>
       }
       break;
     case EventKind::pool_name:
-      if (const std::size_t slot = pool_index_.find(e.ptr); slot != pool_index_.npos) pools_[pool_index_.value(slot)].name = text;
+      if (const std::size_t slot = pool_index_.find(e.ptr); slot != pool_index_.npos)
+        pools_[pool_index_.value(slot)].name = text;
       break;
   }
 }
 
 template <class Sink>
-[[gnu::always_inline]] inline void LiveTable::create(const Event& e, std::uint64_t pool_ptr, std::uint64_t line, std::uint64_t seq,
-                       std::string_view text, Sink& sink) {
+[[gnu::always_inline]] inline void LiveTable::create(const Event& e, std::uint64_t pool_ptr, std::uint64_t line,
+                                                     std::uint64_t seq, std::string_view text, Sink& sink) {
   // The memory type VMA would pick: a custom pool's (as the pool is now),
   // else the cheapest allowed type with the required flags, resolved when
   // the chunk was counted.
@@ -233,7 +240,8 @@ void LiveTable::collect(Stats& s, bool with_pools, unsigned part, std::vector<Le
   if (with_pools) {
     s.pools = pools_;
   } else {
-    for (std::size_t i = 0; i < pools_.size() && i < s.pools.size(); ++i) s.pools[i].allocations += pools_[i].allocations;
+    for (std::size_t i = 0; i < pools_.size() && i < s.pools.size(); ++i)
+      s.pools[i].allocations += pools_[i].allocations;
   }
   live_.for_each([&](std::uint64_t ptr, const Live& l) { leaks.push_back({l.seq, ptr, &l, part}); });
 }

@@ -18,8 +18,8 @@
 #include <string_view>
 #include <vector>
 
-#include "libtrace/vma/stat.hpp"
 #include "core/ptr_map.hpp"
+#include "libtrace/vma/stat.hpp"
 #include "vma/stat_chunk.hpp"
 
 namespace libtrace::vma::detail {
@@ -183,7 +183,7 @@ class LiveTable {
 
   libtrace::detail::PtrMap<Live> live_;
   std::vector<std::string> texts_;
-  std::vector<std::uint32_t> free_texts_;  // unused texts_ entries, 1-based
+  std::vector<std::uint32_t> free_texts_;             // unused texts_ entries, 1-based
   libtrace::detail::PtrMap<std::size_t> pool_index_;  // live pools in pools_
   std::vector<Pool> pools_;
   std::array<std::uint64_t, 8> lifetimes_{};

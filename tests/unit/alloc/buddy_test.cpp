@@ -49,7 +49,7 @@ TEST_CASE("vma_buddy: freed buddies merge back, up to the whole block") {
   put(b, 30);
   drop(b, 512);  // merges with every free buddy up to the 512-byte node
   CHECK(b.free_range_count() == 1);
-  drop(b, 0);    // its buddy at 128 is taken
+  drop(b, 0);  // its buddy at 128 is taken
   CHECK(b.free_range_count() == 2);
   drop(b, 128);  // 0 and 128 merge; 256 is taken
   CHECK(b.free_range_count() == 2);
@@ -88,8 +88,8 @@ TEST_CASE("vma_buddy: what might be an optimal image starts a bufferImageGranula
   BuddyMetadata b(4096, 1024);
   CHECK(b.node_size_for(Request{100, 16, Kind::image_optimal, false}) == 128);
   CHECK(put(b, 100, 16, Kind::image_optimal) == 0);
-  CHECK(put(b, 100, 16, Kind::buffer) == 128);     // the 128-byte node beside it
-  CHECK(put(b, 100, 16, Kind::unknown) == 1024);   // the next page's start
+  CHECK(put(b, 100, 16, Kind::buffer) == 128);         // the 128-byte node beside it
+  CHECK(put(b, 100, 16, Kind::unknown) == 1024);       // the next page's start
   CHECK(put(b, 100, 16, Kind::image_linear) == 1152);  // the last split's right half comes first
   CHECK_FALSE(b.find(Request{2049, 1, Kind::image_linear, false}));
   CHECK_FALSE(BuddyMetadata(512, 1024).find(Request{16, 1, Kind::image_optimal, false}));  // a page beyond the block
@@ -105,7 +105,8 @@ TEST_CASE("vma_buddy: VMA's minimum node and level limit; no margins; no upper s
   CHECK_FALSE(m->find(Request{32, 1, Kind::buffer, true}));
   std::vector<void*> victims;
   std::uint64_t cost = 0;
-  CHECK_FALSE(m->find_evicting(Request{2048, 1, Kind::buffer, false}, [](void*) { return true; }, victims, cost));
+  CHECK_FALSE(m->find_evicting(
+      Request{2048, 1, Kind::buffer, false}, [](void*) { return true; }, victims, cost));
 }
 
 TEST_CASE("vma_buddy: random allocations and frees keep every invariant") {

@@ -38,10 +38,10 @@ TEST_CASE("vma_linear: free-at-once: after the last allocation, holes stay, an e
   CHECK(put(b, 100) == 100);
   CHECK(put(b, 100) == 200);
   drop(b, 100);
-  CHECK(b.free_range_count() == 2);  // the hole and the end
+  CHECK(b.free_range_count() == 2);      // the hole and the end
   CHECK(b.largest_free_range() == 700);  // the end: the hole is unused, never taken
-  CHECK(put(b, 100) == 300);         // not in the hole
-  CHECK(put(b, 50, 64) == 448);      // 400 aligned up
+  CHECK(put(b, 100) == 300);             // not in the hole
+  CHECK(put(b, 50, 64) == 448);          // 400 aligned up
   for (std::uint64_t o : {0, 200, 300, 448}) drop(b, o);
   CHECK(b.empty());
   CHECK(b.free_range_count() == 1);
@@ -122,9 +122,9 @@ TEST_CASE("vma_linear: VMA_DEBUG_MARGIN at both ends of the block and between al
   LinearMetadata b(1000, 1, 10);
   CHECK(put(b, 100) == 10);
   CHECK(put(b, 100) == 120);
-  CHECK(put(b, 100, 1, true) == 890);       // its margin before the block's end
-  CHECK(put(b, 100, 64, true) == 768);      // 890 - 10 - 100 = 780, aligned down
-  CHECK_FALSE(fits(b, 529));                // 220 + 10 + 529 + 10 > 768
+  CHECK(put(b, 100, 1, true) == 890);   // its margin before the block's end
+  CHECK(put(b, 100, 64, true) == 768);  // 890 - 10 - 100 = 780, aligned down
+  CHECK_FALSE(fits(b, 529));            // 220 + 10 + 529 + 10 > 768
   CHECK(put(b, 528) == 230);
   LinearMetadata r(1000, 1, 10);
   const auto first = put(r, 400);
@@ -161,15 +161,18 @@ TEST_CASE("vma_linear: find_evicting frees a ring buffer's oldest allocations, o
   std::vector<void*> victims;
   std::uint64_t cost = 0;
   CHECK_FALSE(b.find(Request{300, 1, Kind::buffer, false}));
-  auto off = b.find_evicting(Request{300, 1, Kind::buffer, false}, [](void*) { return true; }, victims, cost);
+  auto off = b.find_evicting(
+      Request{300, 1, Kind::buffer, false}, [](void*) { return true; }, victims, cost);
   REQUIRE(off);
   CHECK(*off == 0);
   CHECK(victims == std::vector<void*>{&ua});
   CHECK(cost == 400);
   // 500 bytes need the two oldest, and the second may not go.
-  CHECK_FALSE(b.find_evicting(Request{500, 1, Kind::buffer, false}, [&](void* u) { return u != &ub; }, victims, cost));
+  CHECK_FALSE(b.find_evicting(
+      Request{500, 1, Kind::buffer, false}, [&](void* u) { return u != &ub; }, victims, cost));
   CHECK(victims.empty());
-  off = b.find_evicting(Request{500, 1, Kind::buffer, false}, [](void*) { return true; }, victims, cost);
+  off = b.find_evicting(
+      Request{500, 1, Kind::buffer, false}, [](void*) { return true; }, victims, cost);
   REQUIRE(off);
   CHECK(victims == std::vector<void*>{&ua, &ub});
   CHECK(cost == 800);
@@ -177,7 +180,8 @@ TEST_CASE("vma_linear: find_evicting frees a ring buffer's oldest allocations, o
   for (void* v : victims) b.free(v == &ua ? 0 : 400);
   CHECK(b.find(Request{500, 1, Kind::buffer, false}) == 0u);
   // No eviction for an upper allocation.
-  CHECK_FALSE(b.find_evicting(Request{10, 1, Kind::buffer, true}, [](void*) { return true; }, victims, cost));
+  CHECK_FALSE(b.find_evicting(
+      Request{10, 1, Kind::buffer, true}, [](void*) { return true; }, victims, cost));
 }
 
 TEST_CASE("vma_linear: random stacks, rings and frees keep every invariant") {

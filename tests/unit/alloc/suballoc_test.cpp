@@ -38,7 +38,7 @@ TEST_CASE("vma_suballoc: offsets honour alignment and allocations pack") {
   BlockMetadata b(1 << 20, 1);
   CHECK(put(b, 100, 1) == 0);
   CHECK(put(b, 100, 256) == 256);  // 100 rounded up to the alignment
-  CHECK(put(b, 8, 4) == 100);  // the gap the alignment left is the best fit
+  CHECK(put(b, 8, 4) == 100);      // the gap the alignment left is the best fit
   CHECK(put(b, 4096, 4096) == 4096);
   CHECK(b.used() == 100 + 100 + 8 + 4096);
   CHECK(b.allocation_count() == 4);
@@ -50,7 +50,8 @@ TEST_CASE("vma_suballoc: offsets honour alignment and allocations pack") {
 
 TEST_CASE("vma_suballoc: best fit takes the smallest free range that holds the allocation") {
   BlockMetadata b(10000, 1);
-  const auto a = put(b, 1000, 1), gap1 = put(b, 500, 1), c = put(b, 1000, 1), gap2 = put(b, 200, 1), e = put(b, 1000, 1);
+  const auto a = put(b, 1000, 1), gap1 = put(b, 500, 1), c = put(b, 1000, 1), gap2 = put(b, 200, 1),
+             e = put(b, 1000, 1);
   b.free(gap1);
   b.free(gap2);
   CHECK(a == 0);
@@ -237,8 +238,8 @@ TEST_CASE("vma_suballoc: VMA_DEBUG_MARGIN before the first allocation, once betw
   CHECK(put(b, 100, 64) == 256);  // 232 + 16 = 248, aligned up
   b.free(mid);
   // The gap [116, 256) is 140 bytes: 110 and two margins do not fit there.
-  CHECK(put(b, 110, 1) == 372);   // 356 + 16
-  CHECK(put(b, 108, 1) == 132);   // 108 + 2 * 16 = 140 do
+  CHECK(put(b, 110, 1) == 372);  // 356 + 16
+  CHECK(put(b, 108, 1) == 132);  // 108 + 2 * 16 = 140 do
   // [482, 1024) is left: 542 bytes, 510 once the margins are taken.
   CHECK_FALSE(b.find(511, 1, Kind::buffer));
   CHECK(put(b, 510, 1) == 498);

@@ -16,8 +16,9 @@ TEST_CASE("dump_jsonl: header and a call with tagged values") {
   h.properties = {{"process.name", "/bin/x"}};
   std::string out;
   jsonl_header(h, "gzip", out);
-  CHECK(out == "{\"type\":\"header\",\"version\":6,\"semantic_version\":6,\"container\":\"gzip\","
-               "\"properties\":{\"process.name\":\"/bin/x\"}}\n");
+  CHECK(out ==
+        "{\"type\":\"header\",\"version\":6,\"semantic_version\":6,\"container\":\"gzip\","
+        "\"properties\":{\"process.name\":\"/bin/x\"}}\n");
 
   FunctionSig f;
   f.name = "glDraw";

@@ -24,7 +24,13 @@ std::unique_ptr<Parser> parse(const std::string& bytes) {
 }  // namespace
 
 TEST_CASE("trace_parser: header with semantic version and sorted properties") {
-  auto p = parse(std::string("\x06\x05\x01" "b\x01" "2\x01" "a\x01" "1\x00", 11));
+  auto p =
+      parse(std::string("\x06\x05\x01"
+                        "b\x01"
+                        "2\x01"
+                        "a\x01"
+                        "1\x00",
+                        11));
   CHECK(p->header().version == 6);
   CHECK(p->header().semantic_version == 5);
   CHECK(p->header().properties.begin()->first == "a");
@@ -57,14 +63,18 @@ TEST_CASE("trace_parser: a call cut inside its event is dropped, then truncation
     FAIL("no exception");
   } catch (const Error& e) {
     CHECK(e.code() == Errc::truncated);
-    CHECK(std::string(e.what()) == "t.trace: stream offset 19: unexpected end of file inside the call event starting here");
+    CHECK(std::string(e.what()) ==
+          "t.trace: stream offset 19: unexpected end of file inside the call event starting here");
   }
 }
 
 TEST_CASE("trace_parser: malformed data names the stream offset") {
   auto p = parse(kHeader + std::string("\x07", 1));
-  CHECK_THROWS_WITH_AS(p->next(), "t.trace: stream offset 3: unknown event 0x07 (corrupt trace, or two traces joined?)", Error);
-  auto q = parse(kHeader + std::string("\x00\x00\x04\x01" "f\x00\x01\x00\x1f", 9));
+  CHECK_THROWS_WITH_AS(p->next(), "t.trace: stream offset 3: unknown event 0x07 (corrupt trace, or two traces joined?)",
+                       Error);
+  auto q = parse(kHeader + std::string("\x00\x00\x04\x01"
+                                       "f\x00\x01\x00\x1f",
+                                       9));
   CHECK_THROWS_WITH_AS(q->next(), "t.trace: stream offset 11: unknown value type 0x1f", Error);
 }
 
@@ -75,11 +85,20 @@ TEST_CASE("trace_parser: version above 6 is refused") {
 
 TEST_CASE("trace_parser: absurd nesting and lengths fail without huge allocations") {
   // 100 nested one-element arrays exceed the depth limit.
-  std::string s = kHeader + std::string("\x00\x00\x04\x01" "f\x01" "a\x01\x00", 9);
+  std::string s = kHeader + std::string(
+                                "\x00\x00\x04\x01"
+                                "f\x01"
+                                "a\x01\x00",
+                                9);
   for (int i = 0; i < 100; ++i) s += std::string("\x0b\x01", 2);
   CHECK_THROWS_AS(parse(s)->next(), Error);
   // A string claiming 2^62 bytes just runs into the end of the data.
-  std::string t = kHeader + std::string("\x00\x00\x04\x01" "f\x01" "a\x01\x00\x07", 10) +
+  std::string t = kHeader +
+                  std::string(
+                      "\x00\x00\x04\x01"
+                      "f\x01"
+                      "a\x01\x00\x07",
+                      10) +
                   std::string("\xff\xff\xff\xff\xff\xff\xff\xff\x3f", 9) + "abc";
   auto p = parse(t);
   CHECK_THROWS_AS(p->next(), Error);

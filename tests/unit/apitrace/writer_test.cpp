@@ -64,8 +64,10 @@ struct Builder {
     v.count = static_cast<std::uint32_t>(kids.size());
     const std::uint32_t idx = add(v);
     for (std::size_t i = 0; i < kids.size(); ++i) {
-      if (i == 0) c.values[idx].first = kids[0];
-      else c.values[kids[i - 1]].next = kids[i];
+      if (i == 0)
+        c.values[idx].first = kids[0];
+      else
+        c.values[kids[i - 1]].next = kids[i];
     }
     return idx;
   }
@@ -100,7 +102,8 @@ TEST_CASE("trace_writer: every value type survives writer -> parser") {
   FunctionSig f;
   f.id = 7;
   f.name = "glTest";
-  f.arg_names = {"n", "neg", "u", "f", "d", "s", "b", "t", "blob", "e", "m", "arr", "one", "st", "p", "r", "w", "missing"};
+  f.arg_names = {"n", "neg", "u",   "f",   "d",  "s", "b", "t", "blob",
+                 "e", "m",   "arr", "one", "st", "p", "r", "w", "missing"};
   EnumSig e;
   e.id = 3;
   e.values = {{"GL_A", 1}, {"GL_B", 2}, {"GL_ALSO_B", 2}};

@@ -33,7 +33,8 @@ std::string encode(Container c, const std::string& stream, int level = -1, unsig
   opt.threads = threads;
   auto enc = make_encoder(opt, sink);
   // Odd write sizes, so chunking does not depend on the caller's.
-  for (std::size_t i = 0; i < stream.size(); i += 99991) enc->write(stream.data() + i, std::min<std::size_t>(99991, stream.size() - i));
+  for (std::size_t i = 0; i < stream.size(); i += 99991)
+    enc->write(stream.data() + i, std::min<std::size_t>(99991, stream.size() - i));
   enc->finish();
   return sink.bytes;
 }
@@ -85,7 +86,8 @@ TEST_CASE("codec: empty file and non-trace data are bad_magic") {
   test::ScratchDir dir;
   test::write_file(dir / "empty", "");
   InputFile e(dir / "empty");
-  CHECK_THROWS_WITH_AS(open_decoder(e), (dir / "empty" + ": offset 0: empty file: no trace or recording in it").c_str(), Error);
+  CHECK_THROWS_WITH_AS(open_decoder(e), (dir / "empty" + ": offset 0: empty file: no trace or recording in it").c_str(),
+                       Error);
   test::write_file(dir / "junk", "this is certainly not a brotli stream, nor anything else");
   try {
     decode_file(dir / "junk");
@@ -121,9 +123,9 @@ TEST_CASE("codec: corrupt snappy chunk and absurd lengths are errors, not garbag
   test::write_file(dir / "bad", bad);
   CHECK_THROWS_AS(decode_file(dir / "bad"), Error);
   test::write_file(dir / "huge", std::string("at\xff\xff\xff\x7f", 6));
-  CHECK_THROWS_WITH_AS(decode_file(dir / "huge"),
-                       (dir / "huge" + ": offset 2: snappy chunk length 2147483647 is implausible (corrupt file?)").c_str(),
-                       Error);
+  CHECK_THROWS_WITH_AS(
+      decode_file(dir / "huge"),
+      (dir / "huge" + ": offset 2: snappy chunk length 2147483647 is implausible (corrupt file?)").c_str(), Error);
 }
 
 TEST_CASE("codec: truncated gzip and brotli keep their prefix and then fail") {

@@ -28,8 +28,8 @@ std::string ours(float f) {
 }  // namespace
 
 TEST_CASE("float_format: the values apitrace's tests print") {
-  for (float f : {0.1f, 1e10f, -1e-07f, 3.14159265f, 0.3333333f, 0.0f, -0.0f, 100000.0f, 1000000.0f, 1e7f,
-                  1.234568e8f, 1.5f, 1e-05f, 1e-38f, 3.4e38f, 1e-45f}) {
+  for (float f : {0.1f, 1e10f, -1e-07f, 3.14159265f, 0.3333333f, 0.0f, -0.0f, 100000.0f, 1000000.0f, 1e7f, 1.234568e8f,
+                  1.5f, 1e-05f, 1e-38f, 3.4e38f, 1e-45f}) {
     CAPTURE(f);
     CHECK(ours(f) == ref(f));
   }

@@ -14,10 +14,10 @@ TEST_CASE("utf8_len accepts well-formed sequences only") {
   CHECK(utf8_len("\xc3\xa9", 0) == 2);
   CHECK(utf8_len("\xe2\x82\xac", 0) == 3);
   CHECK(utf8_len("\xf0\x9f\x98\x80", 0) == 4);
-  CHECK(utf8_len("\xe9", 0) == 0);          // Latin-1 e-acute alone
-  CHECK(utf8_len("\xc3", 0) == 0);          // cut short
-  CHECK(utf8_len("\xc0\xaf", 0) == 0);      // overlong
-  CHECK(utf8_len("\xed\xa0\x80", 0) == 0);  // a surrogate
+  CHECK(utf8_len("\xe9", 0) == 0);              // Latin-1 e-acute alone
+  CHECK(utf8_len("\xc3", 0) == 0);              // cut short
+  CHECK(utf8_len("\xc0\xaf", 0) == 0);          // overlong
+  CHECK(utf8_len("\xed\xa0\x80", 0) == 0);      // a surrogate
   CHECK(utf8_len("\xf4\x90\x80\x80", 0) == 0);  // past U+10FFFF
 }
 

@@ -14,8 +14,7 @@ namespace foz = libtrace::foz;
 using foz::Tag;
 
 TEST_CASE("foz: names, tags and hashes are written as Fossilize writes them") {
-  CHECK(foz::entry_name(Tag::graphics_pipeline, 0xe3b925b0c1c00de1ull) ==
-        "000000000000000000000006e3b925b0c1c00de1");
+  CHECK(foz::entry_name(Tag::graphics_pipeline, 0xe3b925b0c1c00de1ull) == "000000000000000000000006e3b925b0c1c00de1");
   CHECK(foz::hash_hex(0x3333) == "0000000000003333");
   CHECK(foz::parse_hash("E3B925B0C1C00DE1") == 0xe3b925b0c1c00de1ull);
   CHECK_FALSE(foz::parse_hash("e3b925b0c1c00de"));

@@ -7,8 +7,8 @@
 
 #include <filesystem>
 
-#include "foz/object_test_util.hpp"
 #include "foz/foz_test_util.hpp"
+#include "foz/object_test_util.hpp"
 #include "libtrace/core/error.hpp"
 #include "test_util.hpp"
 
@@ -19,7 +19,8 @@ namespace {
 
 const std::string kVkcube = test::data("foz/vkcube.72991ed96a80f842.1.foz");
 
-foz::FozConvertResult to_json(const std::string& in, const std::string& out, foz::JsonLayout layout, bool check = true) {
+foz::FozConvertResult to_json(const std::string& in, const std::string& out, foz::JsonLayout layout,
+                              bool check = true) {
   foz::FozToJsonOptions o;
   o.input = in;
   o.output = out;
@@ -59,8 +60,7 @@ TEST_CASE("foz convert: a document holds every entry, and comes back as the same
   const auto objects = foz::parse_document(text, arena, "doc");
   CHECK(objects.size() == 15);
   test::ParsedArchive a(kVkcube);
-  for (const foz::Object& o : objects)
-    CHECK(foz::serialize_payload(o, "doc") == a.payloads.at({o.tag, o.hash}));
+  for (const foz::Object& o : objects) CHECK(foz::serialize_payload(o, "doc") == a.payloads.at({o.tag, o.hash}));
   CHECK(to_foz(dir / "doc.json", dir / "back.foz").entries == 15);
   test::ParsedArchive b(dir / "back.foz");
   CHECK(b.payloads == a.payloads);
@@ -86,7 +86,8 @@ TEST_CASE("foz convert: bucket infos stay verbatim in both layouts") {
   to_json(dir / "b.foz", dir / "d", foz::JsonLayout::directory);
   CHECK(test::read_file(dir / ("d/" + foz::json_entry_name(Tag::bucket_info, h.get()) + ".json")) == bucket);
   to_json(dir / "b.foz", dir / "doc.json", foz::JsonLayout::document);
-  CHECK(test::read_file(dir / "doc.json").find("\"bucketInfos\":{\"" + foz::hash_hex(h.get()) + "\":" + bucket + "}") != std::string::npos);
+  CHECK(test::read_file(dir / "doc.json").find("\"bucketInfos\":{\"" + foz::hash_hex(h.get()) + "\":" + bucket + "}") !=
+        std::string::npos);
   for (const char* in : {"d", "doc.json"}) {
     to_foz(dir / in, dir / "again.foz");
     foz::ArchiveReader r(dir / "again.foz");
@@ -96,31 +97,37 @@ TEST_CASE("foz convert: bucket infos stay verbatim in both layouts") {
   }
 }
 
-TEST_CASE("foz convert: an entry filed under another hash than its JSON key is an error; --check-hashes finds the rest") {
+TEST_CASE(
+    "foz convert: an entry filed under another hash than its JSON key is an error; --check-hashes finds the rest") {
   test::ScratchDir dir;
   test::ParsedArchive vk(kVkcube);
   const std::string sampler = vk.payloads.at({Tag::sampler, 0x27ceff9929c09a63ull});
   const std::string app = vk.payloads.at({Tag::application_info, 0x72991ed96a80f842ull});
   write_archive(dir / "key.foz", {{Tag::sampler, 0x1234, sampler}});
   CHECK_THROWS_WITH_AS(to_json(dir / "key.foz", dir / "k.json", foz::JsonLayout::document, false),
-                       (dir / "key.foz" + ": offset 16: sampler 0000000000001234: the JSON key is 27ceff9929c09a63, "
-                                          "not the entry's hash 0000000000001234 (output so far kept in " +
+                       (dir / "key.foz" +
+                        ": offset 16: sampler 0000000000001234: the JSON key is 27ceff9929c09a63, "
+                        "not the entry's hash 0000000000001234 (output so far kept in " +
                         dir / "k.json.partial)")
                            .c_str(),
                        libtrace::Error);
   // An application info has no key; only its hash can tell.
   write_archive(dir / "app.foz", {{Tag::application_info, 0x99, app}});
   CHECK(to_json(dir / "app.foz", dir / "a", foz::JsonLayout::directory, false).entries == 1);
-  CHECK_THROWS_WITH_AS(to_json(dir / "app.foz", dir / "a", foz::JsonLayout::directory, true),
-                       (dir / "app.foz" + ": offset 16: application_info 0000000000000099: hash mismatch: the object hashes to 72991ed96a80f842").c_str(),
-                       libtrace::Error);
+  CHECK_THROWS_WITH_AS(
+      to_json(dir / "app.foz", dir / "a", foz::JsonLayout::directory, true),
+      (dir / "app.foz" +
+       ": offset 16: application_info 0000000000000099: hash mismatch: the object hashes to 72991ed96a80f842")
+          .c_str(),
+      libtrace::Error);
 }
 
 TEST_CASE("foz convert: a bad entry stops the document, which keeps the entries before it") {
   test::ScratchDir dir;
   test::ParsedArchive vk(kVkcube);
-  write_archive(dir / "bad.foz", {{Tag::sampler, 0x27ceff9929c09a63ull, vk.payloads.at({Tag::sampler, 0x27ceff9929c09a63ull})},
-                                  {Tag::pipeline_layout, 0x42, R"({"version":6,"pipelineLayouts":{"42":{"flags":"x"}}})"}});
+  write_archive(dir / "bad.foz",
+                {{Tag::sampler, 0x27ceff9929c09a63ull, vk.payloads.at({Tag::sampler, 0x27ceff9929c09a63ull})},
+                 {Tag::pipeline_layout, 0x42, R"({"version":6,"pipelineLayouts":{"42":{"flags":"x"}}})"}});
   CHECK_THROWS_AS(to_json(dir / "bad.foz", dir / "out.json", foz::JsonLayout::document), libtrace::Error);
   CHECK_FALSE(std::filesystem::exists(dir / "out.json"));
   foz::Arena arena;
@@ -134,7 +141,9 @@ TEST_CASE("foz convert: a bad entry stops the document, which keeps the entries 
   } catch (const libtrace::Error& e) {
     message = e.what();
   }
-  CHECK(message.ends_with(": pipeline_layout 0000000000000042: pipelineLayouts.42.flags: expected an unsigned 32-bit integer, got a string"));
+  CHECK(
+      message.ends_with(": pipeline_layout 0000000000000042: pipelineLayouts.42.flags: expected an unsigned 32-bit "
+                        "integer, got a string"));
   CHECK(std::filesystem::exists(dir / "d/01.27ceff9929c09a63.json"));
 }
 
@@ -151,7 +160,8 @@ TEST_CASE("foz convert: a directory with foreign files") {
   REQUIRE(warnings.size() == 1);
   CHECK(warnings[0] == dir / "d/README: skipped: not a .json entry file");
   test::write_file(dir / "d/0b.0000000000000001.json", "{}");
-  CHECK_THROWS_WITH_AS(foz::json_to_foz(o, nullptr),
-                       (dir / "d/0b.0000000000000001.json: not an entry file name (TT.HHHHHHHHHHHHHHHH.json with a known tag)").c_str(),
-                       libtrace::Error);
+  CHECK_THROWS_WITH_AS(
+      foz::json_to_foz(o, nullptr),
+      (dir / "d/0b.0000000000000001.json: not an entry file name (TT.HHHHHHHHHHHHHHHH.json with a known tag)").c_str(),
+      libtrace::Error);
 }

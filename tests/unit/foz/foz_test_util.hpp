@@ -16,7 +16,6 @@ inline std::span<const std::uint8_t> bytes(const std::string& s) {
   return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()};
 }
 
-
 // "0:1 4:2 8:7": unique entries per tag, as the data README lists them.
 inline std::string counts(const libtrace::foz::ArchiveReader& r) {
   std::string s;
@@ -36,7 +35,11 @@ inline std::string le32(std::uint32_t v) {
 }
 
 inline std::string foz_header(int version = 6) {
-  return std::string("\x81" "FOSSILIZEDB\0\0\0", 15) + static_cast<char>(version);
+  return std::string(
+             "\x81"
+             "FOSSILIZEDB\0\0\0",
+             15) +
+         static_cast<char>(version);
 }
 
 // One entry spelled out by hand: name, header, payload.

@@ -56,7 +56,8 @@ TEST_CASE("foz hash: application info and link keys") {
 
 TEST_CASE("foz hash: an application info from fossilize-opt (empty objects) has the null-application hash") {
   foz::Arena arena;
-  const foz::Object o = foz::parse_payload(R"({"version":6,"applicationInfo":{},"physicalDeviceFeatures":{}})", arena, "x");
+  const foz::Object o =
+      foz::parse_payload(R"({"version":6,"applicationInfo":{},"physicalDeviceFeatures":{}})", arena, "x");
   CHECK(o.application == nullptr);
   CHECK(o.features == nullptr);
   // Hasher over u64(0), u64(0): four zero units.
@@ -98,9 +99,9 @@ TEST_CASE("foz hash: flags that do not change the pipeline are normalized away")
   CHECK(foz::compute_hash(p, a.lookup(), "x") == 0xe3b925b0c1c00de1ull);
   ci->flags = VK_PIPELINE_CREATE_DISABLE_OPTIMIZATION_BIT;
   CHECK(foz::compute_hash(p, a.lookup(), "x") != 0xe3b925b0c1c00de1ull);
-  CHECK(foz::normalized_pipeline_flags(VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR | VK_PIPELINE_CREATE_DERIVATIVE_BIT |
-                                       VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT | 0x80000000ull) ==
-        VK_PIPELINE_CREATE_DERIVATIVE_BIT);
+  CHECK(foz::normalized_pipeline_flags(
+            VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR | VK_PIPELINE_CREATE_DERIVATIVE_BIT |
+            VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT | 0x80000000ull) == VK_PIPELINE_CREATE_DERIVATIVE_BIT);
 }
 
 TEST_CASE("foz hash: a sampler's capture-replay flag does not count, its LOD does") {

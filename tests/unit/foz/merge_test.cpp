@@ -24,7 +24,8 @@ TEST_CASE("foz merge: three 20k-entry archives, first copy wins, raw bytes kept,
       const std::uint64_t hash = 1 + rng() % 30000;
       // Mostly the same payload for a key in every archive; sometimes not.
       const bool odd = rng() % 50 == 0;
-      const std::string payload = "{\"k\":" + std::to_string(hash * 31 + tag) + (odd ? ",\"odd\":" + std::to_string(a) : "") + "}";
+      const std::string payload =
+          "{\"k\":" + std::to_string(hash * 31 + tag) + (odd ? ",\"odd\":" + std::to_string(a) : "") + "}";
       foz::EncodeOptions eo;
       eo.format = a == 1 ? foz::PayloadFormat::none : foz::PayloadFormat::zlib;
       if (!w.write(static_cast<Tag>(tag), hash, test::bytes(payload), eo)) continue;

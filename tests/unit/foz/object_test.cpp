@@ -121,14 +121,16 @@ TEST_CASE("foz object: malformed and ill-typed JSON is an error naming the entry
                                            ": The document root must not be followed by other values.");
   CHECK(parse_error("[]") == "e: expected a JSON object at the top level");
   CHECK(parse_error(R"({"samplers":{}})") == "e: missing member \"version\"");
-  CHECK(parse_error(R"({"version":7,"samplers":{}})") == "e: version: 7 is not a Fossilize JSON version trak reads (5 or 6)");
+  CHECK(parse_error(R"({"version":7,"samplers":{}})") ==
+        "e: version: 7 is not a Fossilize JSON version trak reads (5 or 6)");
   CHECK(parse_error(R"({"version":6})") == "e: document: holds no object (no known member besides \"version\")");
   CHECK(parse_error(R"({"version":6,"samplers":{},"setLayouts":{}})") ==
         "e: document: holds more than one object (\"setLayouts\" besides others)");
   CHECK(parse_error(R"({"version":6,"samplers":{"zz":{}}})") == "e: samplers: object key \"zz\" is not a hash");
   std::string s = kSampler;
   s.replace(s.find("\"minFilter\":1"), 13, "\"minFilter\":-1");
-  CHECK(parse_error(s) == "e: samplers.27ceff9929c09a63.minFilter: expected an unsigned 32-bit integer, got an integer");
+  CHECK(parse_error(s) ==
+        "e: samplers.27ceff9929c09a63.minFilter: expected an unsigned 32-bit integer, got an integer");
   s = kSampler;
   s.replace(s.find("\"maxLod\":0.0"), 12, "\"maxLod\":\"0\"");
   CHECK(parse_error(s) == "e: samplers.27ceff9929c09a63.maxLod: expected a number, got a string");
@@ -145,7 +147,8 @@ TEST_CASE("foz object: malformed and ill-typed JSON is an error naming the entry
   // undefined behaviour (found by fuzzing: a dynamic state of 3000347000).
   s = kSampler;
   s.replace(s.find("\"compareOp\":0"), 13, "\"compareOp\":2147483648");
-  CHECK(parse_error(s) == "e: samplers.27ceff9929c09a63.compareOp: value 2147483648 is above every Vulkan enum's range (0x7fffffff)");
+  CHECK(parse_error(s) ==
+        "e: samplers.27ceff9929c09a63.compareOp: value 2147483648 is above every Vulkan enum's range (0x7fffffff)");
   s = kSampler;
   s.replace(s.find("\"compareOp\":0"), 13, "\"compareOp\":2147483647");
   CHECK(parse_error(s) == "no error");
@@ -154,20 +157,27 @@ TEST_CASE("foz object: malformed and ill-typed JSON is an error naming the entry
 TEST_CASE("foz object: unknown sTypes, dangling counts and bad handles are errors, never dropped") {
   std::string s = kSampler;
   s.insert(s.size() - 3, R"(,"pNext":[{"sType":1000130001,"reductionMode":1},{"sType":1000999000,"x":1}])");
-  CHECK(parse_error(s) == "e: samplers.27ceff9929c09a63.pNext[1]: unknown sType 1000999000 (not a struct Fossilize records) in a pNext chain");
+  CHECK(parse_error(s) ==
+        "e: samplers.27ceff9929c09a63.pNext[1]: unknown sType 1000999000 (not a struct Fossilize records) in a pNext "
+        "chain");
   s = kSampler;
   s.insert(s.size() - 3, R"(,"pNext":[{"sType":1000192000}])");
   CHECK(parse_error(s) ==
-        "e: samplers.27ceff9929c09a63.pNext[0]: unknown sType 1000192000 (a feedback or tooling struct, never recorded) in a pNext chain");
+        "e: samplers.27ceff9929c09a63.pNext[0]: unknown sType 1000192000 (a feedback or tooling struct, never "
+        "recorded) in a pNext chain");
   CHECK(parse_error(R"({"version":6,"setLayouts":{"01":{"flags":0,"bindings":[{"descriptorType":1,"descriptorCount":2,)"
                     R"("stageFlags":16,"binding":0,"immutableSamplers":["27ceff9929c09a63"]}]}}})") ==
         "e: setLayouts.01.bindings[0].immutableSamplers: has 1 samplers, descriptorCount is 2");
   CHECK(parse_error(R"({"version":6,"pipelineLayouts":{"01":{"flags":0,"setLayouts":["xyz"]}}})") ==
         "e: pipelineLayouts.01.setLayouts[0]: expected a hash (16 hex digits), got \"xyz\"");
-  CHECK(parse_error(R"({"version":6,"physicalDeviceFeatures":{"robustBufferAccess":0,"pNext":[{"sType":1000328000,"taskShader":1}]},"applicationInfo":{}})") ==
-        "e: physicalDeviceFeatures.pNext[0]: missing member \"meshShader\"");
-  CHECK(parse_error(R"({"version":6,"link":{"application":"01","tag":12,"hash":"02"}})") == "e: link.tag: unknown resource tag 12");
-  CHECK(parse_error(kSampler + std::string("\0\x01", 2)) == "e: 1 binary bytes after the JSON of an entry that is not a shader module");
+  CHECK(
+      parse_error(
+          R"({"version":6,"physicalDeviceFeatures":{"robustBufferAccess":0,"pNext":[{"sType":1000328000,"taskShader":1}]},"applicationInfo":{}})") ==
+      "e: physicalDeviceFeatures.pNext[0]: missing member \"meshShader\"");
+  CHECK(parse_error(R"({"version":6,"link":{"application":"01","tag":12,"hash":"02"}})") ==
+        "e: link.tag: unknown resource tag 12");
+  CHECK(parse_error(kSampler + std::string("\0\x01", 2)) ==
+        "e: 1 binary bytes after the JSON of an entry that is not a shader module");
 }
 
 TEST_CASE("foz object: shader module payloads are checked: varint range, SPIR-V size, base64") {
@@ -191,12 +201,14 @@ TEST_CASE("foz object: shader module payloads are checked: varint range, SPIR-V 
   CHECK(parse_error(R"({"version":6,"shaderModules":{"01":{"codeSize":4,"flags":0,"code":"AQI!BA=="}}})") ==
         "e: shaderModules.01.code: invalid base64");
   foz::Arena arena;
-  const foz::Object o = foz::parse_payload(R"({"version":6,"shaderModules":{"01":{"codeSize":4,"flags":0,"code":"AwIjBw=="}}})", arena, "e");
+  const foz::Object o = foz::parse_payload(
+      R"({"version":6,"shaderModules":{"01":{"codeSize":4,"flags":0,"code":"AwIjBw=="}}})", arena, "e");
   CHECK(o.as<VkShaderModuleCreateInfo>()->pCode[0] == 0x07230203u);
   // Written back in the varint form Fossilize's archives use.
-  CHECK(foz::serialize_payload(o, "e") ==
-        R"({"version":6,"shaderModules":{"0000000000000001":{"varintOffset":0,"varintSize":4,"codeSize":4,"flags":0}}})" +
-            std::string("\0\x83\x84\x8c\x39", 5));
+  CHECK(
+      foz::serialize_payload(o, "e") ==
+      R"({"version":6,"shaderModules":{"0000000000000001":{"varintOffset":0,"varintSize":4,"codeSize":4,"flags":0}}})" +
+          std::string("\0\x83\x84\x8c\x39", 5));
 }
 
 TEST_CASE("foz object: whole-state documents are checked member by member and read one object at a time") {
@@ -213,18 +225,21 @@ TEST_CASE("foz object: whole-state documents are checked member by member and re
   CHECK(doc_error(R"({"version":6,"pipelines":{}})") == "d: document: unknown member \"pipelines\" at byte 13");
   CHECK(doc_error(R"({"version":6,"samplers":{},"samplers":{}})") == "d: document: member \"samplers\" appears twice");
   CHECK(doc_error(R"({"version":6,"samplers":{"x1":{}}})") == "d: samplers: object key \"x1\" is not a hash");
-  CHECK(doc_error(R"({"version":6,"samplers":{"01":{"flags":})") == "d: malformed JSON at byte 40: the document ends early");
+  CHECK(doc_error(R"({"version":6,"samplers":{"01":{"flags":})") ==
+        "d: malformed JSON at byte 40: the document ends early");
   CHECK(doc_error(R"({"version":6,"samplers":{"01":{"flags":0}}} {})") ==
         "d: malformed JSON at byte 44: the document root must not be followed by other values");
-  CHECK(doc_error(R"({"version":6,"applicationInfo":{}})") == "d: document: applicationInfo and physicalDeviceFeatures come as a pair");
+  CHECK(doc_error(R"({"version":6,"applicationInfo":{}})") ==
+        "d: document: applicationInfo and physicalDeviceFeatures come as a pair");
   CHECK(doc_error(R"({"version":6,"samplers":{"01":{"flags":0,}}})") ==
         "d: malformed JSON at byte 41: Missing a name for object member.");
   CHECK(doc_error(R"({"version":6,"samplers":{"01":{"flags":0}}})") == "d: samplers.01: missing member \"minFilter\"");
 
   // Fossilize's own monolithic layout: one application, a module as base64.
-  const std::string doc = R"({"version":6,"applicationInfo":{"applicationName":"a","applicationVersion":0,"engineVersion":0,"apiVersion":0},)"
-                          R"("physicalDeviceFeatures":{"robustBufferAccess":0},"samplers":{},"shaderModules":{"0000000000000009":)"
-                          R"({"flags":0,"codeSize":4,"code":"AwIjBw=="}},"link":{"application":"01","tag":4,"hash":"09"}})";
+  const std::string doc =
+      R"({"version":6,"applicationInfo":{"applicationName":"a","applicationVersion":0,"engineVersion":0,"apiVersion":0},)"
+      R"("physicalDeviceFeatures":{"robustBufferAccess":0},"samplers":{},"shaderModules":{"0000000000000009":)"
+      R"({"flags":0,"codeSize":4,"code":"AwIjBw=="}},"link":{"application":"01","tag":4,"hash":"09"}})";
   foz::Arena arena;
   const foz::DocumentIndex index(doc, "d");
   REQUIRE(index.entries().size() == 3);

@@ -45,8 +45,8 @@ struct ParsedArchive {
 // Archives Fossilize wrote (tests/data/README.md says where each came from).
 inline std::vector<std::string> real_archives() {
   std::vector<std::string> out;
-  for (const char* name : {"foz/vkcube.72991ed96a80f842.1.foz", "foz/synth_compute.foz", "foz/edge/truncated_header.foz",
-                           "foz/edge/truncated_payload.foz"})
+  for (const char* name : {"foz/vkcube.72991ed96a80f842.1.foz", "foz/synth_compute.foz",
+                           "foz/edge/truncated_header.foz", "foz/edge/truncated_payload.foz"})
     out.push_back(std::string(TRAK_TEST_DATA) + "/" + name);
   return out;
 }

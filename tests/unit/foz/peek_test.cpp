@@ -3,8 +3,8 @@
 // examples) and on malformed payloads.
 #include <doctest/doctest.h>
 
-#include "foz/peek.hpp"
 #include "foz/foz_test_util.hpp"
+#include "foz/peek.hpp"
 #include "test_util.hpp"
 
 namespace foz = libtrace::foz;
@@ -33,7 +33,8 @@ TEST_CASE("foz peek: the handles in vkcube's objects, as convert-db wrote them")
   CHECK(refs(peek(Tag::graphics_pipeline, json("06.e3b925b0c1c00de1.json"))) ==
         "pipeline_layout:2ab80332838222bd render_pass:2ffdabedb67ac3c1 shader_module:8360ba81b60d3962 "
         "shader_module:1778d8b90d391b54 ");
-  CHECK(refs(peek(Tag::pipeline_layout, json("03.2ab80332838222bd.json"))) == "descriptor_set_layout:171a553b55beb140 ");
+  CHECK(refs(peek(Tag::pipeline_layout, json("03.2ab80332838222bd.json"))) ==
+        "descriptor_set_layout:171a553b55beb140 ");
   CHECK(refs(peek(Tag::descriptor_set_layout, json("02.171a553b55beb140.json"))).empty());
   CHECK(refs(peek(Tag::render_pass, json("05.2ffdabedb67ac3c1.json"))).empty());  // its "layout"s are numbers
   // A shader module: JSON, NUL, varint SPIR-V (the JSON says codeSize 1280).
@@ -60,10 +61,11 @@ TEST_CASE("foz peek: compute stages, immutable samplers, libraries, base pipelin
                   R"({"version":6,"setLayouts":{"89e95f8b46cf0f04":{"flags":0,"bindings":[{"descriptorType":6,)"
                   R"("binding":0},{"descriptorType":1,"binding":1,"immutableSamplers":["31736ec7d9cc5871"]}]}}})")) ==
         "sampler:31736ec7d9cc5871 ");
-  CHECK(refs(peek(Tag::graphics_pipeline,
-                  R"({"version":6,"graphicsPipelines":{"01":{"layout":"00000000000000aa","renderPass":"0000000000000000",)"
-                  R"("basePipelineHandle":"00000000000000bb","stages":[],"pNext":[{"sType":1000290000,)"
-                  R"("libraries":["00000000000000cc","00000000000000dd"]}]}}})")) ==
+  CHECK(refs(peek(
+            Tag::graphics_pipeline,
+            R"({"version":6,"graphicsPipelines":{"01":{"layout":"00000000000000aa","renderPass":"0000000000000000",)"
+            R"("basePipelineHandle":"00000000000000bb","stages":[],"pNext":[{"sType":1000290000,)"
+            R"("libraries":["00000000000000cc","00000000000000dd"]}]}}})")) ==
         "pipeline_layout:00000000000000aa graphics_pipeline:00000000000000bb graphics_pipeline:00000000000000cc "
         "graphics_pipeline:00000000000000dd ");
   CHECK(refs(peek(Tag::raytracing_pipeline,

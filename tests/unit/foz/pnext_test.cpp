@@ -18,7 +18,8 @@ namespace {
 
 const char* const kStage = R"("flags":0,"name":"main","module":"00000000000000a1")";
 
-const std::string kGraphics = std::string(R"({"version":6,"graphicsPipelines":{"00000000000000f1":{
+const std::string kGraphics =
+    std::string(R"({"version":6,"graphicsPipelines":{"00000000000000f1":{
   "flags":0,"basePipelineHandle":"0000000000000000","basePipelineIndex":-1,"layout":"00000000000000b1",
   "renderPass":"0000000000000000","subpass":0,
   "tessellationState":{"flags":0,"patchControlPoints":3,"pNext":[{"sType":1000117003,"domainOrigin":1}]},
@@ -50,9 +51,13 @@ const std::string kGraphics = std::string(R"({"version":6,"graphicsPipelines":{"
     "depthWriteEnable":1,"depthTestEnable":1,"depthCompareOp":3,
     "front":{"compareOp":7,"writeMask":255,"reference":1,"compareMask":255,"passOp":2,"failOp":0,"depthFailOp":0},
     "back":{"compareOp":7,"writeMask":255,"reference":1,"compareMask":255,"passOp":2,"failOp":0,"depthFailOp":0}},
-  "stages":[{)") + kStage + R"(,"stage":1,"pNext":[{"sType":1000225001,"requiredSubgroupSize":32}]},
-    {)" + kStage + R"(,"stage":2,"specializationInfo":{"dataSize":4,"data":"AQAAAA==","mapEntries":[{"offset":0,"size":4,"constantID":7}]}},
-    {)" + kStage + R"(,"stage":4},{)" + kStage + R"(,"stage":16}],
+  "stages":[{)") +
+    kStage + R"(,"stage":1,"pNext":[{"sType":1000225001,"requiredSubgroupSize":32}]},
+    {)" +
+    kStage +
+    R"(,"stage":2,"specializationInfo":{"dataSize":4,"data":"AQAAAA==","mapEntries":[{"offset":0,"size":4,"constantID":7}]}},
+    {)" +
+    kStage + R"(,"stage":4},{)" + kStage + R"(,"stage":16}],
   "pNext":[{"sType":1000044002,"depthAttachmentFormat":126,"stencilAttachmentFormat":126,"viewMask":0,"colorAttachmentFormats":[37,44]},
     {"sType":1000099001,"flags":0,"discardRectangleMode":1,"discardRectangleCount":1,"discardRectangles":[{"x":1,"y":2,"width":3,"height":4}]},
     {"sType":1000226001,"fragmentSize":{"width":2,"height":2},"combinerOps":[0,1]},
@@ -88,7 +93,8 @@ const std::string kRenderPass = R"({"version":6,"renderPasses":{"00000000000000e
     {"sType":1000218002,"fragmentDensityMapAttachment":{"attachment":0,"layout":1000218000}},
     {"sType":1000458001,"disallowMerging":1}]}}})";
 
-const std::string kRenderPass2 = R"({"version":6,"renderPasses2":{"00000000000000e2":{"flags":0,"correlatedViewMasks":[3],
+const std::string kRenderPass2 =
+    R"({"version":6,"renderPasses2":{"00000000000000e2":{"flags":0,"correlatedViewMasks":[3],
   "dependencies":[{"dependencyFlags":0,"dstAccessMask":0,"srcAccessMask":0,"dstStageMask":0,"srcStageMask":0,"dstSubpass":0,
     "srcSubpass":4294967295,"viewOffset":0,"pNext":[{"sType":1000314000,"srcStageMask":1024,"srcAccessMask":256,
     "dstStageMask":4294967296,"dstAccessMask":8589934592}]}],
@@ -139,7 +145,8 @@ std::set<int> stypes_in(const void* p) {
 }  // namespace
 
 TEST_CASE("foz pnext: every supported struct reads, writes back the same JSON and hashes") {
-  for (const std::string* json : {&kGraphics, &kLibrary, &kSampler, &kSetLayout, &kRenderPass, &kRenderPass2, &kRayTracing, &kApplication}) {
+  for (const std::string* json :
+       {&kGraphics, &kLibrary, &kSampler, &kSetLayout, &kRenderPass, &kRenderPass2, &kRayTracing, &kApplication}) {
     foz::Arena arena;
     const foz::Object o = foz::parse_payload(*json, arena, "fixture");
     INFO(json->substr(0, 60));
@@ -152,7 +159,8 @@ TEST_CASE("foz pnext: chains keep their order and every struct its sType") {
   foz::Arena arena;
   const foz::Object g = foz::parse_payload(kGraphics, arena, "g");
   const auto* ci = g.as<VkGraphicsPipelineCreateInfo>();
-  CHECK(stypes_in(ci->pNext) == std::set<int>{1000044002, 1000099001, 1000226001, 1000068000, 1000376002, 1000232001, 1000232002, 1000470005});
+  CHECK(stypes_in(ci->pNext) ==
+        std::set<int>{1000044002, 1000099001, 1000226001, 1000068000, 1000376002, 1000232001, 1000232002, 1000470005});
   CHECK(static_cast<const VkBaseInStructure*>(ci->pNext)->sType == VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO);
   CHECK(stypes_in(ci->pRasterizationState->pNext).size() == 6);
   const auto* line = reinterpret_cast<const VkPipelineRasterizationLineStateCreateInfoEXT*>(
@@ -173,7 +181,8 @@ TEST_CASE("foz pnext: hashes follow the members Fossilize hashes") {
   const foz::Object g = foz::parse_payload(kGraphics, arena, "g");
   const foz::Hash base = foz::compute_hash(g, {}, "g");
   const auto* ci = g.as<VkGraphicsPipelineCreateInfo>();
-  auto* rendering = const_cast<VkPipelineRenderingCreateInfo*>(static_cast<const VkPipelineRenderingCreateInfo*>(ci->pNext));
+  auto* rendering =
+      const_cast<VkPipelineRenderingCreateInfo*>(static_cast<const VkPipelineRenderingCreateInfo*>(ci->pNext));
   rendering->stencilAttachmentFormat = VK_FORMAT_UNDEFINED;
   CHECK(foz::compute_hash(g, {}, "g") != base);
   rendering->stencilAttachmentFormat = VK_FORMAT_D32_SFLOAT;
@@ -189,7 +198,8 @@ TEST_CASE("foz pnext: hashes follow the members Fossilize hashes") {
   auto* l = const_cast<VkGraphicsPipelineCreateInfo*>(lib.as<VkGraphicsPipelineCreateInfo>());
   l->layout = foz::handle_from_hash<VkPipelineLayout>(0x99);
   CHECK(foz::compute_hash(lib, {}, "l") == lib_hash);
-  const auto* info = reinterpret_cast<const VkPipelineLibraryCreateInfoKHR*>(static_cast<const VkBaseInStructure*>(l->pNext)->pNext);
+  const auto* info =
+      reinterpret_cast<const VkPipelineLibraryCreateInfoKHR*>(static_cast<const VkBaseInStructure*>(l->pNext)->pNext);
   auto* libraries = const_cast<VkPipeline*>(info->pLibraries);
   libraries[0] = foz::handle_from_hash<VkPipeline>(0x98);
   CHECK(foz::compute_hash(lib, {}, "l") != lib_hash);
@@ -203,18 +213,22 @@ TEST_CASE("foz pnext: hashes follow the members Fossilize hashes") {
 
 TEST_CASE("foz pnext: counts that disagree with their arrays are errors") {
   foz::Arena arena;
-  std::string j = replaced(kGraphics, R"("attachmentCount":1,"colorWriteEnables":[1])", R"("attachmentCount":2,"colorWriteEnables":[1])");
-  CHECK_THROWS_WITH_AS(foz::parse_payload(j, arena, "g"),
-                       "g: graphicsPipelines.00000000000000f1.colorBlendState.pNext[1].colorWriteEnables: has 1 elements, expected 2",
-                       libtrace::Error);
+  std::string j = replaced(kGraphics, R"("attachmentCount":1,"colorWriteEnables":[1])",
+                           R"("attachmentCount":2,"colorWriteEnables":[1])");
+  CHECK_THROWS_WITH_AS(
+      foz::parse_payload(j, arena, "g"),
+      "g: graphicsPipelines.00000000000000f1.colorBlendState.pNext[1].colorWriteEnables: has 1 elements, expected 2",
+      libtrace::Error);
   j = replaced(kGraphics, R"("sampleMask":[15])", R"("sampleMask":[15,1])");
   CHECK_THROWS_WITH_AS(foz::parse_payload(j, arena, "g"),
                        "g: graphicsPipelines.00000000000000f1.multisampleState.sampleMask: has 2 elements, expected 1",
                        libtrace::Error);
-  j = replaced(kGraphics, R"("viewportCount":1,"scissorCount":1,)", R"("viewportCount":1,"scissorCount":1,"scissors":[],)");
-  CHECK_THROWS_WITH_AS(foz::parse_payload(j, arena, "g"),
-                       "g: graphicsPipelines.00000000000000f1.viewportState.scissors: has 0 elements, scissorCount is 1",
-                       libtrace::Error);
+  j = replaced(kGraphics, R"("viewportCount":1,"scissorCount":1,)",
+               R"("viewportCount":1,"scissorCount":1,"scissors":[],)");
+  CHECK_THROWS_WITH_AS(
+      foz::parse_payload(j, arena, "g"),
+      "g: graphicsPipelines.00000000000000f1.viewportState.scissors: has 0 elements, scissorCount is 1",
+      libtrace::Error);
 }
 
 TEST_CASE("foz pnext: every profile resolves against the registry, with code wherever a list is missing") {

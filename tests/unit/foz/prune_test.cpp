@@ -34,10 +34,13 @@ void write_prune_fixture(const std::string& path) {
   auto put = [&](Tag t, std::uint64_t hash, const std::string& json) { w.write(t, hash, test::bytes(json)); };
   auto link = [&](std::uint64_t app, unsigned tag, std::uint64_t obj, std::uint64_t key) {
     put(Tag::application_blob_link, key,
-        R"({"version":6,"link":{"application":")" + h(app) + R"(","tag":)" + std::to_string(tag) + R"(,"hash":")" + h(obj) + "\"}}");
+        R"({"version":6,"link":{"application":")" + h(app) + R"(","tag":)" + std::to_string(tag) + R"(,"hash":")" +
+            h(obj) + "\"}}");
   };
-  put(Tag::application_info, 0xA, R"({"version":6,"applicationInfo":{"applicationName":"a"},"physicalDeviceFeatures":{}})");
-  put(Tag::application_info, 0xB, R"({"version":6,"applicationInfo":{"applicationName":"b"},"physicalDeviceFeatures":{}})");
+  put(Tag::application_info, 0xA,
+      R"({"version":6,"applicationInfo":{"applicationName":"a"},"physicalDeviceFeatures":{}})");
+  put(Tag::application_info, 0xB,
+      R"({"version":6,"applicationInfo":{"applicationName":"b"},"physicalDeviceFeatures":{}})");
   put(Tag::sampler, 0x51, R"({"version":6,"samplers":{"0000000000000051":{}}})");
   put(Tag::sampler, 0x52, R"({"version":6,"samplers":{"0000000000000052":{}}})");  // nobody's
   put(Tag::descriptor_set_layout, 0x61,
@@ -54,10 +57,10 @@ void write_prune_fixture(const std::string& path) {
         R"({"version":6,"graphicsPipelines":{")" + h(p) + R"(":{"layout":")" + h(layout) +
             R"(","renderPass":"0000000000000091","stages":[{"module":")" + h(module) + "\"}]" + extra + "}}}");
   };
-  gfx(0x100, 0x71, 0x83, "");                                                   // P0, base of P1
+  gfx(0x100, 0x71, 0x83, "");  // P0, base of P1
   gfx(0x101, 0x71, 0x81, R"(,"basePipelineHandle":"0000000000000100","pNext":[{"libraries":["0000000000000102"]}])");
-  gfx(0x102, 0x71, 0x84, "");                                                   // P2, library of P1
-  gfx(0x103, 0x73, 0x81, "");                                                   // P3 (B)
+  gfx(0x102, 0x71, 0x84, "");  // P2, library of P1
+  gfx(0x103, 0x73, 0x81, "");  // P3 (B)
   put(Tag::compute_pipeline, 0x201,
       R"({"version":6,"computePipelines":{"0000000000000201":{"layout":"0000000000000072","stage":{"module":"0000000000000082"}}}})");
   link(0xA, 6, 0x101, 0x1001);

@@ -42,7 +42,8 @@ TEST_CASE("foz repack: every format, level and CRC policy keeps hashes and decod
 TEST_CASE("foz repack: duplicates, unknown tags and a torn tail are dropped; a bad entry keeps a partial") {
   test::ScratchDir dir;
   const std::string whole = test::read_file(test::data("foz/vkcube.72991ed96a80f842.1.foz"));
-  test::write_file(dir / "in.foz", whole + whole.substr(16, 186 + 145) + test::foz_entry(40, 1, "x") + whole.substr(16, 100));
+  test::write_file(dir / "in.foz",
+                   whole + whole.substr(16, 186 + 145) + test::foz_entry(40, 1, "x") + whole.substr(16, 100));
   foz::FozRepackOptions opt;
   opt.output = dir / "out.foz";
   int warnings = 0;

@@ -64,8 +64,8 @@ TEST_CASE("foz scan: truncation at every byte offset keeps exactly the complete 
   for (std::size_t len = 0; len <= whole.size(); ++len) {
     test::write_file(path, whole.substr(0, len));
     if (len > 0 && len < foz::kMagicSize) {
-      CHECK(error_of(path) == path + ": offset " + std::to_string(len) + ": truncated header: " + std::to_string(len) +
-                                  " of 16 bytes");
+      CHECK(error_of(path) ==
+            path + ": offset " + std::to_string(len) + ": truncated header: " + std::to_string(len) + " of 16 bytes");
       continue;
     }
     std::size_t complete = 0;
@@ -111,8 +111,9 @@ TEST_CASE("foz scan: duplicates, unknown tags, version 5, ignored name prefix") 
   test::ScratchDir dir;
   std::string name = test::foz_entry(1, 0x10, "second");
   name.replace(0, 8, "ffffffff");  // chars 0..7 are ignored, as by Fossilize
-  const std::string bytes = test::foz_header(5) + test::foz_entry(1, 0x10, "first") + test::foz_entry(11, 0x10, "future") +
-                            name + test::foz_entry(4, 0x10, "module") + test::foz_entry(0xffff, 1, "");
+  const std::string bytes = test::foz_header(5) + test::foz_entry(1, 0x10, "first") +
+                            test::foz_entry(11, 0x10, "future") + name + test::foz_entry(4, 0x10, "module") +
+                            test::foz_entry(0xffff, 1, "");
   test::write_file(dir / "a.foz", bytes);
   const Scan s = scan_file(dir / "a.foz");
   REQUIRE(s.entries.size() == 5);
@@ -134,9 +135,13 @@ TEST_CASE("foz scan: bad headers and names are errors naming the offset") {
   const std::string p = dir / "x.foz";
   test::write_file(p, test::foz_header(7) + std::string(10, 'x'));
   CHECK(error_of(p) == p + ": offset 15: archive version 7 (trak reads versions 5 and 6)");
-  test::write_file(p, std::string("\x81" "FOSSILIZEDC\0\0\0\x06", 16));
+  test::write_file(p, std::string("\x81"
+                                  "FOSSILIZEDC\0\0\0\x06",
+                                  16));
   CHECK(error_of(p) == p + ": not a Fossilize archive (no \\x81FOSSILIZEDB magic)");
-  test::write_file(p, std::string("\x81" "FOSSILIZEDB\0\x01\0\x06", 16));
+  test::write_file(p, std::string("\x81"
+                                  "FOSSILIZEDB\0\x01\0\x06",
+                                  16));
   CHECK(error_of(p) == p + ": offset 12: not a Fossilize archive (header bytes 12-14 are not zero)");
   std::string bad = test::foz_entry(6, 0xabc, "{}");
   bad[30] = 'g';
@@ -144,7 +149,8 @@ TEST_CASE("foz scan: bad headers and names are errors naming the offset") {
   CHECK(error_of(p) == p + ": offset 74: entry name \"000000000000000000000006000000g000000abc\" is not 40 hex digits");
   bad[30] = '\n';
   test::write_file(p, test::foz_header() + bad);
-  CHECK(error_of(p) == p + ": offset 16: entry name \"000000000000000000000006000000\\x0a000000abc\" is not 40 hex digits");
+  CHECK(error_of(p) ==
+        p + ": offset 16: entry name \"000000000000000000000006000000\\x0a000000abc\" is not 40 hex digits");
   // The scanner hands out the entries before the bad one first.
   test::write_file(p, test::foz_header() + test::foz_entry(6, 1, "{}") + bad);
   libtrace::InputFile in(p);

@@ -12,7 +12,8 @@
 namespace foz = libtrace::foz;
 
 TEST_CASE("foz varint: sizes at every byte boundary") {
-  const std::vector<std::uint32_t> words = {0, 127, 128, 16383, 16384, (1u << 21) - 1, 1u << 21, (1u << 28) - 1, 1u << 28, 0xffffffffu};
+  const std::vector<std::uint32_t> words = {
+      0, 127, 128, 16383, 16384, (1u << 21) - 1, 1u << 21, (1u << 28) - 1, 1u << 28, 0xffffffffu};
   const std::vector<std::size_t> sizes = {1, 1, 2, 2, 3, 3, 4, 4, 5, 5};
   for (std::size_t i = 0; i < words.size(); ++i) {
     std::string out;
@@ -91,9 +92,9 @@ TEST_CASE("foz base64: Fossilize's alphabet and padding, strict decoding") {
   CHECK(out == std::vector<std::uint8_t>{'f'});
   CHECK(foz::decode_base64("", out));
   CHECK(out.empty());
-  CHECK_FALSE(foz::decode_base64("Zg=", out));    // not a multiple of 4
-  CHECK_FALSE(foz::decode_base64("Z===", out));   // too much padding
+  CHECK_FALSE(foz::decode_base64("Zg=", out));       // not a multiple of 4
+  CHECK_FALSE(foz::decode_base64("Z===", out));      // too much padding
   CHECK_FALSE(foz::decode_base64("Zg==Zg==", out));  // padding before the end
-  CHECK_FALSE(foz::decode_base64("Zm-v", out));   // outside the alphabet
+  CHECK_FALSE(foz::decode_base64("Zm-v", out));      // outside the alphabet
   CHECK_FALSE(foz::decode_base64("Zm9\n", out));
 }

@@ -6,8 +6,8 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <random>
 #include <map>
+#include <random>
 #include <set>
 #include <thread>
 

@@ -264,7 +264,7 @@ TEST_CASE("vma_device_alloc: lost allocations follow frameInUseCount; touch sees
   vk::Allocation* x = a.allocate(r, why);
   vk::Allocation* y = a.allocate(r, why);
   REQUIRE((x && y));
-  CHECK(a.touch(y, 2));  // y was used in frame 2
+  CHECK(a.touch(y, 2));              // y was used in frame 2
   CHECK(a.make_lost(pool, 1) == 0);  // 0 + 1 < 1 is false
   CHECK(a.make_lost(pool, 2) == 1);  // x: 0 + 1 < 2
   CHECK(x->lost);
@@ -392,7 +392,8 @@ TEST_CASE("vma_device_alloc: a linear pool of one block: stack, ring buffer and 
   CHECK(a.validate() == "");
 }
 
-TEST_CASE("vma_device_alloc: a linear pool of several blocks fills its last block; UPPER_ADDRESS only in one-block ones") {
+TEST_CASE(
+    "vma_device_alloc: a linear pool of several blocks fills its last block; UPPER_ADDRESS only in one-block ones") {
   Fixture f;
   vk::DeviceAllocator a(f.device, {});
   const std::uint32_t t = f.host_type;

@@ -11,7 +11,9 @@ using namespace libtrace::vk;
 
 namespace {
 
-bool has(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
+bool has(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
 
 bool is_lavapipe(const PhysicalDeviceInfo& d) { return d.name().find("llvmpipe") != std::string::npos; }
 
@@ -65,7 +67,8 @@ TEST_CASE("vk_device: extensions are enabled where present and reported where mi
   Device dev(instance, instance.select(""), opt);
   CHECK(dev.handle() != VK_NULL_HANDLE);
   CHECK(dev.queue() != VK_NULL_HANDLE);
-  CHECK(dev.extension_enabled("VK_KHR_dedicated_allocation") == dev.info().has_extension("VK_KHR_dedicated_allocation"));
+  CHECK(dev.extension_enabled("VK_KHR_dedicated_allocation") ==
+        dev.info().has_extension("VK_KHR_dedicated_allocation"));
   CHECK(dev.missing_extensions() == std::vector<std::string>{"VK_TRAK_not_an_extension"});
   CHECK_FALSE(dev.extension_enabled("VK_TRAK_not_an_extension"));
 }

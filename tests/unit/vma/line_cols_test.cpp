@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "vma/line.hpp"
 #include "test_util.hpp"
+#include "vma/line.hpp"
 
 using namespace libtrace::vma;
 using namespace libtrace::vma::detail;
@@ -113,7 +113,8 @@ TEST_CASE("vma_line_cols: columns compiled from the schema's lists") {
 TEST_CASE("vma_line_cols: numbers left out are validated exactly, at their bounds") {
   // Every column class, with nothing kept.
   CHECK(agrees_without_values("1,0.5,0,vmaCreateBuffer,4294967295,18446744073709551615,0,0,0,0,0,0,0,(nil),0x10,\n"));
-  CHECK(agrees_without_values("1,0.5,0,vmaCreateBuffer,0000000000000000000001,1,2,3,4,5,6,7,8,0x0,0000000000000010,t\n"));
+  CHECK(
+      agrees_without_values("1,0.5,0,vmaCreateBuffer,0000000000000000000001,1,2,3,4,5,6,7,8,0x0,0000000000000010,t\n"));
   CHECK(agrees_without_values("1,0.5,0,vmaAllocateMemoryForImage,1,2,3,1,0,4,5,6,7,8,(nil),00000000000000A0\n"));
   CHECK(agrees_without_values("1,0.5,0,vmaFlushAllocation,(nil),0,18446744073709551615\n"));
   CHECK(agrees_without_values("1,0.5,0,vmaFlushAllocation,0x1,00000000000000000000000000001,99999999999999999\r\n"));

@@ -43,15 +43,22 @@ bool fast_agrees(const std::string& line_nl, Version v = Version{1, 8}) {
 TEST_CASE("vma_line: the fast parser takes the lines real recordings are made of") {
   CHECK(fast_agrees("12552,0.000,0,vmaCreateAllocator\n"));
   CHECK(fast_agrees("12552,0.000,0,vmaCreateAllocator\r\n"));
-  CHECK(fast_agrees("12560,0.003,0,vmaCreateBuffer,0,131072,128,0,32,3,0,0,0,0000000000000000,000001D85B8B0090,00000000DEADBEEF\n"));
+  CHECK(fast_agrees(
+      "12560,0.003,0,vmaCreateBuffer,0,131072,128,0,32,3,0,0,0,0000000000000000,000001D85B8B0090,00000000DEADBEEF\n"));
   CHECK(fast_agrees("12560,0.003,0,vmaCreateBuffer,0,131072,128,0,32,3,0,0,0,0000000000000000,000001D85B8B0090,\n"));
-  CHECK(fast_agrees("12560,0.003,0,vmaCreateBuffer,0,131072,128,0,32,3,0,0,0,0000000000000000,000001D85B8B0090,a, b ,c\r\n"));
-  CHECK(fast_agrees("12556,0.002,0,vmaCreateImage,0,1,126,256,256,1,5,1,1,0,32,0,0,0,1,0,0,0,0000000000000000,000001D85B8B0090,\n"));
-  CHECK(fast_agrees("12560,0.004,0,vmaAllocateMemoryForBuffer,65536,256,15,1,1,0,1,0,0,0,0000000000000000,000001D85B8B0090,\n"));
-  CHECK(fast_agrees("1,0.5,0,vmaAllocateMemoryPages,65536,256,15,0,1,0,0,0,0000000000000000,00000000000000A0 00000000000000B0,\n"));
+  CHECK(fast_agrees(
+      "12560,0.003,0,vmaCreateBuffer,0,131072,128,0,32,3,0,0,0,0000000000000000,000001D85B8B0090,a, b ,c\r\n"));
+  CHECK(fast_agrees(
+      "12556,0.002,0,vmaCreateImage,0,1,126,256,256,1,5,1,1,0,32,0,0,0,1,0,0,0,0000000000000000,000001D85B8B0090,\n"));
+  CHECK(fast_agrees(
+      "12560,0.004,0,vmaAllocateMemoryForBuffer,65536,256,15,1,1,0,1,0,0,0,0000000000000000,000001D85B8B0090,\n"));
+  CHECK(fast_agrees(
+      "1,0.5,0,vmaAllocateMemoryPages,65536,256,15,0,1,0,0,0,0000000000000000,00000000000000A0 00000000000000B0,\n"));
   CHECK(fast_agrees("1,0.5,0,vmaFreeMemoryPages,00000000000000A0 00000000000000B0\n"));
   CHECK(fast_agrees("1,0.5,0,vmaFreeMemoryPages,0x10  0x20 \n"));
-  CHECK(fast_agrees("1,0.5,0,vmaDefragmentationBegin,0,000001D85B8E9900 000001D85B8E2688,,18446744073709551615,4294967295,0,0,0000000000000000,0000000000000000\n"));
+  CHECK(
+      fast_agrees("1,0.5,0,vmaDefragmentationBegin,0,000001D85B8E9900 "
+                  "000001D85B8E2688,,18446744073709551615,4294967295,0,0,0000000000000000,0000000000000000\n"));
   CHECK(fast_agrees("1,0.5,0,vmaFlushAllocation,(nil),0,18446744073709551615\n"));
   CHECK(fast_agrees("1,0.5,0,vmaDestroyBuffer,000001D85B8B1A80,\n"));
   CHECK(fast_agrees("1,0.5,0,vmaSetPoolName,000001D85B8B1A80,Pool 1, generated\n"));
@@ -64,12 +71,23 @@ TEST_CASE("vma_line: the fast parser takes the lines real recordings are made of
 
 TEST_CASE("vma_line: the fast parser leaves malformed and unusual lines to the reference parser") {
   for (const char* line : {
-           "\n", " \n", "\r\n", "x,0.1,0,vmaDestroyAllocator\n", "1,0.1,0,vmaFrobnicate,1\n", "1,0.0,0,vmaDestroyBuffer\n",
-           "1,0.0,0,vmaDestroyBuffer,0000000000000001,2\n", "1,0.0,0,vmaDestroyBuffer,0000000000000001,,\n",
-           "1,0.0,0,vmaDestroyBuffer,0000000000000001, \t\n", "1,0.0,0,vmaCreateAllocator \n",
-           "1,0.0,0,vmaCreateAllocator\r\r\n", "1,-0.5,0,vmaCreateAllocator\n", "1,1e3,0,vmaCreateAllocator\n",
-           "4294967296,0.0,0,vmaCreateAllocator\n", "1,0.0,4294967296,vmaCreateAllocator\n",
-           "1,0.0,0,vmaCreatePool,2,0,1024,1,4,0,0x1,x\n", "1,0.0,0,vmaMapMemory,0000000000000001\r0\n",
+           "\n",
+           " \n",
+           "\r\n",
+           "x,0.1,0,vmaDestroyAllocator\n",
+           "1,0.1,0,vmaFrobnicate,1\n",
+           "1,0.0,0,vmaDestroyBuffer\n",
+           "1,0.0,0,vmaDestroyBuffer,0000000000000001,2\n",
+           "1,0.0,0,vmaDestroyBuffer,0000000000000001,,\n",
+           "1,0.0,0,vmaDestroyBuffer,0000000000000001, \t\n",
+           "1,0.0,0,vmaCreateAllocator \n",
+           "1,0.0,0,vmaCreateAllocator\r\r\n",
+           "1,-0.5,0,vmaCreateAllocator\n",
+           "1,1e3,0,vmaCreateAllocator\n",
+           "4294967296,0.0,0,vmaCreateAllocator\n",
+           "1,0.0,4294967296,vmaCreateAllocator\n",
+           "1,0.0,0,vmaCreatePool,2,0,1024,1,4,0,0x1,x\n",
+           "1,0.0,0,vmaMapMemory,0000000000000001\r0\n",
            "1,0.0,0,vmaFreeMemoryPages,0000000000000001\r0000000000000002\n",
            "1,0.5,0,vmaAllocateMemoryForImage,65536,256,15,2,1,0,1,0,0,0,0000000000000000,000001D85B8B0090,\n",
            "1,0.5,0,vmaFlushAllocation,0000000000000001,0,18446744073709551616\n",
@@ -88,7 +106,8 @@ TEST_CASE("vma_line: on mutated lines the fast parser accepts only what the refe
       "12560,0.003,0,vmaCreateBuffer,0,131072,128,0,32,3,0,0,0,0000000000000000,000001D85B8B0090,00000000DEADBEEF\n",
       "12556,0.002,0,vmaCreateImage,0,1,126,256,256,1,5,1,1,0,32,0,0,0,1,0,0,0,0000000000000000,000001D85B8B0090,\n",
       "1,0.5,0,vmaFreeMemoryPages,00000000000000A0 00000000000000B0\n",
-      "1,0.5,0,vmaDefragmentationBegin,0,000001D85B8E9900 0x2688,,18446744073709551615,4294967295,0,0,(nil),0000000000000000\n",
+      "1,0.5,0,vmaDefragmentationBegin,0,000001D85B8E9900 "
+      "0x2688,,18446744073709551615,4294967295,0,0,(nil),0000000000000000\n",
       "1,0.0,0,vmaCreatePool,2,0,1024,1,4,00000000000000AA\n",
       "1,0.5,0,vmaAllocateMemoryForImage,65536,256,15,1,0,0,1,0,0,0,0000000000000000,000001D85B8B0090,x\r\n",
   };
@@ -107,7 +126,8 @@ TEST_CASE("vma_line: times are finite decimal seconds") {
   CHECK(t == 12.345);
   // std::from_chars reads these; no recorder writes them, and neither a
   // duration nor a JSON number can hold them.
-  for (const char* bad : {"inf", "-inf", "infinity", "nan", "nan(1)", "1e400", ""}) CHECK_MESSAGE(!parse_time(bad, t), bad);
+  for (const char* bad : {"inf", "-inf", "infinity", "nan", "nan(1)", "1e400", ""})
+    CHECK_MESSAGE(!parse_time(bad, t), bad);
   Call c;
   CHECK(parse_call("1,inf,0,vmaCreateAllocator", Version{1, 8}, c) == "bad time");
   // A Config section under a version line that has none.

@@ -68,8 +68,10 @@ TEST_CASE("vma_reader: errors name the line; keep_going counts warnings") {
   ReaderOptions opt;
   opt.keep_going = true;
   opt.warnings = [&](const std::string& where, const std::string& why) { seen.push_back(where + ": " + why); };
-  auto k = read(kHead18 + "1,0.0,0,vmaCreateAllocator\n1,0.0,0,vmaDestroyBuffer\n1,0.0,0,vmaDestroyAllocator\n1,0.0,0,vmaUnmapMem",
-                opt);
+  auto k =
+      read(kHead18 +
+               "1,0.0,0,vmaCreateAllocator\n1,0.0,0,vmaDestroyBuffer\n1,0.0,0,vmaDestroyAllocator\n1,0.0,0,vmaUnmapMem",
+           opt);
   int n = 0;
   while (k->next()) ++n;
   CHECK(n == 2);

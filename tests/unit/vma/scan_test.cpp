@@ -59,7 +59,9 @@ TEST_CASE("vma_scan: scan_dec reads what from_chars reads, up to 64 bits") {
 
 TEST_CASE("vma_scan: scan_dec agrees with parse_dec on random digit runs and what follows them") {
   std::mt19937_64 rng(7);
-  const std::string after = ",\n\r .x/:\x80\xff" "0";
+  const std::string after =
+      ",\n\r .x/:\x80\xff"
+      "0";
   for (int i = 0; i < 200000; ++i) {
     std::string digits;
     const int n = 1 + static_cast<int>(rng() % 22);
@@ -113,8 +115,8 @@ TEST_CASE("vma_scan: scan_time rounds exactly as from_chars, declines the rest")
   CHECK(run_time("0.0015", t).ok);
   CHECK(t == 0.0015);
   // Declined: parse_time decides (it accepts some of these).
-  for (const char* s : {"1.", ".5", "-0.5", "inf", "nan", "", "1234567890.1234567", "0.0000000000000001", "0.1234567890",
-                        "1234567890123.456"})
+  for (const char* s : {"1.", ".5", "-0.5", "inf", "nan", "", "1234567890.1234567", "0.0000000000000001",
+                        "0.1234567890", "1234567890123.456"})
     CHECK_FALSE_MESSAGE(run_time(s, t).ok, std::string(s));
   CHECK(run_time("1.5e3", t).used == 3);  // stops before what the caller rejects
 }
@@ -154,4 +156,3 @@ TEST_CASE("vma_scan: hex16 and scan_ptr read pointers as parse_ptr does") {
   CHECK_FALSE(run_ptr("", false, v).ok);
   CHECK_FALSE(run_ptr("000001D85B8B1G80", false, v).ok);
 }
-

@@ -21,22 +21,22 @@ SimResult run(const std::string& calls) {
 TEST_CASE("vma_sim: memory types chosen as VMA does for each usage") {
   auto r = std::make_unique<Reader>(std::make_unique<test::MemDecoder>(kConfig), "c.csv");
   const Config& c = r->header().config;
-  CHECK(resolve_memory_type(c, 1, 0, 0, 0, ~0u) == 0);  // GPU_ONLY: device local
-  CHECK(resolve_memory_type(c, 2, 0, 0, 0, ~0u) == 1);  // CPU_ONLY: host visible + coherent
-  CHECK(resolve_memory_type(c, 3, 0, 0, 0, ~0u) == 2);  // CPU_TO_GPU: visible, prefers device local
-  CHECK(resolve_memory_type(c, 4, 0, 0, 0, ~0u) == 3);  // GPU_TO_CPU: visible, prefers cached
+  CHECK(resolve_memory_type(c, 1, 0, 0, 0, ~0u) == 0);       // GPU_ONLY: device local
+  CHECK(resolve_memory_type(c, 2, 0, 0, 0, ~0u) == 1);       // CPU_ONLY: host visible + coherent
+  CHECK(resolve_memory_type(c, 3, 0, 0, 0, ~0u) == 2);       // CPU_TO_GPU: visible, prefers device local
+  CHECK(resolve_memory_type(c, 4, 0, 0, 0, ~0u) == 3);       // GPU_TO_CPU: visible, prefers cached
   CHECK(resolve_memory_type(c, 1, 0, 0, 0b0110, ~0u) == 2);  // memoryTypeBits rule out type 0
   CHECK(resolve_memory_type(c, 0, 16, 0, 0, ~0u) == -1);     // nothing lazily allocated
 }
 
 TEST_CASE("vma_sim: buffers share a block; a dedicated one gets its own; empty blocks are kept once") {
-  const SimResult r = run(
-      "1,0.0,0,vmaCreateBuffer,0,1048576,1,0,0,1,0,0,0,0000000000000000,00000000000000A1,\n"
-      "1,0.0,0,vmaCreateBuffer,0,1048576,1,0,0,1,0,0,0,0000000000000000,00000000000000A2,\n"
-      "1,0.0,0,vmaCreateBuffer,0,1048576,1,0,1,1,0,0,0,0000000000000000,00000000000000A3,\n"
-      "1,0.1,0,vmaDestroyBuffer,00000000000000A1\n"
-      "1,0.1,0,vmaDestroyBuffer,00000000000000A2\n"
-      "1,0.1,0,vmaDestroyBuffer,00000000000000A3\n");
+  const SimResult r =
+      run("1,0.0,0,vmaCreateBuffer,0,1048576,1,0,0,1,0,0,0,0000000000000000,00000000000000A1,\n"
+          "1,0.0,0,vmaCreateBuffer,0,1048576,1,0,0,1,0,0,0,0000000000000000,00000000000000A2,\n"
+          "1,0.0,0,vmaCreateBuffer,0,1048576,1,0,1,1,0,0,0,0000000000000000,00000000000000A3,\n"
+          "1,0.1,0,vmaDestroyBuffer,00000000000000A1\n"
+          "1,0.1,0,vmaDestroyBuffer,00000000000000A2\n"
+          "1,0.1,0,vmaDestroyBuffer,00000000000000A3\n");
   CHECK_FALSE(r.error);
   CHECK(r.buffers == 3);
   CHECK(r.dedicated == 1);
@@ -48,10 +48,10 @@ TEST_CASE("vma_sim: buffers share a block; a dedicated one gets its own; empty b
 }
 
 TEST_CASE("vma_sim: small heaps get blocks of an eighth of the heap; pools use their block size") {
-  const SimResult r = run(
-      "1,0.0,0,vmaCreateBuffer,0,4096,1,0,0,3,0,0,0,0000000000000000,00000000000000B1,\n"
-      "1,0.0,0,vmaCreatePool,1,0,65536,2,0,0,00000000000000C1\n"
-      "1,0.0,0,vmaCreateBuffer,0,4096,1,0,0,0,0,0,0,00000000000000C1,00000000000000B2,\n");
+  const SimResult r =
+      run("1,0.0,0,vmaCreateBuffer,0,4096,1,0,0,3,0,0,0,0000000000000000,00000000000000B1,\n"
+          "1,0.0,0,vmaCreatePool,1,0,65536,2,0,0,00000000000000C1\n"
+          "1,0.0,0,vmaCreateBuffer,0,4096,1,0,0,0,0,0,0,00000000000000C1,00000000000000B2,\n");
   CHECK(r.heaps[2].peak_committed == 32ull << 20);  // 256 MiB heap / 8
   CHECK(r.heaps[1].peak_committed == 2 * 65536);    // the pool's two minimum blocks
   CHECK(r.pools == 1);
@@ -97,8 +97,9 @@ TEST_CASE("vma_sim: a linear pool never refills a hole in the middle: one block 
   // one freed, two more. The free list refills the hole; the linear pool
   // puts the fourth at 48 KiB and has no room left for the fifth (its
   // start is still taken, so nothing wraps).
-  std::string calls = "1,0.0,0,vmaCreatePool,0,0,65536,0,0,0,00000000000000C1\n"
-                      "1,0.0,0,vmaCreatePool,2,4,65536,0,0,0,00000000000000C2\n";
+  std::string calls =
+      "1,0.0,0,vmaCreatePool,0,0,65536,0,0,0,00000000000000C1\n"
+      "1,0.0,0,vmaCreatePool,2,4,65536,0,0,0,00000000000000C2\n";
   for (std::uint64_t pool : {0xC1, 0xC2}) {
     const std::uint64_t p = pool << 4;
     calls += alloc_line(p + 1, 16384, pool) + alloc_line(p + 2, 16384, pool) + alloc_line(p + 3, 16384, pool);
@@ -126,9 +127,8 @@ TEST_CASE("vma_sim: UPPER_ADDRESS in a linear pool makes a double stack") {
   // 16 KiB low, 16 KiB from the top, the low one freed: 40 KiB then fit
   // below the upper stack. With the flag ignored the second allocation
   // would sit at 16 KiB and the 40 KiB would need a new block.
-  const std::string calls = "1,0.0,0,vmaCreatePool,0,4,65536,0,1,0,00000000000000C1\n" +
-                            alloc_line(0xA1, 16384, 0xC1) + alloc_line(0xA2, 16384, 0xC1, 0x40) + free_line(0xA1) +
-                            alloc_line(0xA3, 40960, 0xC1);
+  const std::string calls = "1,0.0,0,vmaCreatePool,0,4,65536,0,1,0,00000000000000C1\n" + alloc_line(0xA1, 16384, 0xC1) +
+                            alloc_line(0xA2, 16384, 0xC1, 0x40) + free_line(0xA1) + alloc_line(0xA3, 40960, 0xC1);
   const SimResult r = run(calls);
   CHECK(r.heaps[0].peak_blocks == 1);
   CHECK(r.heaps[0].peak_committed == 65536);
@@ -137,8 +137,8 @@ TEST_CASE("vma_sim: UPPER_ADDRESS in a linear pool makes a double stack") {
 TEST_CASE("vma_sim: VMA_DEBUG_MARGIN spaces the allocations of a block") {
   // Two halves of a 64 KiB pool block fit exactly, but not with 16-byte
   // margins before, between and after them.
-  const std::string calls = "1,0.0,0,vmaCreatePool,0,0,65536,0,0,0,00000000000000C1\n" +
-                            alloc_line(0xA1, 32768, 0xC1) + alloc_line(0xA2, 32768, 0xC1);
+  const std::string calls = "1,0.0,0,vmaCreatePool,0,0,65536,0,0,0,00000000000000C1\n" + alloc_line(0xA1, 32768, 0xC1) +
+                            alloc_line(0xA2, 32768, 0xC1);
   std::string with_margin = kConfig;
   with_margin.insert(with_margin.find("Config,End"), "Macro,VMA_DEBUG_MARGIN,16\n");
   const SimResult plain = run(calls);
@@ -152,8 +152,9 @@ TEST_CASE("vma_sim: VMA_DEBUG_MARGIN spaces the allocations of a block") {
 TEST_CASE("vma_sim: a custom pool keeps one empty block, and its minBlockCount") {
   // Three 48 KiB allocations in 64 KiB blocks of pools with minBlockCount 0
   // and 3, all freed: the first pool keeps one block, the second three.
-  std::string calls = "1,0.0,0,vmaCreatePool,0,0,65536,0,0,0,00000000000000C1\n"
-                      "1,0.0,0,vmaCreatePool,1,0,65536,3,0,0,00000000000000C2\n";
+  std::string calls =
+      "1,0.0,0,vmaCreatePool,0,0,65536,0,0,0,00000000000000C1\n"
+      "1,0.0,0,vmaCreatePool,1,0,65536,3,0,0,00000000000000C2\n";
   for (std::uint64_t p : {0xA1, 0xA2, 0xA3}) calls += alloc_line(p, 49152, 0xC1) + alloc_line(p + 0x10, 49152, 0xC2);
   for (std::uint64_t p : {0xA1, 0xA2, 0xA3}) calls += free_line(p) + free_line(p + 0x10);
   const SimResult r = run(calls);
@@ -199,11 +200,12 @@ TEST_CASE("vma_sim: an allocation may not end on the page where a conflicting on
   // 64 KiB pool blocks and pages: buffers at 0 and 1 KiB, the first freed.
   // Memory for an image fits the hole at 0 but would end on the page where
   // the second buffer starts, and every other place is on that page too.
-  const std::string calls = "1,0.0,0,vmaCreatePool,0,0,65536,0,0,0,00000000000000C1\n"
-                            "1,0.0,0,vmaCreateBuffer,0,1024,1,0,0,0,0,0,0,00000000000000C1,00000000000000A1,\n"
-                            "1,0.0,0,vmaCreateBuffer,0,1024,1,0,0,0,0,0,0,00000000000000C1,00000000000000A2,\n"
-                            "1,0.1,0,vmaDestroyBuffer,00000000000000A1\n"
-                            "1,0.2,0,vmaAllocateMemoryForImage,512,256,1,0,0,0,0,0,0,0,00000000000000C1,00000000000000A3,\n";
+  const std::string calls =
+      "1,0.0,0,vmaCreatePool,0,0,65536,0,0,0,00000000000000C1\n"
+      "1,0.0,0,vmaCreateBuffer,0,1024,1,0,0,0,0,0,0,00000000000000C1,00000000000000A1,\n"
+      "1,0.0,0,vmaCreateBuffer,0,1024,1,0,0,0,0,0,0,00000000000000C1,00000000000000A2,\n"
+      "1,0.1,0,vmaDestroyBuffer,00000000000000A1\n"
+      "1,0.2,0,vmaAllocateMemoryForImage,512,256,1,0,0,0,0,0,0,0,00000000000000C1,00000000000000A3,\n";
   std::string paged = kConfig;
   paged.insert(paged.find("Config,End"), "PhysicalDeviceLimits,bufferImageGranularity,65536\n");
   const SimResult r = simulate(std::make_unique<test::MemDecoder>(paged + calls, 64), "g.csv", SimOptions{});
@@ -267,7 +269,8 @@ TEST_CASE("vma_sim: a block whose unused memory is one range is not fragmented, 
   std::string calls;
   for (std::uint64_t pool : {0xC1, 0xC2, 0xC3}) {
     char line[100];
-    std::snprintf(line, sizeof line, "1,0.0,0,vmaCreatePool,0,0,65536,0,0,0,%016llX\n", static_cast<unsigned long long>(pool));
+    std::snprintf(line, sizeof line, "1,0.0,0,vmaCreatePool,0,0,65536,0,0,0,%016llX\n",
+                  static_cast<unsigned long long>(pool));
     calls += line + alloc_line(pool << 4, 32768, pool);
   }
   const SimResult r = run(calls);

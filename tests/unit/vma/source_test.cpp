@@ -11,12 +11,15 @@ using namespace libtrace::vma::detail;
 
 TEST_CASE("vma_source: batches of calls, with their warnings where they are due") {
   std::string text = "Vulkan Memory Allocator,Calls recording\n1,8\nConfig,Begin\nBogus,1\nConfig,End\n";
-  for (int i = 0; i < 300; ++i) text += std::to_string(i) + ",0.5,0,vmaMapMemory," + (i == 3 ? "x" : "0000000000000001") + "\n";
+  for (int i = 0; i < 300; ++i)
+    text += std::to_string(i) + ",0.5,0,vmaMapMemory," + (i == 3 ? "x" : "0000000000000001") + "\n";
   text += "7,0.5,0,vmaUnmapMem";
   ReaderOptions opt;
   opt.keep_going = true;
   std::vector<std::string> header_warnings;
-  opt.warnings = [&](const std::string& where, const std::string& why) { header_warnings.push_back(where + ": " + why); };
+  opt.warnings = [&](const std::string& where, const std::string& why) {
+    header_warnings.push_back(where + ": " + why);
+  };
   // Blocks of 7 bytes: most lines straddle two.
   Source src(std::make_unique<test::MemDecoder>(text, 7), "r.csv", opt);
   REQUIRE(header_warnings.size() == 1);
@@ -46,8 +49,9 @@ TEST_CASE("vma_source: batches of calls, with their warnings where they are due"
 }
 
 TEST_CASE("vma_source: an error ends the batch after the calls before it") {
-  const std::string text = "Vulkan Memory Allocator,Calls recording\n1,2\n1,0.5,0,vmaCreateAllocator\n1,x,0,vmaCreateAllocator\n"
-                           "1,0.5,0,vmaDestroyAllocator\n";
+  const std::string text =
+      "Vulkan Memory Allocator,Calls recording\n1,2\n1,0.5,0,vmaCreateAllocator\n1,x,0,vmaCreateAllocator\n"
+      "1,0.5,0,vmaDestroyAllocator\n";
   Source src(std::make_unique<test::MemDecoder>(text, 4096), "r.csv", ReaderOptions{});
   Batch b;
   src.fill(b);
@@ -86,7 +90,8 @@ TEST_CASE("vma_source: chunks hand out every line after the header once, in orde
   std::string text = "Vulkan Memory Allocator,Calls recording\n1,8\nConfig,Begin\nConfig,End\n";
   std::vector<std::string> want;
   for (int i = 0; i < 200; ++i) {
-    want.push_back(std::to_string(i) + ",0.5,0,vmaTouchAllocation," + std::string(static_cast<std::size_t>(i % 40), 'x'));
+    want.push_back(std::to_string(i) + ",0.5,0,vmaTouchAllocation," +
+                   std::string(static_cast<std::size_t>(i % 40), 'x'));
     text += want.back() + (i % 3 ? "\n" : "\r\n");
     if (i % 3 == 0) want.back() += '\r';
   }

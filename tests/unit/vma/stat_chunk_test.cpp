@@ -15,9 +15,10 @@ namespace {
 
 // The chunk after the header of `calls`.
 ChunkStats count(const std::string& calls, bool keep_going) {
-  const std::string text = "Vulkan Memory Allocator,Calls recording\n1,8\nConfig,Begin\nPhysicalDeviceMemory,HeapCount,1\n"
-                           "PhysicalDeviceMemory,TypeCount,1\nPhysicalDeviceMemory,Type,0,propertyFlags,1\nConfig,End\n" +
-                           calls;
+  const std::string text =
+      "Vulkan Memory Allocator,Calls recording\n1,8\nConfig,Begin\nPhysicalDeviceMemory,HeapCount,1\n"
+      "PhysicalDeviceMemory,TypeCount,1\nPhysicalDeviceMemory,Type,0,propertyFlags,1\nConfig,End\n" +
+      calls;
   Source src(std::make_unique<test::MemDecoder>(text, 1 << 20), "r.csv", ReaderOptions{});
   Chunk c;
   REQUIRE(src.next_chunk(c));

@@ -87,7 +87,9 @@ TEST_CASE("vma_stat_merge: parts and their deltas add up to what one table gives
     const std::uint64_t ptr = 0x100 + 0x10 * (rng() % 300);
     switch (rng() % 4) {
       case 0:
-      case 1: cs.events.push_back(event(EventKind::create, ptr, 1 + rng() % 5000, line, static_cast<int>(rng() % 3))); break;
+      case 1:
+        cs.events.push_back(event(EventKind::create, ptr, 1 + rng() % 5000, line, static_cast<int>(rng() % 3)));
+        break;
       case 2: cs.events.push_back(event(EventKind::destroy, ptr, 0, line)); break;
       default: cs.events.push_back(event(EventKind::user_data, ptr, 0, line)); break;
     }

@@ -117,8 +117,8 @@ TEST_CASE("vma_stat: the same figures however the recording is cut into blocks")
   for (int i = 0; i < 4000; ++i) {
     // Time steps back now and then, frames change, threads interleave.
     t += (rng() % 5 == 0 ? -0.002 : 0.001);
-    const std::string head = std::to_string(7 + rng() % 3) + "," + std::to_string(t < 0 ? 0 : t) + "," +
-                             std::to_string(i / 300) + ",";
+    const std::string head =
+        std::to_string(7 + rng() % 3) + "," + std::to_string(t < 0 ? 0 : t) + "," + std::to_string(i / 300) + ",";
     const std::uint64_t p = 0x100 + (rng() % 64) * 0x10;
     char ptr[17];
     std::snprintf(ptr, sizeof ptr, "%016llX", static_cast<unsigned long long>(p));
@@ -136,7 +136,8 @@ TEST_CASE("vma_stat: the same figures however the recording is cut into blocks")
       case 0:
       case 1:
         text += head + "vmaCreateBuffer,0," + std::to_string(64 << (rng() % 12)) + ",1,0,32,1,0,0,0," +
-                (rng() % 4 ? "0000000000000000," : "0000000000000AB0,") + ptr + (rng() % 2 ? ",name, with comma\n" : ",\n");
+                (rng() % 4 ? "0000000000000000," : "0000000000000AB0,") + ptr +
+                (rng() % 2 ? ",name, with comma\n" : ",\n");
         break;
       case 2: text += head + "vmaDestroyBuffer," + ptr + "\n"; break;
       case 3: text += head + "vmaSetAllocationUserData," + ptr + ",data " + std::to_string(i) + "\n"; break;

@@ -75,7 +75,7 @@ struct Request {
   std::uint64_t size = 0;
   std::uint64_t alignment = 1;  // a power of two
   Kind kind = Kind::unknown;
-  bool upper = false;           // VMA_ALLOCATION_CREATE_UPPER_ADDRESS_BIT: linear blocks only
+  bool upper = false;  // VMA_ALLOCATION_CREATE_UPPER_ADDRESS_BIT: linear blocks only
 };
 
 // The bookkeeping of one block, whatever its algorithm. `user` tags are the

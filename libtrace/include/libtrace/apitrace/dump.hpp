@@ -7,8 +7,8 @@
 #include <string>
 
 #include "libtrace/apitrace/callset.hpp"
-#include "libtrace/core/io.hpp"
 #include "libtrace/apitrace/model.hpp"
+#include "libtrace/core/io.hpp"
 
 namespace libtrace::apitrace {
 
@@ -17,9 +17,9 @@ struct DumpOptions {
   bool thread_ids = false;  // "@tid " after the call number (hex, as apitrace)
   bool call_nos = true;
   bool arg_names = true;
-  bool multiline = true;    // newlines in strings kept; blank line after frames
-  bool color = false;       // ANSI escapes as apitrace's --color=always
-  CallSet calls;            // empty: every call
+  bool multiline = true;  // newlines in strings kept; blank line after frames
+  bool color = false;     // ANSI escapes as apitrace's --color=always
+  CallSet calls;          // empty: every call
 };
 
 // Appends the header lines ("// key = "value"" per property) to `out`.

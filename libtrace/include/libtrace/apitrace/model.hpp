@@ -78,12 +78,12 @@ enum class Kind : std::uint8_t {
 // a repr) form a list: `first` then each child's `next`.
 struct Value {
   Kind kind = Kind::null;
-  bool has_data = false;     // blob bytes were kept
+  bool has_data = false;  // blob bytes were kept
   std::uint32_t next = kNil;
   std::uint32_t first = kNil;
-  std::uint32_t count = 0;   // children
-  std::uint64_t len = 0;     // bytes of a string/blob, characters of a wstring
-  std::uint64_t data = 0;    // offset of the payload in Call::bytes
+  std::uint32_t count = 0;  // children
+  std::uint64_t len = 0;    // bytes of a string/blob, characters of a wstring
+  std::uint64_t data = 0;   // offset of the payload in Call::bytes
   union {
     std::int64_t i;
     std::uint64_t u;
@@ -101,12 +101,12 @@ struct Call {
   std::uint64_t no = 0;
   std::uint32_t thread = 0;
   const FunctionSig* sig = nullptr;
-  std::uint32_t flags = 0;             // CallFlag bits: name-derived, fake, incomplete, ...
-  std::vector<std::uint32_t> args;     // root value per argument; kNil where none was recorded
-  std::uint32_t ret = kNil;            // root of the return value, kNil if none
+  std::uint32_t flags = 0;          // CallFlag bits: name-derived, fake, incomplete, ...
+  std::vector<std::uint32_t> args;  // root value per argument; kNil where none was recorded
+  std::uint32_t ret = kNil;         // root of the return value, kNil if none
   std::vector<const StackFrame*> backtrace;
   std::vector<Value> values;
-  std::string bytes;                   // payloads of strings, blobs and wstrings
+  std::string bytes;  // payloads of strings, blobs and wstrings
 
   const Value& value(std::uint32_t i) const { return values[i]; }
   std::string_view str(const Value& v) const { return std::string_view(bytes).substr(v.data, v.len); }
@@ -125,8 +125,8 @@ struct Call {
 };
 
 struct TraceHeader {
-  std::uint32_t version = 0;           // version_no: the grammar
-  std::uint32_t semantic_version = 0;  // equals version below 6
+  std::uint32_t version = 0;                      // version_no: the grammar
+  std::uint32_t semantic_version = 0;             // equals version below 6
   std::map<std::string, std::string> properties;  // sorted, as apitrace prints them
 };
 

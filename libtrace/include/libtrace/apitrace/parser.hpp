@@ -9,8 +9,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "libtrace/core/codec.hpp"
 #include "libtrace/apitrace/model.hpp"
+#include "libtrace/core/codec.hpp"
 
 namespace libtrace::apitrace {
 
@@ -159,8 +159,8 @@ class Parser {
   std::vector<Call*> pending_;                  // entered, not yet left, in number order
   std::vector<std::unique_ptr<Call>> storage_;  // owns every Call
   std::vector<Call*> free_;
-  Call* current_ = nullptr;                     // returned by the last next()
-  Call scratch_;                                // leave events of unknown calls
+  Call* current_ = nullptr;  // returned by the last next()
+  Call scratch_;             // leave events of unknown calls
   bool finishing_ = false;
 };
 

@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "libtrace/apitrace/model.hpp"
 #include "libtrace/core/codec.hpp"
 #include "libtrace/core/error.hpp"
 #include "libtrace/core/progress.hpp"
-#include "libtrace/apitrace/model.hpp"
 
 namespace libtrace::apitrace {
 
@@ -21,14 +21,14 @@ struct TraceStats {
   std::uint64_t stream_bytes = 0;  // decompressed
   Container container = Container::snappy;
   TraceHeader header;
-  std::string api;                 // as `apitrace info` names it
+  std::string api;  // as `apitrace info` names it
   std::uint64_t calls = 0;
   std::uint64_t incomplete_calls = 0;
   std::uint64_t fake_calls = 0;
   std::uint64_t verbose_calls = 0;
   std::vector<std::pair<std::string, std::uint64_t>> calls_per_function;  // most calls first
   std::map<std::uint32_t, std::uint64_t> calls_per_thread;
-  std::uint64_t frames = 0;        // frame-ending calls
+  std::uint64_t frames = 0;  // frame-ending calls
   std::uint64_t calls_after_last_frame = 0;
   std::uint64_t frame_calls_min = 0, frame_calls_median = 0, frame_calls_max = 0;
   std::uint64_t blobs = 0, blob_bytes = 0;

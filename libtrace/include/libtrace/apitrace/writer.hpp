@@ -7,8 +7,8 @@
 #include <unordered_set>
 #include <vector>
 
-#include "libtrace/core/io.hpp"
 #include "libtrace/apitrace/model.hpp"
+#include "libtrace/core/io.hpp"
 
 namespace libtrace::apitrace {
 

@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "libtrace/core/codec.hpp"
 #include "libtrace/apitrace/dump.hpp"
+#include "libtrace/core/codec.hpp"
 #include "libtrace/core/error.hpp"
 #include "libtrace/core/io.hpp"
 #include "libtrace/core/progress.hpp"
@@ -20,10 +20,10 @@ struct ConvertOptions {
   std::string input = "-";
   std::string output = "-";
   OutputFormat format = OutputFormat::text;
-  apitrace::DumpOptions dump;                                  // text (and call selection for all)
-  EncoderOptions encoder;                            // trace output
-  std::string recording_version;                     // csv output: "1.5"; empty keeps the input's
-  bool keep_going = false;                           // recordings: malformed lines become warnings
+  apitrace::DumpOptions dump;     // text (and call selection for all)
+  EncoderOptions encoder;         // trace output
+  std::string recording_version;  // csv output: "1.5"; empty keeps the input's
+  bool keep_going = false;        // recordings: malformed lines become warnings
   WarningSink warnings;
   Progress progress;
 };

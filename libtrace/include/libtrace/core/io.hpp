@@ -8,8 +8,8 @@
 #include <exception>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 namespace libtrace {
@@ -106,14 +106,14 @@ class OutputFile final : public Sink {
 
  private:
   void write_fd(const void* data, std::size_t size);
-  void hand_over();   // queues the full buffer for the writer thread
-  void wait_idle();   // rethrows the writer's error, if any
+  void hand_over();  // queues the full buffer for the writer thread
+  void wait_idle();  // rethrows the writer's error, if any
   void run_writer();
 
   int fd_ = -1;
   bool owns_fd_ = false;  // a device or FIFO opened here
   std::string name_;
-  std::string target_;    // what the temporary is renamed to
+  std::string target_;  // what the temporary is renamed to
   std::string temp_;
   std::vector<char> buf_, spare_;
   std::size_t used_ = 0, spare_used_ = 0;

@@ -26,7 +26,10 @@ enum class Format {
 std::string_view format_name(Format f);
 
 // Signatures the format modules share with the sniffer.
-inline constexpr std::string_view kFozMagic{"\x81" "FOSSILIZEDB", 12};
+inline constexpr std::string_view kFozMagic{
+    "\x81"
+    "FOSSILIZEDB",
+    12};
 inline constexpr std::string_view kVmaRecordingMagic = "Vulkan Memory Allocator";
 
 // What the first bytes alone tell: an archive (also one cut inside its magic,

@@ -22,7 +22,6 @@
 #include "libtrace/core/error.hpp"
 #include "libtrace/core/io.hpp"
 #include "libtrace/core/sniff.hpp"
-#include "libtrace/core/sniff.hpp"
 
 namespace libtrace::foz {
 
@@ -53,8 +52,8 @@ inline constexpr std::size_t kMagicSize = 16;
 inline constexpr std::size_t kNameSize = 40;
 inline constexpr std::size_t kPayloadHeaderSize = 16;
 inline constexpr std::size_t kEntryHeaderSize = kNameSize + kPayloadHeaderSize;  // 56
-inline constexpr std::uint8_t kVersion = 6;     // what trak writes
-inline constexpr std::uint8_t kMinVersion = 5;  // oldest version read
+inline constexpr std::uint8_t kVersion = 6;                                      // what trak writes
+inline constexpr std::uint8_t kMinVersion = 5;                                   // oldest version read
 // The 12 bytes every archive starts with (then 3 zero bytes and the version).
 inline constexpr std::string_view kMagic = kFozMagic;
 
@@ -82,8 +81,8 @@ std::string describe_entry(Tag tag, std::uint64_t hash);
 
 struct EncodeOptions {
   PayloadFormat format = PayloadFormat::zlib;
-  int level = 1;          // zlib 1..9 (Fossilize's layer: 1, convert-db: 9)
-  bool checksum = true;   // store a CRC-32 of the stored bytes (else 0)
+  int level = 1;         // zlib 1..9 (Fossilize's layer: 1, convert-db: 9)
+  bool checksum = true;  // store a CRC-32 of the stored bytes (else 0)
 };
 
 // Encodes `payload` into `stored` (replaced) and returns its header. Throws
@@ -98,8 +97,8 @@ std::uint32_t crc32(std::span<const std::uint8_t> bytes);
 // writes the decoded bytes to `out` (replaced). Throws Error(bad_record)
 // naming `where` (file, offset, entry) for a CRC mismatch, an unknown format,
 // an inflate error or a size that disagrees with the header.
-void decode_payload(const PayloadHeader& header, std::span<const std::uint8_t> stored,
-                    std::vector<std::uint8_t>& out, const std::string& where);
+void decode_payload(const PayloadHeader& header, std::span<const std::uint8_t> stored, std::vector<std::uint8_t>& out,
+                    const std::string& where);
 // Only the CRC part of decode_payload (the check a raw copy can afford).
 void check_crc(const PayloadHeader& header, std::span<const std::uint8_t> stored, const std::string& where);
 
@@ -108,18 +107,18 @@ void check_crc(const PayloadHeader& header, std::span<const std::uint8_t> stored
 
 // What a scan found besides the entries.
 struct ScanSummary {
-  std::uint8_t version = 0;         // 0 for an empty file (an empty archive, as for Fossilize)
-  std::uint64_t file_size = 0;      // bytes seen (the whole input)
-  std::uint64_t valid_end = 0;      // offset just past the last complete entry
-  bool torn = false;                // the input ends inside an entry (bytes from valid_end on are ignored)
-  std::string torn_reason;          // why the last entry is incomplete
-  std::uint64_t entries = 0;        // complete entries read, all tags, duplicates included
-  std::uint64_t unknown_tags = 0;   // of them, entries with a tag >= kTagCount (skipped by readers)
+  std::uint8_t version = 0;        // 0 for an empty file (an empty archive, as for Fossilize)
+  std::uint64_t file_size = 0;     // bytes seen (the whole input)
+  std::uint64_t valid_end = 0;     // offset just past the last complete entry
+  bool torn = false;               // the input ends inside an entry (bytes from valid_end on are ignored)
+  std::string torn_reason;         // why the last entry is incomplete
+  std::uint64_t entries = 0;       // complete entries read, all tags, duplicates included
+  std::uint64_t unknown_tags = 0;  // of them, entries with a tag >= kTagCount (skipped by readers)
 };
 
 struct ScannedEntry {
-  std::uint64_t offset = 0;      // of the entry's name in the file
-  std::uint64_t tag_value = 0;   // name chars 8..23 (chars 0..7 are ignored, as by Fossilize)
+  std::uint64_t offset = 0;     // of the entry's name in the file
+  std::uint64_t tag_value = 0;  // name chars 8..23 (chars 0..7 are ignored, as by Fossilize)
   std::uint64_t hash = 0;
   PayloadHeader header;
   // Name + payload header + stored bytes, exactly as in the file (56 +
@@ -208,11 +207,11 @@ class ArchiveReader {
   ArchiveReader& operator=(const ArchiveReader&) = delete;
 
   const std::string& name() const;
-  std::uint8_t version() const;              // 0 for an empty file
+  std::uint8_t version() const;  // 0 for an empty file
   const ScanSummary& summary() const;
-  std::uint64_t duplicates() const;          // later occurrences ignored
+  std::uint64_t duplicates() const;  // later occurrences ignored
 
-  std::size_t size() const;                  // unique entries of known tags
+  std::size_t size() const;  // unique entries of known tags
   std::size_t count(Tag tag) const;
   // First occurrences in file order.
   const std::vector<Entry>& entries() const;

@@ -9,9 +9,9 @@
 #include <string>
 
 #include "libtrace/core/error.hpp"
-#include "libtrace/foz/archive.hpp"
 #include "libtrace/core/io.hpp"
 #include "libtrace/core/progress.hpp"
+#include "libtrace/foz/archive.hpp"
 
 namespace libtrace::foz {
 
@@ -32,8 +32,8 @@ struct FozToJsonOptions {
 };
 
 struct JsonToFozOptions {
-  std::string input;   // a directory of entry files, a JSON document, or "-"
-  std::string output;  // the .foz archive ("-": stdout)
+  std::string input;                                   // a directory of entry files, a JSON document, or "-"
+  std::string output;                                  // the .foz archive ("-": stdout)
   EncodeOptions encode{PayloadFormat::zlib, 9, true};  // as fossilize-convert-db writes
   bool check_hashes = false;
   WarningSink warnings;  // files skipped in a directory

@@ -10,8 +10,8 @@
 #include <unordered_set>
 #include <vector>
 
-#include "libtrace/foz/archive.hpp"
 #include "libtrace/core/progress.hpp"
+#include "libtrace/foz/archive.hpp"
 
 namespace libtrace::foz {
 
@@ -68,7 +68,7 @@ struct MergeInput {
   std::uint64_t duplicates = 0;  // keys seen before (in an earlier input or this one)
   std::uint64_t bad = 0;         // dropped for a failed CRC (drop_bad)
   std::uint64_t unknown_tags = 0;
-  bool torn = false;             // a torn last entry was dropped
+  bool torn = false;  // a torn last entry was dropped
 };
 
 // Two entries with one (tag, hash) but different decoded payloads. The first
@@ -83,8 +83,8 @@ struct MergeConflict {
 
 struct MergeReport {
   std::string output;
-  std::uint64_t existing_entries = 0;   // append: entries already in the output
-  std::uint64_t truncated_bytes = 0;    // append: torn tail cut off
+  std::uint64_t existing_entries = 0;  // append: entries already in the output
+  std::uint64_t truncated_bytes = 0;   // append: torn tail cut off
   std::vector<MergeInput> inputs;
   std::array<std::uint64_t, kTagCount> written_per_tag{};
   std::array<std::uint64_t, kTagCount> pruned_per_tag{};  // unique entries left out by pruning

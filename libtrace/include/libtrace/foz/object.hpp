@@ -134,7 +134,9 @@ struct Object {
   std::vector<Reference> references;
 
   template <typename T>
-  const T* as() const { return static_cast<const T*>(create_info); }
+  const T* as() const {
+    return static_cast<const T*>(create_info);
+  }
   VkStructureType s_type() const {
     return create_info ? static_cast<const VkBaseInStructure*>(create_info)->sType : VK_STRUCTURE_TYPE_MAX_ENUM;
   }

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <string>
 
-#include "libtrace/foz/archive.hpp"
 #include "libtrace/core/progress.hpp"
+#include "libtrace/foz/archive.hpp"
 
 namespace libtrace::foz {
 
@@ -16,9 +16,9 @@ enum class CrcPolicy { add, strip, keep };
 
 struct FozRepackOptions {
   std::string output = "-";
-  EncodeOptions encode;         // format and level; `checksum` is set from `crc`
+  EncodeOptions encode;            // format and level; `checksum` is set from `crc`
   CrcPolicy crc = CrcPolicy::add;  // keep: a CRC where the input entry had one
-  unsigned threads = 0;         // compression threads; 0 = all cores
+  unsigned threads = 0;            // compression threads; 0 = all cores
   // Re-read the output and compare every entry's decoded payload with the
   // input's (the input must then be a file).
   bool verify = false;
@@ -27,12 +27,12 @@ struct FozRepackOptions {
 };
 
 struct FozRepackResult {
-  std::uint64_t entries = 0;            // written
+  std::uint64_t entries = 0;  // written
   std::uint64_t input_bytes = 0, output_bytes = 0;
   std::uint64_t duplicates_dropped = 0;  // later copies of a key
   std::uint64_t unknown_tags_dropped = 0;
   bool torn_tail_dropped = false;
-  std::uint64_t verified = 0;           // entries compared by --verify
+  std::uint64_t verified = 0;  // entries compared by --verify
 };
 
 // Reads `in` (a file or a pipe) once, in order; the first copy of each

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "libtrace/foz/archive.hpp"
 #include "libtrace/core/progress.hpp"
+#include "libtrace/foz/archive.hpp"
 
 namespace libtrace::foz {
 
@@ -23,7 +23,7 @@ struct TagStats {
 };
 
 struct AppStats {
-  std::uint64_t hash = 0;  // the application/feature hash links name
+  std::uint64_t hash = 0;    // the application/feature hash links name
   std::string name, engine;  // from its application_info entry, when present
   bool has_info = false;
   std::uint64_t links = 0;
@@ -32,9 +32,9 @@ struct AppStats {
 
 // An entry named by handle that the archive lacks.
 struct Dangling {
-  Tag tag;                  // what is missing
+  Tag tag;  // what is missing
   std::uint64_t hash = 0;
-  Tag from_tag;             // the first entry naming it
+  Tag from_tag;  // the first entry naming it
   std::uint64_t from_hash = 0;
   std::uint64_t referrers = 0;  // entries naming it
 };
@@ -54,21 +54,21 @@ struct FozStats {
   std::string file;
   std::uint8_t version = 0;
   std::uint64_t file_bytes = 0;
-  std::uint64_t entries = 0;          // unique entries of known tags: what Fossilize reads
-  std::uint64_t duplicates = 0;       // later copies of a (tag, hash), ignored
-  std::uint64_t unknown_tags = 0;     // entries with a tag >= 11, skipped
+  std::uint64_t entries = 0;       // unique entries of known tags: what Fossilize reads
+  std::uint64_t duplicates = 0;    // later copies of a (tag, hash), ignored
+  std::uint64_t unknown_tags = 0;  // entries with a tag >= 11, skipped
   std::array<TagStats, kTagCount> per_tag{};
-  std::uint64_t spirv_bytes = 0;      // shader modules' codeSize
+  std::uint64_t spirv_bytes = 0;       // shader modules' codeSize
   std::vector<AppStats> applications;  // by hash
   std::vector<Dangling> dangling;      // by (tag, hash)
   std::uint64_t dangling_links = 0;    // links to an object the archive lacks
   bool torn = false;
   std::uint64_t valid_end = 0;
   std::string torn_reason;
-  std::vector<BadEntry> bad_entries;   // in file order
+  std::vector<BadEntry> bad_entries;  // in file order
   std::uint64_t crc_failures = 0;
-  std::vector<BadEntry> json_errors;   // in file order
-  std::optional<Error> error;          // the figures cover the entries before it
+  std::vector<BadEntry> json_errors;  // in file order
+  std::optional<Error> error;         // the figures cover the entries before it
 
   std::uint64_t stored_bytes() const;
   std::uint64_t uncompressed_bytes() const;

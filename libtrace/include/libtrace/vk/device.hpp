@@ -35,9 +35,9 @@ std::uint32_t loader_version();
 // `r` is VK_SUCCESS (or another non-negative result).
 void check(VkResult r, std::string_view what);
 
-std::string_view result_name(VkResult r);                 // "VK_ERROR_OUT_OF_DEVICE_MEMORY"
-std::string version_string(std::uint32_t api_version);     // "1.3.230"
-std::string_view device_type_name(VkPhysicalDeviceType t); // "discrete GPU", "CPU", ...
+std::string_view result_name(VkResult r);                   // "VK_ERROR_OUT_OF_DEVICE_MEMORY"
+std::string version_string(std::uint32_t api_version);      // "1.3.230"
+std::string_view device_type_name(VkPhysicalDeviceType t);  // "discrete GPU", "CPU", ...
 // "DEVICE_LOCAL|HOST_VISIBLE", or "none".
 std::string memory_property_names(VkMemoryPropertyFlags f);
 std::string memory_heap_names(VkMemoryHeapFlags f);
@@ -49,7 +49,7 @@ struct PhysicalDeviceInfo {
   VkPhysicalDevice handle = VK_NULL_HANDLE;
   VkPhysicalDeviceProperties properties{};  // name, type, ids, versions, limits
   VkPhysicalDeviceMemoryProperties memory{};
-  std::string driver_name, driver_info;     // empty without VK_KHR_driver_properties
+  std::string driver_name, driver_info;  // empty without VK_KHR_driver_properties
   VkDriverId driver_id{};
   VkDeviceSize max_memory_allocation_size = 0;  // 0: unknown (a 1.0 device)
   std::vector<VkExtensionProperties> extensions;
@@ -115,7 +115,9 @@ class Features {
   // defines a struct must also be asked for in DeviceOptions::extensions.
   void enable_struct(const void* vk_struct, std::size_t size);
   template <typename T>
-  void enable_struct(const T& s) { enable_struct(&s, sizeof s); }
+  void enable_struct(const T& s) {
+    enable_struct(&s, sizeof s);
+  }
   // Plain 1.0 features.
   void enable_core(const VkPhysicalDeviceFeatures& f);
 
@@ -214,10 +216,10 @@ static_assert(!std::is_same_v<VkBuffer, VkImage>, "libtrace's vk module needs 64
 
 template <typename T>
 struct Destroyer;  // specialised below for each handle type
-#define TRAK_VK_DESTROYER(Type, call)                                            \
-  template <>                                                                    \
-  struct Destroyer<Type> {                                                       \
-    static void destroy(VkDevice d, Type h) { call(d, h, nullptr); }             \
+#define TRAK_VK_DESTROYER(Type, call)                                \
+  template <>                                                        \
+  struct Destroyer<Type> {                                           \
+    static void destroy(VkDevice d, Type h) { call(d, h, nullptr); } \
   };
 TRAK_VK_DESTROYER(VkBuffer, vkDestroyBuffer)
 TRAK_VK_DESTROYER(VkImage, vkDestroyImage)

@@ -16,8 +16,8 @@
 #include <string_view>
 #include <vector>
 
-#include "libtrace/vk/device.hpp"
 #include "libtrace/alloc/suballoc.hpp"
+#include "libtrace/vk/device.hpp"
 
 namespace libtrace::vk {
 
@@ -55,8 +55,8 @@ class Pool;
 struct Block;
 
 struct Allocation {
-  std::uint32_t type = 0;         // replay memory type
-  std::uint64_t offset = 0;       // in `memory`
+  std::uint32_t type = 0;    // replay memory type
+  std::uint64_t offset = 0;  // in `memory`
   std::uint64_t size = 0;
   std::uint64_t alignment = 1;
   VkDeviceMemory memory = VK_NULL_HANDLE;  // null while lost
@@ -65,24 +65,24 @@ struct Allocation {
   std::uint32_t last_use_frame = 0;
   std::uint32_t map_count = 0;
   Pool* pool = nullptr;
-  void* user = nullptr;           // the caller's (trak-replay: its resource)
+  void* user = nullptr;  // the caller's (trak-replay: its resource)
 
  private:
   friend class DeviceAllocator;
-  Block* block = nullptr;         // null: dedicated or lost
-  void* dedicated_data = nullptr; // a mapped dedicated allocation's pointer
+  Block* block = nullptr;                       // null: dedicated or lost
+  void* dedicated_data = nullptr;               // a mapped dedicated allocation's pointer
   Allocation *prev = nullptr, *next = nullptr;  // every live allocation
 };
 
 struct AllocRequest {
   std::uint64_t size = 0, alignment = 1;
-  std::uint32_t type = 0;         // replay memory type, chosen by the caller
+  std::uint32_t type = 0;  // replay memory type, chosen by the caller
   alloc::Kind kind = alloc::Kind::unknown;
   Pool* pool = nullptr;
-  bool dedicated = false;         // VMA_ALLOCATION_CREATE_DEDICATED_MEMORY_BIT
+  bool dedicated = false;                                      // VMA_ALLOCATION_CREATE_DEDICATED_MEMORY_BIT
   bool prefers_dedicated = false, requires_dedicated = false;  // VK_KHR_dedicated_allocation
   bool never_allocate = false, mapped = false, can_become_lost = false, can_make_other_lost = false;
-  bool upper_address = false;     // VMA_ALLOCATION_CREATE_UPPER_ADDRESS_BIT
+  bool upper_address = false;  // VMA_ALLOCATION_CREATE_UPPER_ADDRESS_BIT
   std::uint32_t frame = 0;
 };
 
@@ -210,7 +210,7 @@ class DeviceAllocator {
   std::vector<std::unique_ptr<Pool>> pools_;
   std::vector<HeapUsage> heaps_;
   HeapUsage total_;
-  std::vector<bool> peaked_;         // per heap, for settle()
+  std::vector<bool> peaked_;               // per heap, for settle()
   std::vector<alloc::UnusedSpace> space_;  //   and its scratch
   bool total_peaked_ = false, peaked_any_ = false;
   std::vector<std::pair<std::uint64_t, std::uint64_t>> device_allocs_;

@@ -74,7 +74,7 @@ struct MemoryType {
 // The Config section (format 1.3 and later). Every line is also kept as
 // written, so a writer can reproduce it.
 struct Config {
-  std::vector<std::string> lines;  // between Config,Begin and Config,End
+  std::vector<std::string> lines;                      // between Config,Begin and Config,End
   std::map<std::string, std::string> physical_device;  // apiVersion, deviceName, ...
   std::map<std::string, std::string> limits;
   std::map<std::string, std::string> extensions;
@@ -96,13 +96,13 @@ struct Header {
 struct Call {
   std::uint64_t line = 0;  // 1-based line number in the file
   std::uint32_t thread = 0;
-  double time = 0;         // seconds since the first call
+  double time = 0;  // seconds since the first call
   std::uint32_t frame = 0;
   Function function = Function::CreateAllocator;
   std::vector<std::uint64_t> num;
   std::vector<std::vector<std::uint64_t>> lists;
   std::string text;
-  bool has_text = false;   // the text column was present (possibly empty)
+  bool has_text = false;  // the text column was present (possibly empty)
 };
 
 // A call's parameters with the spec's names, in column order.
@@ -152,6 +152,5 @@ class Reader {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
-
 
 }  // namespace libtrace::vma

@@ -22,10 +22,10 @@ struct SimOptions {
 };
 
 struct SimHeap {
-  std::uint64_t size = 0;               // as recorded
-  std::uint64_t peak_committed = 0;     // blocks + dedicated allocations
-  std::uint64_t peak_blocks = 0;        // device memory objects
-  std::uint64_t used_at_peak = 0;       // bytes in live allocations when committed peaked
+  std::uint64_t size = 0;            // as recorded
+  std::uint64_t peak_committed = 0;  // blocks + dedicated allocations
+  std::uint64_t peak_blocks = 0;     // device memory objects
+  std::uint64_t used_at_peak = 0;    // bytes in live allocations when committed peaked
   // The blocks' unused memory when committed peaked (dedicated allocations
   // have none): its ranges, the largest that an allocation could take, and
   // the share of it outside each block's largest usable range (0: every

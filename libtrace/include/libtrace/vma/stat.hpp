@@ -17,9 +17,9 @@ namespace libtrace::vma {
 
 struct Leak {
   std::uint64_t pointer = 0;
-  std::uint64_t line = 0;      // where it was created
+  std::uint64_t line = 0;  // where it was created
   Function function{};
-  std::uint64_t bytes = 0;     // as estimated for the live-bytes figures
+  std::uint64_t bytes = 0;  // as estimated for the live-bytes figures
   std::string user_data;
 };
 
@@ -40,7 +40,7 @@ struct Stats {
   std::uint64_t calls = 0;
   std::array<std::uint64_t, kFunctionCount> calls_per_function{};
   std::map<std::uint32_t, std::uint64_t> calls_per_thread;
-  std::uint64_t frames = 0;        // distinct frame indices
+  std::uint64_t frames = 0;  // distinct frame indices
   double first_time = 0, last_time = 0;
   std::uint64_t time_steps_back = 0;  // consecutive lines whose time went backwards
 
@@ -53,13 +53,13 @@ struct Stats {
   // Bytes: buffer sizes and memory requirements as recorded; image sizes are
   // estimated from extent, format, mips, layers and samples.
   std::uint64_t peak_live_bytes = 0, live_bytes_at_end = 0;
-  std::uint64_t image_bytes_estimated = 0;  // creations whose size is an estimate
-  std::vector<std::uint64_t> peak_bytes_per_heap;   // by resolved memory type's heap
+  std::uint64_t image_bytes_estimated = 0;         // creations whose size is an estimate
+  std::vector<std::uint64_t> peak_bytes_per_heap;  // by resolved memory type's heap
   std::vector<std::uint64_t> peak_bytes_per_type;
-  std::uint64_t unresolved_type_allocations = 0;    // memory type not determined
+  std::uint64_t unresolved_type_allocations = 0;  // memory type not determined
 
-  std::array<std::uint64_t, 48> size_histogram{};      // [k]: sizes in [2^k, 2^(k+1)), [0] also 0..1
-  std::array<std::uint64_t, 8> lifetime_histogram{};   // <1ms <10ms <100ms <1s <10s <100s >=100s, never freed
+  std::array<std::uint64_t, 48> size_histogram{};     // [k]: sizes in [2^k, 2^(k+1)), [0] also 0..1
+  std::array<std::uint64_t, 8> lifetime_histogram{};  // <1ms <10ms <100ms <1s <10s <100s >=100s, never freed
   // Live bytes per heap over time, at most kTimelinePoints samples: when it
   // fills up, neighbouring samples merge keeping their maxima, so peaks stay.
   static constexpr std::size_t kTimelinePoints = 4096;
@@ -100,8 +100,7 @@ std::string format_html(const Stats& s);
 
 // Estimated bytes of an image (VkFormat texel sizes, all mips, layers and
 // samples); 4 bytes per texel for formats it does not know.
-std::uint64_t estimate_image_bytes(std::uint32_t format, std::uint32_t width, std::uint32_t height,
-                                   std::uint32_t depth, std::uint32_t mips, std::uint32_t layers,
-                                   std::uint32_t samples);
+std::uint64_t estimate_image_bytes(std::uint32_t format, std::uint32_t width, std::uint32_t height, std::uint32_t depth,
+                                   std::uint32_t mips, std::uint32_t layers, std::uint32_t samples);
 
 }  // namespace libtrace::vma

@@ -10,9 +10,9 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "libtrace/replay/foz/replay.hpp"
 #include "replay/foz/cache.hpp"
 #include "replay/foz/spawn.hpp"
-#include "libtrace/replay/foz/replay.hpp"
 
 namespace libtrace::foz::detail {
 
@@ -156,10 +156,8 @@ bool is_mesa(std::uint32_t driver_id) {
     case VK_DRIVER_ID_MESA_VENUS:
     case VK_DRIVER_ID_MESA_DOZEN:
     case VK_DRIVER_ID_MESA_NVK:
-    case VK_DRIVER_ID_IMAGINATION_OPEN_SOURCE_MESA:
-      return true;
-    default:
-      return false;
+    case VK_DRIVER_ID_IMAGINATION_OPEN_SOURCE_MESA: return true;
+    default: return false;
   }
 }
 

@@ -29,8 +29,8 @@ namespace libtrace::foz::detail {
 
 // Which device to make, from which archives: all a worker needs to start.
 struct WorkerSetup {
-  std::uint32_t id = 0;    // unique in the run: the shared state's owner ids
-  std::uint32_t slot = 0;  // its Slot in the shared state
+  std::uint32_t id = 0;     // unique in the run: the shared state's owner ids
+  std::uint32_t slot = 0;   // its Slot in the shared state
   std::int32_t parent = 0;  // pid: a worker whose parent is already gone exits
   std::vector<std::string> inputs;
   std::string device_spec;

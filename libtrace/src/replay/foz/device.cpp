@@ -36,8 +36,8 @@ VKAPI_ATTR VkResult VKAPI_CALL null_pipelines(VkDevice, VkPipelineCache, std::ui
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL null_rt_pipelines(VkDevice, VkDeferredOperationKHR, VkPipelineCache, std::uint32_t n,
-                                                 const VkRayTracingPipelineCreateInfoKHR*,
-                                                 const VkAllocationCallbacks*, VkPipeline* out) {
+                                                 const VkRayTracingPipelineCreateInfoKHR*, const VkAllocationCallbacks*,
+                                                 VkPipeline* out) {
   for (std::uint32_t i = 0; i < n; ++i) out[i] = fake_handle<VkPipeline>();
   return VK_SUCCESS;
 }
@@ -95,7 +95,8 @@ ReplayDevice::ReplayDevice(const std::string& spec, const VkPhysicalDeviceFeatur
   vk::DeviceOptions opt;
   for (const auto& e : phys.extensions)
     if (!extension_denied(e.extensionName, phys.extensions)) opt.extensions.emplace_back(e.extensionName);
-  const vk::Features supported = vk::Features::supported(phys, instance_->api_version(), feature_query(api, opt.extensions));
+  const vk::Features supported =
+      vk::Features::supported(phys, instance_->api_version(), feature_query(api, opt.extensions));
   vk::Features requested;
   opt.features = replay_features(supported, archive_features, api, requested);
   try {
@@ -114,7 +115,8 @@ ReplayDevice::ReplayDevice(const std::string& spec, const VkPhysicalDeviceFeatur
   caps_ = Capabilities(device_->api_version(), device_->enabled_extensions(), device_->enabled_features());
 
   report_.name = phys.name();
-  report_.driver = phys.driver_name.empty() ? "" : phys.driver_name + (phys.driver_info.empty() ? "" : " " + phys.driver_info);
+  report_.driver =
+      phys.driver_name.empty() ? "" : phys.driver_name + (phys.driver_info.empty() ? "" : " " + phys.driver_info);
   report_.vendor_id = phys.properties.vendorID;
   report_.device_id = phys.properties.deviceID;
   report_.driver_id = static_cast<std::uint32_t>(phys.driver_id);
@@ -169,4 +171,3 @@ std::vector<std::uint8_t> ReplayDevice::merge_caches(std::span<const std::uint8_
 }
 
 }  // namespace libtrace::foz::detail
-

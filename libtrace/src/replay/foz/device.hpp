@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "libtrace/vk/device.hpp"
 #include "replay/foz/features.hpp"
 #include "replay/foz/worker.hpp"
-#include "libtrace/vk/device.hpp"
 
 namespace libtrace::foz::detail {
 

@@ -11,18 +11,22 @@ namespace {
 
 constexpr std::size_t kBoolsAt = sizeof(VkBaseOutStructure);
 
-#define EXT_STRUCT(STYPE, TYPE, EXT, ARCHIVE, ...) \
-  ExtFeatureStruct { VK_STRUCTURE_TYPE_##STYPE, sizeof(TYPE), EXT, ARCHIVE, {__VA_ARGS__} }
+#define EXT_STRUCT(STYPE, TYPE, EXT, ARCHIVE, ...)                         \
+  ExtFeatureStruct {                                                       \
+    VK_STRUCTURE_TYPE_##STYPE, sizeof(TYPE), EXT, ARCHIVE, { __VA_ARGS__ } \
+  }
 
 std::vector<ExtFeatureStruct> make_table() {
   return {
       // Archive-controlled: the structs Fossilize hashes into the application
       // key because they change code generation.
       EXT_STRUCT(PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT, VkPhysicalDeviceRobustness2FeaturesEXT,
-                 VK_EXT_ROBUSTNESS_2_EXTENSION_NAME, true, "robustBufferAccess2", "robustImageAccess2", "nullDescriptor"),
+                 VK_EXT_ROBUSTNESS_2_EXTENSION_NAME, true, "robustBufferAccess2", "robustImageAccess2",
+                 "nullDescriptor"),
       EXT_STRUCT(PHYSICAL_DEVICE_FRAGMENT_SHADING_RATE_ENUMS_FEATURES_NV,
                  VkPhysicalDeviceFragmentShadingRateEnumsFeaturesNV, VK_NV_FRAGMENT_SHADING_RATE_ENUMS_EXTENSION_NAME,
-                 true, "fragmentShadingRateEnums", "supersampleFragmentShadingRates", "noInvocationFragmentShadingRates"),
+                 true, "fragmentShadingRateEnums", "supersampleFragmentShadingRates",
+                 "noInvocationFragmentShadingRates"),
       EXT_STRUCT(PHYSICAL_DEVICE_FRAGMENT_SHADING_RATE_FEATURES_KHR, VkPhysicalDeviceFragmentShadingRateFeaturesKHR,
                  VK_KHR_FRAGMENT_SHADING_RATE_EXTENSION_NAME, true, "pipelineFragmentShadingRate",
                  "primitiveFragmentShadingRate", "attachmentFragmentShadingRate"),
@@ -46,10 +50,12 @@ std::vector<ExtFeatureStruct> make_table() {
       EXT_STRUCT(PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_FEATURES_EXT, VkPhysicalDeviceExtendedDynamicStateFeaturesEXT,
                  VK_EXT_EXTENDED_DYNAMIC_STATE_EXTENSION_NAME, false, "extendedDynamicState"),
       EXT_STRUCT(PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_2_FEATURES_EXT,
-                 VkPhysicalDeviceExtendedDynamicState2FeaturesEXT, VK_EXT_EXTENDED_DYNAMIC_STATE_2_EXTENSION_NAME, false,
-                 "extendedDynamicState2", "extendedDynamicState2LogicOp", "extendedDynamicState2PatchControlPoints"),
+                 VkPhysicalDeviceExtendedDynamicState2FeaturesEXT, VK_EXT_EXTENDED_DYNAMIC_STATE_2_EXTENSION_NAME,
+                 false, "extendedDynamicState2", "extendedDynamicState2LogicOp",
+                 "extendedDynamicState2PatchControlPoints"),
       EXT_STRUCT(PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_3_FEATURES_EXT,
-                 VkPhysicalDeviceExtendedDynamicState3FeaturesEXT, VK_EXT_EXTENDED_DYNAMIC_STATE_3_EXTENSION_NAME, false),
+                 VkPhysicalDeviceExtendedDynamicState3FeaturesEXT, VK_EXT_EXTENDED_DYNAMIC_STATE_3_EXTENSION_NAME,
+                 false),
       EXT_STRUCT(PHYSICAL_DEVICE_VERTEX_INPUT_DYNAMIC_STATE_FEATURES_EXT,
                  VkPhysicalDeviceVertexInputDynamicStateFeaturesEXT, VK_EXT_VERTEX_INPUT_DYNAMIC_STATE_EXTENSION_NAME,
                  false, "vertexInputDynamicState"),

@@ -22,9 +22,9 @@ namespace libtrace::foz::detail {
 // An extension's feature struct: all VkBool32 after sType and pNext.
 struct ExtFeatureStruct {
   VkStructureType stype;
-  std::size_t size;       // sizeof the struct
-  const char* extension;  // the extension that defines it
-  bool from_archive;      // enabled as the archive says, not "all supported"
+  std::size_t size;                  // sizeof the struct
+  const char* extension;             // the extension that defines it
+  bool from_archive;                 // enabled as the archive says, not "all supported"
   std::vector<const char*> members;  // names, in order (may be shorter than the struct)
 };
 const std::vector<ExtFeatureStruct>& ext_feature_structs();

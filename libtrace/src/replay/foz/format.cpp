@@ -8,10 +8,10 @@
 #include <map>
 
 #include "core/report.hpp"
-#include "replay/foz/pool.hpp"
+#include "core/text_util.hpp"
 #include "libtrace/replay/foz/replay.hpp"
 #include "libtrace/vk/device.hpp"
-#include "core/text_util.hpp"
+#include "replay/foz/pool.hpp"
 
 namespace libtrace::foz {
 
@@ -20,7 +20,8 @@ namespace {
 constexpr std::size_t kTableIssues = 20;  // per list; the JSON has them all
 
 std::string issue_line(const PipelineIssue& i) {
-  return std::string(pipeline_type_name(i.type)) + " " + hash_hex(i.hash) + " (#" + std::to_string(i.index) + "): " + i.reason;
+  return std::string(pipeline_type_name(i.type)) + " " + hash_hex(i.hash) + " (#" + std::to_string(i.index) +
+         "): " + i.reason;
 }
 
 void list_issues(std::string& o, const char* title, const std::vector<PipelineIssue>& v, bool repro,
@@ -141,12 +142,13 @@ std::string format_replay_table(const ReplayResult& r) {
          " already done, " + std::to_string(sum.not_run) + " not run\n";
   std::snprintf(line, sizeof line, "time        %.3f s, %.0f pipelines/s\n", r.seconds, r.pipelines_per_second());
   o += line;
-  o += "peak RSS    " + libtrace::detail::human_bytes(r.peak_rss_parent) + " parent, " + libtrace::detail::human_bytes(r.peak_rss_worker) +
-       (r.in_process ? "" : " largest worker") + "\n";
+  o += "peak RSS    " + libtrace::detail::human_bytes(r.peak_rss_parent) + " parent, " +
+       libtrace::detail::human_bytes(r.peak_rss_worker) + (r.in_process ? "" : " largest worker") + "\n";
   if (!r.pipeline_cache.empty())
     o += "cache       " + r.pipeline_cache + " (" + libtrace::detail::human_bytes(r.pipeline_cache_bytes) + ")\n";
   if (r.lost_from_cache)
-    o += "redone      " + std::to_string(r.lost_from_cache) + " pipelines whose worker crashed before saving its cache\n";
+    o += "redone      " + std::to_string(r.lost_from_cache) +
+         " pipelines whose worker crashed before saving its cache\n";
   if (!r.missing_features.empty()) {
     o += "device lacks what the archive's application enabled:";
     for (const auto& f : r.missing_features) o += " " + f;
@@ -188,9 +190,15 @@ std::string format_replay_json(const ReplayResult& r) {
     w.Key(std::string(pipeline_type_name(static_cast<PipelineType>(t))).c_str());
     w.StartObject();
     const std::pair<const char*, std::uint64_t> fields[] = {
-        {"total", c.total},     {"ok", c.ok},           {"failed", c.failed},
-        {"skipped", c.skipped}, {"crashed", c.crashed}, {"timed_out", c.timed_out},
-        {"unsupported", c.unsupported}, {"already_done", c.already_done}, {"not_run", c.not_run},
+        {"total", c.total},
+        {"ok", c.ok},
+        {"failed", c.failed},
+        {"skipped", c.skipped},
+        {"crashed", c.crashed},
+        {"timed_out", c.timed_out},
+        {"unsupported", c.unsupported},
+        {"already_done", c.already_done},
+        {"not_run", c.not_run},
     };
     for (const auto& [k, v] : fields) {
       w.Key(k);

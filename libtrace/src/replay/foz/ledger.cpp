@@ -68,8 +68,8 @@ void Ledger::settle_one(std::uint64_t i, Outcome o, bool to_done_log) {
     notes_.erase(it);
   }
   auto& list = (o == Outcome::crashed || o == Outcome::timed_out) ? faulty_
-               : o == Outcome::unsupported                         ? unsupported_
-                                                                   : failed_;
+               : o == Outcome::unsupported                        ? unsupported_
+                                                                  : failed_;
   if (list.size() < kMaxIssues)
     list.push_back(std::move(issue));
   else

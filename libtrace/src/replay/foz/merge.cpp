@@ -3,9 +3,9 @@
 // sharded replay (one cache per machine).
 
 #include "core/report.hpp"
+#include "libtrace/replay/foz/replay.hpp"
 #include "replay/foz/cache.hpp"
 #include "replay/foz/device.hpp"
-#include "libtrace/replay/foz/replay.hpp"
 
 namespace libtrace::foz {
 

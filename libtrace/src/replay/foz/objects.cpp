@@ -11,7 +11,6 @@ namespace {
 constexpr int kMaxDepth = 16;           // deeper chains of parents are cycles in practice
 constexpr std::size_t kMaxKept = 4096;  // parent pipelines alive at once
 
-
 bool is_pipeline(Tag t) {
   return t == Tag::graphics_pipeline || t == Tag::compute_pipeline || t == Tag::raytracing_pipeline;
 }
@@ -107,7 +106,8 @@ std::uint64_t Replayer::create_module(const Object& o) {
   module_needs_[o.hash] = needs.items;
   VkShaderModule m = VK_NULL_HANDLE;
   const VkResult r = vkCreateShaderModule(device_, ci, nullptr, &m);
-  if (r != VK_SUCCESS) throw Failure{Outcome::failed, describe_entry(o.tag, o.hash) + ": " + vk_failure("vkCreateShaderModule", r)};
+  if (r != VK_SUCCESS)
+    throw Failure{Outcome::failed, describe_entry(o.tag, o.hash) + ": " + vk_failure("vkCreateShaderModule", r)};
   Module& e = modules_[o.hash];
   e.handle = as_u64(m);
   e.bytes = ci->codeSize;
@@ -138,7 +138,8 @@ std::uint64_t Replayer::create_sampler(const Object& o) {
     VkSamplerYcbcrConversion c = VK_NULL_HANDLE;
     const VkResult r = vkCreateSamplerYcbcrConversion(device_, &conv, nullptr, &c);
     if (r != VK_SUCCESS)
-      throw Failure{Outcome::failed, describe_entry(o.tag, o.hash) + ": " + vk_failure("vkCreateSamplerYcbcrConversion", r)};
+      throw Failure{Outcome::failed,
+                    describe_entry(o.tag, o.hash) + ": " + vk_failure("vkCreateSamplerYcbcrConversion", r)};
     conversions_.push_back(c);
     auto* info = reinterpret_cast<VkSamplerYcbcrConversionInfo*>(mut(p));
     info->sType = VK_STRUCTURE_TYPE_SAMPLER_YCBCR_CONVERSION_INFO;
@@ -146,7 +147,8 @@ std::uint64_t Replayer::create_sampler(const Object& o) {
   }
   VkSampler s = VK_NULL_HANDLE;
   const VkResult r = vkCreateSampler(device_, ci, nullptr, &s);
-  if (r != VK_SUCCESS) throw Failure{Outcome::failed, describe_entry(o.tag, o.hash) + ": " + vk_failure("vkCreateSampler", r)};
+  if (r != VK_SUCCESS)
+    throw Failure{Outcome::failed, describe_entry(o.tag, o.hash) + ": " + vk_failure("vkCreateSampler", r)};
   return as_u64(s);
 }
 

@@ -18,11 +18,11 @@
 #include <unordered_map>
 #include <vector>
 
+#include "libtrace/foz/object.hpp"
 #include "replay/foz/device.hpp"
 #include "replay/foz/plan.hpp"
 #include "replay/foz/require.hpp"
 #include "replay/foz/shared.hpp"
-#include "libtrace/foz/object.hpp"
 
 namespace libtrace::foz::detail {
 
@@ -31,7 +31,7 @@ struct ReplayerConfig {
   const ReplayDevice* device = nullptr;
   VkPipelineCache cache = VK_NULL_HANDLE;
   std::uint64_t module_budget = 256ull << 20;  // bytes of SPIR-V kept as VkShaderModules
-  SharedState* shared = nullptr;  // phase reports and modules banned after a crash
+  SharedState* shared = nullptr;               // phase reports and modules banned after a crash
   unsigned slot = 0;
   // Modules spirv-val rejected (--validate): hash -> its message.
   const std::unordered_map<std::uint64_t, std::string>* invalid_modules = nullptr;
@@ -60,7 +60,9 @@ class Replayer {
     bool operator==(const Key& o) const { return tag == o.tag && hash == o.hash; }
   };
   struct KeyHash {
-    std::size_t operator()(const Key& k) const { return k.hash ^ (static_cast<std::size_t>(k.tag) * 0x9e3779b97f4a7c15ull); }
+    std::size_t operator()(const Key& k) const {
+      return k.hash ^ (static_cast<std::size_t>(k.tag) * 0x9e3779b97f4a7c15ull);
+    }
   };
   struct Module {
     std::uint64_t handle = 0;

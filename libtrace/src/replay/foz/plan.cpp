@@ -72,8 +72,8 @@ RangeSpec parse_range(std::string_view text) {
     spec = spec.substr(colon + 1);
   }
   const auto bad = [&] {
-    return Error(Errc::usage, "--range", "want [TYPE:]A-B, A-, -B or N (positions in ascending hash order), not '" +
-                                             std::string(text) + "'");
+    return Error(Errc::usage, "--range",
+                 "want [TYPE:]A-B, A-, -B or N (positions in ascending hash order), not '" + std::string(text) + "'");
   };
   const auto dash = spec.find('-');
   if (dash == std::string_view::npos) {
@@ -85,7 +85,8 @@ RangeSpec parse_range(std::string_view text) {
     if (!a.empty() && !parse_u64(a, out.range.first)) throw bad();
     if (!b.empty() && !parse_u64(b, out.range.last)) throw bad();
   }
-  if (out.range.first > out.range.last) throw Error(Errc::usage, "--range", "the range '" + std::string(text) + "' is empty");
+  if (out.range.first > out.range.last)
+    throw Error(Errc::usage, "--range", "the range '" + std::string(text) + "' is empty");
   return out;
 }
 

@@ -42,7 +42,7 @@ struct Worker {
   std::uint32_t id = 0;
   std::string inbuf;
   bool eof = false, hello = false, started = false, cached = false, bye = false, killed = false;
-  bool retired = false;            // said goodbye and was settled: only its exit is awaited
+  bool retired = false;  // said goodbye and was settled: only its exit is awaited
   std::int64_t spawned_ns = 0, retired_ns = 0;
   std::uint64_t peak_rss = 0;
   std::vector<std::uint64_t> first;
@@ -74,7 +74,8 @@ struct ProcessPool::Impl {
   void report_progress(bool force);
   std::string describe_death(const Worker& w, int status, Phase phase, Tag dep_tag, std::uint64_t dep_hash) const;
   std::size_t active() const {
-    return static_cast<std::size_t>(std::count_if(workers.begin(), workers.end(), [](const Worker& w) { return !w.retired; }));
+    return static_cast<std::size_t>(
+        std::count_if(workers.begin(), workers.end(), [](const Worker& w) { return !w.retired; }));
   }
 
   const PoolConfig& cfg;
@@ -267,7 +268,7 @@ void ProcessPool::Impl::reap(std::size_t index) {
   } else if (!clean && !w.killed && !fatal && cfg.warnings) {
     // Its results were in; a driver that crashes tearing down costs nothing.
     cfg.warnings("", "worker " + std::to_string(w.id) + ": " + describe_death(w, status, Phase::idle, {}, 0) +
-                                    " after it had handed everything over");
+                         " after it had handed everything over");
   }
 }
 
@@ -301,8 +302,7 @@ void ProcessPool::Impl::report_progress(bool force) {
 }
 
 ProcessPool::ProcessPool(const PoolConfig& cfg) : impl_(std::make_unique<Impl>(cfg)) {
-  if (cfg.exe.empty())
-    throw Error(Errc::usage, "", "worker processes need a worker executable (or run in-process)");
+  if (cfg.exe.empty()) throw Error(Errc::usage, "", "worker processes need a worker executable (or run in-process)");
 }
 
 ProcessPool::~ProcessPool() = default;

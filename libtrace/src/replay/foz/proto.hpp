@@ -101,7 +101,8 @@ class MsgIn {
 inline bool next_frame(std::string& buf, MsgKind& kind, std::string& body) {
   if (buf.size() < 5) return false;
   std::uint32_t n = 0;
-  for (int i = 0; i < 4; ++i) n |= static_cast<std::uint32_t>(static_cast<std::uint8_t>(buf[static_cast<std::size_t>(i)])) << (8 * i);
+  for (int i = 0; i < 4; ++i)
+    n |= static_cast<std::uint32_t>(static_cast<std::uint8_t>(buf[static_cast<std::size_t>(i)])) << (8 * i);
   if (n == 0 || buf.size() - 4 < n) {
     if (n == 0) buf.erase(0, 4);  // never sent; skip rather than misread what follows
     return n == 0 ? next_frame(buf, kind, body) : false;

@@ -10,13 +10,13 @@
 #include <optional>
 #include <thread>
 
+#include "libtrace/replay/foz/replay.hpp"
 #include "replay/foz/cache.hpp"
 #include "replay/foz/device.hpp"
 #include "replay/foz/objects.hpp"
 #include "replay/foz/pool.hpp"
 #include "replay/foz/session.hpp"
 #include "replay/foz/validate.hpp"
-#include "libtrace/replay/foz/replay.hpp"
 
 namespace libtrace::foz {
 
@@ -148,14 +148,18 @@ ReplayResult replay(const ReplayOptions& opt) {
   if (opt.in_process) {
     device = opt.null_device ? std::make_unique<ReplayDevice>()
                              : std::make_unique<ReplayDevice>(opt.device, archive_features);
-    pr = run_threads(plan, shared, ledger, [&](SharedState& s, unsigned slot) -> std::unique_ptr<Session> {
-      auto session = std::make_unique<DeviceSession>(nullptr, device.get(), load_caches);
-      session->start(sources, s, slot, opt.module_cache_bytes, &invalid);
-      return session;
-    }, cfg);
+    pr = run_threads(
+        plan, shared, ledger,
+        [&](SharedState& s, unsigned slot) -> std::unique_ptr<Session> {
+          auto session = std::make_unique<DeviceSession>(nullptr, device.get(), load_caches);
+          session->start(sources, s, slot, opt.module_cache_bytes, &invalid);
+          return session;
+        },
+        cfg);
   } else {
     if (!opt.null_device && !opt.pipeline_cache.empty())
-      merge_device = std::async(std::launch::async, [&] { return std::make_unique<ReplayDevice>(opt.device, archive_features); });
+      merge_device =
+          std::async(std::launch::async, [&] { return std::make_unique<ReplayDevice>(opt.device, archive_features); });
     pr = pool->run(plan, shared, ledger);
     pool.reset();
     if (merge_device.valid()) device = merge_device.get();

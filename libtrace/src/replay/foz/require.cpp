@@ -48,7 +48,8 @@ constexpr CapabilityNeed kCapabilities[] = {
     {69, "vulkan12.shaderOutputLayer"},
     {70, "vulkan12.shaderOutputViewportIndex"},
     {4422,
-     "VK_KHR_fragment_shading_rate.pipelineFragmentShadingRate|VK_KHR_fragment_shading_rate.primitiveFragmentShadingRate|"
+     "VK_KHR_fragment_shading_rate.pipelineFragmentShadingRate|VK_KHR_fragment_shading_rate."
+     "primitiveFragmentShadingRate|"
      "VK_KHR_fragment_shading_rate.attachmentFragmentShadingRate"},
     {4423, "VK_EXT_shader_subgroup_ballot"},
     {4427, "vulkan11.shaderDrawParameters"},
@@ -129,7 +130,8 @@ const StructNeed kStructs[] = {
     {VK_STRUCTURE_TYPE_MEMORY_BARRIER_2, "vulkan13.synchronization2|VK_KHR_synchronization2"},
     {VK_STRUCTURE_TYPE_PIPELINE_FRAGMENT_SHADING_RATE_STATE_CREATE_INFO_KHR,
      "VK_KHR_fragment_shading_rate.pipelineFragmentShadingRate"},
-    {VK_STRUCTURE_TYPE_SAMPLER_YCBCR_CONVERSION_CREATE_INFO, "vulkan11.samplerYcbcrConversion|VK_KHR_sampler_ycbcr_conversion"},
+    {VK_STRUCTURE_TYPE_SAMPLER_YCBCR_CONVERSION_CREATE_INFO,
+     "vulkan11.samplerYcbcrConversion|VK_KHR_sampler_ycbcr_conversion"},
     {VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_LIBRARY_CREATE_INFO_EXT,
      "VK_EXT_graphics_pipeline_library.graphicsPipelineLibrary"},
     {VK_STRUCTURE_TYPE_PIPELINE_LIBRARY_CREATE_INFO_KHR, "VK_KHR_pipeline_library"},
@@ -183,8 +185,9 @@ void stage_needs(VkShaderStageFlagBits stage, Needs& out) {
     case VK_SHADER_STAGE_TASK_BIT_EXT: out.add("VK_EXT_mesh_shader.taskShader|VK_NV_mesh_shader.taskShader"); break;
     case VK_SHADER_STAGE_MESH_BIT_EXT: out.add("VK_EXT_mesh_shader.meshShader|VK_NV_mesh_shader.meshShader"); break;
     default:
-      if (stage & (VK_SHADER_STAGE_RAYGEN_BIT_KHR | VK_SHADER_STAGE_ANY_HIT_BIT_KHR | VK_SHADER_STAGE_CLOSEST_HIT_BIT_KHR |
-                   VK_SHADER_STAGE_MISS_BIT_KHR | VK_SHADER_STAGE_INTERSECTION_BIT_KHR | VK_SHADER_STAGE_CALLABLE_BIT_KHR))
+      if (stage &
+          (VK_SHADER_STAGE_RAYGEN_BIT_KHR | VK_SHADER_STAGE_ANY_HIT_BIT_KHR | VK_SHADER_STAGE_CLOSEST_HIT_BIT_KHR |
+           VK_SHADER_STAGE_MISS_BIT_KHR | VK_SHADER_STAGE_INTERSECTION_BIT_KHR | VK_SHADER_STAGE_CALLABLE_BIT_KHR))
         out.add("VK_KHR_ray_tracing_pipeline.rayTracingPipeline");
       break;
   }

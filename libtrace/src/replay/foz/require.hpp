@@ -12,8 +12,8 @@
 #include <string_view>
 #include <vector>
 
-#include "replay/foz/features.hpp"
 #include "libtrace/foz/object.hpp"
+#include "replay/foz/features.hpp"
 
 namespace libtrace::foz::detail {
 

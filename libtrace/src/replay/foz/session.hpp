@@ -41,7 +41,8 @@ class DeviceSession final : public Session {
  public:
   // `own` is the worker's device (processes); otherwise `shared_device`
   // (threads) is used. Creates the pipeline cache, seeded from `seeds`.
-  DeviceSession(std::unique_ptr<ReplayDevice> own, const ReplayDevice* shared_device, const std::vector<CacheFile>& seeds);
+  DeviceSession(std::unique_ptr<ReplayDevice> own, const ReplayDevice* shared_device,
+                const std::vector<CacheFile>& seeds);
   ~DeviceSession() override;
 
   // Readies the session for run(): pipelines of `sources`, reporting through

@@ -49,8 +49,7 @@ Offsets offsets(std::size_t items, unsigned slots) {
 
 }  // namespace
 
-SharedState::SharedState(std::size_t items, unsigned slots, bool between_processes)
-    : n_slots_(slots), n_items_(items) {
+SharedState::SharedState(std::size_t items, unsigned slots, bool between_processes) : n_slots_(slots), n_items_(items) {
   bytes_ = offsets(items, slots).bytes;
   if (between_processes) {
     fd_ = ::memfd_create("libtrace-replay-shared", MFD_CLOEXEC);

@@ -12,8 +12,8 @@
 #include <span>
 #include <type_traits>
 
-#include "replay/foz/plan.hpp"
 #include "libtrace/replay/foz/replay.hpp"
+#include "replay/foz/plan.hpp"
 
 namespace libtrace::foz::detail {
 

@@ -62,7 +62,8 @@ SpawnedWorker spawn_worker(const std::string& exe) {
   // "/proc/self/exe".
   std::string name = exe;
   char target[4096];
-  if (const ssize_t n = ::readlink(exe.c_str(), target, sizeof target); n > 0 && n < static_cast<ssize_t>(sizeof target))
+  if (const ssize_t n = ::readlink(exe.c_str(), target, sizeof target);
+      n > 0 && n < static_cast<ssize_t>(sizeof target))
     name.assign(target, static_cast<std::size_t>(n));
   const std::string fd_arg = std::to_string(kWorkerChannelFd);
   std::string flag(kWorkerFlag);

@@ -23,7 +23,7 @@ bool retryable(vk::Failure f) {
 }  // namespace
 
 vk::Allocation* Replayer::allocate(const Call& c, const Aci& aci, vk::AllocRequest q, std::uint32_t allowed,
-                               std::uint32_t recorded_requirement_bits, vk::Failure& why) {
+                                   std::uint32_t recorded_requirement_bits, vk::Failure& why) {
   q.dedicated = aci.flags & kDedicated;
   q.never_allocate = aci.flags & kNeverAllocate;
   q.mapped = aci.flags & kMapped;
@@ -83,8 +83,10 @@ void Replayer::outcome(const Call& c, std::uint64_t ptr, Live l, vk::Failure why
   if (ok && l.a->dedicated) ++r_.dedicated_allocations;
   if (!ptr) {
     // The original failed: VmaReplay also tries, and destroys a success.
-    if (ok) ++r_.succeeded_originally_failed;
-    else ++r_.failed_also_originally;
+    if (ok)
+      ++r_.succeeded_originally_failed;
+    else
+      ++r_.failed_also_originally;
     destroy(l);
     return;
   }
@@ -114,8 +116,10 @@ void Replayer::destroy(Live& l) {
 void Replayer::create_buffer(const Call& c) {
   const auto& n = c.num;
   const std::uint64_t ptr = n[10];
-  if (ptr) ++r_.buffers;
-  else ++r_.originally_failed;
+  if (ptr)
+    ++r_.buffers;
+  else
+    ++r_.originally_failed;
   const BufferSpec spec = buffer_spec(n, device_address_);
   if (spec.adjusted) compromise(Compromise::buffer_adjusted);
   Live l;
@@ -135,15 +139,18 @@ void Replayer::create_buffer(const Call& c) {
   q.requires_dedicated = req.requires_dedicated;
   vk::Failure why = vk::Failure::none;
   l.a = allocate(c, aci_at(n, 4), q, req.memory.memoryTypeBits, ~0u, why);
-  if (l.a && vkBindBufferMemory(dev_.handle(), l.buffer, l.a->memory, l.a->offset) != VK_SUCCESS) ++r_.resource_failures;
+  if (l.a && vkBindBufferMemory(dev_.handle(), l.buffer, l.a->memory, l.a->offset) != VK_SUCCESS)
+    ++r_.resource_failures;
   outcome(c, ptr, l, why);
 }
 
 void Replayer::create_image(const Call& c) {
   const auto& n = c.num;
   const std::uint64_t ptr = n[19];
-  if (ptr) ++r_.images;
-  else ++r_.originally_failed;
+  if (ptr)
+    ++r_.images;
+  else
+    ++r_.originally_failed;
   const ImageSpec spec = image_spec(n, dev_.info());
   Live l;
   vk::AllocRequest q;
@@ -189,8 +196,10 @@ void Replayer::allocate_memory(const Call& c, alloc::Kind kind) {
   const bool for_resource = c.function != Function::AllocateMemory;
   const std::size_t aci = for_resource ? 5 : 3;
   const std::uint64_t ptr = n[aci + 6];
-  if (ptr) ++r_.memory_allocations;
-  else ++r_.originally_failed;
+  if (ptr)
+    ++r_.memory_allocations;
+  else
+    ++r_.originally_failed;
   vk::AllocRequest q;
   q.size = n[0];
   q.alignment = n[1] ? n[1] : 1;
@@ -207,8 +216,10 @@ void Replayer::allocate_memory(const Call& c, alloc::Kind kind) {
   compromise(Compromise::recorded_requirements);
   Live l;
   vk::Failure why = vk::Failure::none;
-  if (q.size) l.a = allocate(c, aci_at(n, aci), q, types_.all_types(), static_cast<std::uint32_t>(n[2]), why);
-  else why = vk::Failure::invalid;
+  if (q.size)
+    l.a = allocate(c, aci_at(n, aci), q, types_.all_types(), static_cast<std::uint32_t>(n[2]), why);
+  else
+    why = vk::Failure::invalid;
   outcome(c, ptr, l, why);
 }
 
@@ -217,8 +228,10 @@ void Replayer::allocate_pages(const Call& c) {
   // A failed call leaves every page null (trak-stat counts each).
   std::vector<std::uint64_t> pages;
   for (std::uint64_t p : c.lists[0]) {
-    if (p) pages.push_back(p);
-    else ++r_.originally_failed;
+    if (p)
+      pages.push_back(p);
+    else
+      ++r_.originally_failed;
   }
   if (c.lists[0].empty()) ++r_.originally_failed;
   if (pages.empty()) return;

@@ -4,8 +4,8 @@
 
 #include <cstdio>
 
-#include "core/report.hpp"
 #include "core/json_util.hpp"
+#include "core/report.hpp"
 #include "libtrace/replay/vma/replay.hpp"
 
 namespace libtrace::vma {
@@ -17,15 +17,21 @@ using ull = unsigned long long;
 // VmaReplay's SecondsToFriendlyStr.
 std::string friendly_seconds(double s) {
   char buf[32];
-  if (s == 0) std::snprintf(buf, sizeof buf, "0");
-  else if (s < 1e-6) std::snprintf(buf, sizeof buf, "%.3f ns", s * 1e9);
-  else if (s < 1e-3) std::snprintf(buf, sizeof buf, "%.3f us", s * 1e6);
-  else if (s < 1) std::snprintf(buf, sizeof buf, "%.3f ms", s * 1e3);
-  else if (s < 60) std::snprintf(buf, sizeof buf, "%.3f s", s);
-  else if (s < 3600) std::snprintf(buf, sizeof buf, "%u:%02u min", static_cast<unsigned>(s / 60), static_cast<unsigned>(s) % 60);
+  if (s == 0)
+    std::snprintf(buf, sizeof buf, "0");
+  else if (s < 1e-6)
+    std::snprintf(buf, sizeof buf, "%.3f ns", s * 1e9);
+  else if (s < 1e-3)
+    std::snprintf(buf, sizeof buf, "%.3f us", s * 1e6);
+  else if (s < 1)
+    std::snprintf(buf, sizeof buf, "%.3f ms", s * 1e3);
+  else if (s < 60)
+    std::snprintf(buf, sizeof buf, "%.3f s", s);
+  else if (s < 3600)
+    std::snprintf(buf, sizeof buf, "%u:%02u min", static_cast<unsigned>(s / 60), static_cast<unsigned>(s) % 60);
   else
-    std::snprintf(buf, sizeof buf, "%u:%02u:%02u h", static_cast<unsigned>(s / 3600), static_cast<unsigned>(s / 60) % 60,
-                  static_cast<unsigned>(s) % 60);
+    std::snprintf(buf, sizeof buf, "%u:%02u:%02u h", static_cast<unsigned>(s / 3600),
+                  static_cast<unsigned>(s / 60) % 60, static_cast<unsigned>(s) % 60);
   return buf;
 }
 
@@ -91,20 +97,25 @@ std::string format_replay_table(const ReplayResult& r) {
   row("    Total custom pools created: %llu\n", static_cast<ull>(r.pools));
   row("    Original recording time: %s\n", friendly_seconds(r.recording_time).c_str());
   row("    Threads making calls to VMA: %llu\n", static_cast<ull>(r.threads));
-  if (r.threads > 1) row("        %.2f%% calls from most active thread.\n", r.busiest_thread_percent);
-  else row("        VMA used from only one thread.\n");
+  if (r.threads > 1)
+    row("        %.2f%% calls from most active thread.\n", r.busiest_thread_percent);
+  else
+    row("        VMA used from only one thread.\n");
 
   row("Results on this device:\n");
   row("    Failed here, succeeded in the recording: %llu\n", static_cast<ull>(failed_total(r)));
   for (std::size_t f = 1; f < vk::kFailureCount; ++f)
     if (r.failed[f])
-      row("        %s: %llu\n", std::string(vk::failure_name(static_cast<vk::Failure>(f))).c_str(), static_cast<ull>(r.failed[f]));
-  row("    Failed in the recording: %llu (here: %llu succeeded, %llu failed too)\n", static_cast<ull>(r.originally_failed),
-      static_cast<ull>(r.succeeded_originally_failed), static_cast<ull>(r.failed_also_originally));
+      row("        %s: %llu\n", std::string(vk::failure_name(static_cast<vk::Failure>(f))).c_str(),
+          static_cast<ull>(r.failed[f]));
+  row("    Failed in the recording: %llu (here: %llu succeeded, %llu failed too)\n",
+      static_cast<ull>(r.originally_failed), static_cast<ull>(r.succeeded_originally_failed),
+      static_cast<ull>(r.failed_also_originally));
   if (r.resource_failures) row("    Buffers/images the driver refused: %llu\n", static_cast<ull>(r.resource_failures));
   if (r.pool_failures) row("    Custom pools that failed here: %llu\n", static_cast<ull>(r.pool_failures));
   row("    Dedicated allocations: %llu\n", static_cast<ull>(r.dedicated_allocations));
-  row("    Never freed in the recording: %llu allocations (%llu bytes here), %llu pools, %llu defragmentation contexts\n",
+  row("    Never freed in the recording: %llu allocations (%llu bytes here), %llu pools, %llu defragmentation "
+      "contexts\n",
       static_cast<ull>(r.leaked_allocations), static_cast<ull>(r.leaked_bytes), static_cast<ull>(r.leaked_pools),
       static_cast<ull>(r.leaked_defrag_contexts));
   if (r.unknown_objects) row("    References to objects not live here: %llu\n", static_cast<ull>(r.unknown_objects));
@@ -125,7 +136,8 @@ std::string format_replay_table(const ReplayResult& r) {
       row("    type %d (%s) -> type %u (%s): %llu allocations%s%s\n", m.recorded_type,
           vk::memory_property_names(m.recorded_flags).c_str(), m.replay_type,
           vk::memory_property_names(m.replay_flags).c_str(), static_cast<ull>(m.allocations),
-          m.missing_flags ? ", missing " : "", m.missing_flags ? vk::memory_property_names(m.missing_flags).c_str() : "");
+          m.missing_flags ? ", missing " : "",
+          m.missing_flags ? vk::memory_property_names(m.missing_flags).c_str() : "");
     else
       row("    (no recorded types) -> type %u (%s): %llu allocations\n", m.replay_type,
           vk::memory_property_names(m.replay_flags).c_str(), static_cast<ull>(m.allocations));
@@ -135,7 +147,8 @@ std::string format_replay_table(const ReplayResult& r) {
     if (!r.compromises[k]) continue;
     if (!any) row("Compromises:\n");
     any = true;
-    row("    %s: %llu\n", std::string(compromise_name(static_cast<Compromise>(k))).c_str(), static_cast<ull>(r.compromises[k]));
+    row("    %s: %llu\n", std::string(compromise_name(static_cast<Compromise>(k))).c_str(),
+        static_cast<ull>(r.compromises[k]));
   }
   if (!any) row("Compromises: none\n");
   if (!r.device_differences.empty()) {
@@ -183,20 +196,27 @@ std::string format_replay_json(const ReplayResult& r) {
     w.Double(h.fragmentation_at_peak);
   };
   w.StartObject();
-  w.Key("mode"); w.String("device");
+  w.Key("mode");
+  w.String("device");
   w.Key("device");
   w.StartObject();
-  w.Key("name"); w.String(r.device_name.c_str());
-  w.Key("type"); w.String(r.device_type.c_str());
-  w.Key("api_version"); w.String(vk::version_string(r.api_version).c_str());
-  w.Key("driver"); w.String(r.driver.c_str());
+  w.Key("name");
+  w.String(r.device_name.c_str());
+  w.Key("type");
+  w.String(r.device_type.c_str());
+  w.Key("api_version");
+  w.String(vk::version_string(r.api_version).c_str());
+  w.Key("driver");
+  w.String(r.driver.c_str());
   report.u64("vendor_id", r.vendor_id);
   report.u64("device_id", r.device_id);
   w.EndObject();
-  w.Key("version"); w.String(r.version.str().c_str());
+  w.Key("version");
+  w.String(r.version.str().c_str());
   report.u64("calls", r.calls);
   report.u64("replayed_calls", r.replayed_calls);
-  w.Key("playback_s"); w.Double(r.playback_seconds);
+  w.Key("playback_s");
+  w.Double(r.playback_seconds);
   std::uint64_t count = 0, bytes = 0;
   for (const auto& [c, b] : r.device_allocations) count += c, bytes += b;
   w.Key("device_memory_allocations");
@@ -221,10 +241,13 @@ std::string format_replay_json(const ReplayResult& r) {
   report.u64("pages", r.pages);
   report.u64("lost_allocations", r.lost_allocations);
   report.u64("pools", r.pools);
-  w.Key("recording_time_s"); w.Double(r.recording_time);
-  w.Key("duration_s"); w.Double(r.duration);
+  w.Key("recording_time_s");
+  w.Double(r.recording_time);
+  w.Key("duration_s");
+  w.Double(r.duration);
   report.u64("threads", r.threads);
-  w.Key("busiest_thread_percent"); w.Double(r.busiest_thread_percent);
+  w.Key("busiest_thread_percent");
+  w.Double(r.busiest_thread_percent);
   w.Key("failed_here");
   w.StartObject();
   report.u64("total", failed_total(r));
@@ -255,7 +278,8 @@ std::string format_replay_json(const ReplayResult& r) {
     w.StartObject();
     report.u64("index", h);
     report.u64("size", r.device_heaps[h].size);
-    w.Key("flags"); w.String(vk::memory_heap_names(r.device_heaps[h].flags).c_str());
+    w.Key("flags");
+    w.String(vk::memory_heap_names(r.device_heaps[h].flags).c_str());
     report.u64("budget", r.heaps[h].budget);
     heap(r.heaps[h]);
     w.EndObject();
@@ -265,19 +289,24 @@ std::string format_replay_json(const ReplayResult& r) {
   w.StartArray();
   for (const TypeMapping& m : r.mappings) {
     w.StartObject();
-    w.Key("recorded_type"); w.Int(m.recorded_type);
-    w.Key("recorded_flags"); w.String(m.recorded_type >= 0 ? vk::memory_property_names(m.recorded_flags).c_str() : "");
+    w.Key("recorded_type");
+    w.Int(m.recorded_type);
+    w.Key("recorded_flags");
+    w.String(m.recorded_type >= 0 ? vk::memory_property_names(m.recorded_flags).c_str() : "");
     report.u64("replay_type", m.replay_type);
-    w.Key("replay_flags"); w.String(vk::memory_property_names(m.replay_flags).c_str());
+    w.Key("replay_flags");
+    w.String(vk::memory_property_names(m.replay_flags).c_str());
     report.u64("allocations", m.allocations);
-    w.Key("missing_flags"); w.String(m.missing_flags ? vk::memory_property_names(m.missing_flags).c_str() : "");
+    w.Key("missing_flags");
+    w.String(m.missing_flags ? vk::memory_property_names(m.missing_flags).c_str() : "");
     w.EndObject();
   }
   w.EndArray();
   w.Key("compromises");
   w.StartObject();
   for (std::size_t k = 0; k < kCompromiseCount; ++k)
-    if (r.compromises[k]) report.u64(std::string(compromise_name(static_cast<Compromise>(k))).c_str(), r.compromises[k]);
+    if (r.compromises[k])
+      report.u64(std::string(compromise_name(static_cast<Compromise>(k))).c_str(), r.compromises[k]);
   w.EndObject();
   w.Key("device_differences");
   w.StartArray();
@@ -286,18 +315,29 @@ std::string format_replay_json(const ReplayResult& r) {
   const auto& p = r.ops;
   w.Key("operations");
   w.StartObject();
-  report.u64("maps", p.maps); report.u64("map_failures", p.map_failures); report.u64("unmaps", p.unmaps); report.u64("unmatched_unmaps", p.unmatched_unmaps);
-  report.u64("flushes", p.flushes); report.u64("invalidates", p.invalidates); report.u64("syncs_unmapped", p.syncs_unmapped);
-  report.u64("touches", p.touches); report.u64("touches_lost", p.touches_lost); report.u64("made_lost", p.made_lost);
-  report.u64("resizes", p.resizes); report.u64("resize_failures", p.resize_failures);
-  report.u64("defragmentations", p.defragmentations); report.u64("defrag_moves", p.defrag_moves);
-  report.u64("defrag_bytes_moved", p.defrag_bytes_moved); report.u64("defrag_blocks_freed", p.defrag_blocks_freed);
+  report.u64("maps", p.maps);
+  report.u64("map_failures", p.map_failures);
+  report.u64("unmaps", p.unmaps);
+  report.u64("unmatched_unmaps", p.unmatched_unmaps);
+  report.u64("flushes", p.flushes);
+  report.u64("invalidates", p.invalidates);
+  report.u64("syncs_unmapped", p.syncs_unmapped);
+  report.u64("touches", p.touches);
+  report.u64("touches_lost", p.touches_lost);
+  report.u64("made_lost", p.made_lost);
+  report.u64("resizes", p.resizes);
+  report.u64("resize_failures", p.resize_failures);
+  report.u64("defragmentations", p.defragmentations);
+  report.u64("defrag_moves", p.defrag_moves);
+  report.u64("defrag_bytes_moved", p.defrag_bytes_moved);
+  report.u64("defrag_blocks_freed", p.defrag_blocks_freed);
   report.u64("rebinds", p.rebinds);
   w.EndObject();
   w.Key("calls_per_function");
   w.StartObject();
   for (std::size_t f = 0; f < kFunctionCount; ++f)
-    if (r.functions[f].calls) report.u64(std::string(function_name(static_cast<Function>(f))).c_str(), r.functions[f].calls);
+    if (r.functions[f].calls)
+      report.u64(std::string(function_name(static_cast<Function>(f))).c_str(), r.functions[f].calls);
   w.EndObject();
   w.Key("seconds_per_function");
   w.StartObject();
@@ -309,7 +349,8 @@ std::string format_replay_json(const ReplayResult& r) {
   w.EndObject();
   report.u64("warnings", r.warnings);
   if (r.error) {
-    w.Key("error"); detail::put_text(w, r.error->what());  // what came before it was replayed
+    w.Key("error");
+    detail::put_text(w, r.error->what());  // what came before it was replayed
   }
   w.EndObject();
   return report.finish();

@@ -24,7 +24,7 @@ BufferSpec buffer_spec(const std::vector<std::uint64_t>& n, bool device_address)
 struct ImageSpec {
   VkImageCreateInfo info{};
   bool adjusted = false;
-  bool supported = true;            // false: no such image on this device
+  bool supported = true;              // false: no such image on this device
   std::uint64_t estimated_bytes = 0;  // the recorded image's size, estimated
 };
 // From vmaCreateImage's columns, checked against the device's format
@@ -53,8 +53,8 @@ class TypeMapper {
   // The replay type among `allowed`: with a recorded type, the one with all
   // required flags that misses the fewest of the recorded type's flags (then
   // has the fewest extra); without one, VMA's own rule on this device.
-  Choice choose(int rt, std::uint64_t usage, std::uint64_t required, std::uint64_t preferred,
-                std::uint32_t allowed, bool allow_unmet = true) const;
+  Choice choose(int rt, std::uint64_t usage, std::uint64_t required, std::uint64_t preferred, std::uint32_t allowed,
+                bool allow_unmet = true) const;
   // Counts one allocation of recorded type `rt` made in `replay_type`;
   // returns whether flags were missing.
   bool count(int rt, std::uint32_t replay_type);
@@ -122,7 +122,7 @@ class Replayer {
   void allocate_memory(const Call& c, alloc::Kind kind);
   void allocate_pages(const Call& c);
   vk::Allocation* allocate(const Call& c, const Aci& aci, vk::AllocRequest q, std::uint32_t allowed,
-                       std::uint32_t recorded_requirement_bits, vk::Failure& why);
+                           std::uint32_t recorded_requirement_bits, vk::Failure& why);
   void outcome(const Call& c, std::uint64_t ptr, Live l, vk::Failure why);
   void destroy(Live& l);
   void rebind(vk::Allocation& a);

@@ -59,7 +59,8 @@ std::uint64_t macro(const Config& c, const char* name, std::uint64_t fallback) {
 
 vk::AllocatorSettings settings_from(const Config& c, const ReplayOptions& opt) {
   vk::AllocatorSettings s;
-  s.large_heap_block_size = std::max<std::uint64_t>(macro(c, "VMA_DEFAULT_LARGE_HEAP_BLOCK_SIZE", s.large_heap_block_size), 1);
+  s.large_heap_block_size =
+      std::max<std::uint64_t>(macro(c, "VMA_DEFAULT_LARGE_HEAP_BLOCK_SIZE", s.large_heap_block_size), 1);
   s.small_heap_max = macro(c, "VMA_SMALL_HEAP_MAX_SIZE", s.small_heap_max);
   s.min_alignment = macro(c, "VMA_MIN_ALIGNMENT", macro(c, "VMA_DEBUG_ALIGNMENT", 1));
   if (!alloc::is_pow2(s.min_alignment) || s.min_alignment > (1ull << 20)) s.min_alignment = 1;
@@ -157,14 +158,18 @@ void Replayer::dispatch(const Call& c) {
       return;
     case Function::MapMemory:
       if (Live* l = find(c, n[0]); l && l->a) {
-        if (alloc_.map(l->a) == vk::MapResult::ok) ++ops.maps;
-        else ++ops.map_failures;
+        if (alloc_.map(l->a) == vk::MapResult::ok)
+          ++ops.maps;
+        else
+          ++ops.map_failures;
       }
       return;
     case Function::UnmapMemory:
       if (Live* l = find(c, n[0]); l && l->a) {
-        if (alloc_.unmap(l->a)) ++ops.unmaps;
-        else ++ops.unmatched_unmaps;
+        if (alloc_.unmap(l->a))
+          ++ops.unmaps;
+        else
+          ++ops.unmatched_unmaps;
       }
       return;
     case Function::FlushAllocation:
@@ -172,8 +177,10 @@ void Replayer::dispatch(const Call& c) {
       if (Live* l = find(c, n[0]); l && l->a) {
         const bool inv = c.function == Function::InvalidateAllocation;
         const vk::SyncResult s = alloc_.sync(l->a, n[1], n[2], inv);
-        if (s == vk::SyncResult::done) ++(inv ? ops.invalidates : ops.flushes);
-        else if (s == vk::SyncResult::not_mapped) ++ops.syncs_unmapped;
+        if (s == vk::SyncResult::done)
+          ++(inv ? ops.invalidates : ops.flushes);
+        else if (s == vk::SyncResult::not_mapped)
+          ++ops.syncs_unmapped;
       }
       return;
     case Function::TouchAllocation:
@@ -225,18 +232,24 @@ void Replayer::create_pool(const Call& c) {
   if (rt < types_.recorded_type_count()) {
     ps.recorded_type = static_cast<int>(rt);
     // A pool's type must keep host access if the recorded one had it.
-    type = types_.choose(ps.recorded_type, 0, types_.recorded_flags(ps.recorded_type) & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT,
-                         0, types_.all_types()).type;
+    type =
+        types_
+            .choose(ps.recorded_type, 0, types_.recorded_flags(ps.recorded_type) & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT,
+                    0, types_.all_types())
+            .type;
   } else {
     compromise(Compromise::pool_type_unrecorded);
-    type = rt < 32 && (types_.all_types() & (1u << rt)) ? static_cast<int>(rt) : types_.choose(-1, 1, 0, 0, types_.all_types()).type;
+    type = rt < 32 && (types_.all_types() & (1u << rt)) ? static_cast<int>(rt)
+                                                        : types_.choose(-1, 1, 0, 0, types_.all_types()).type;
   }
   const std::uint32_t frame_in_use = n.size() == 7 ? static_cast<std::uint32_t>(n[5]) : 0;
   vk::Failure why = vk::Failure::none;
-  if (type >= 0) ps.pool = alloc_.create_pool(static_cast<std::uint32_t>(type), n[1], n[2], n[3], n[4], frame_in_use, why);
+  if (type >= 0)
+    ps.pool = alloc_.create_pool(static_cast<std::uint32_t>(type), n[1], n[2], n[3], n[4], frame_in_use, why);
   if (!ps.pool) {
     ++r_.pool_failures;
-    warn(c, "vmaCreatePool failed here (" + std::string(vk::failure_name(type < 0 ? vk::Failure::no_memory_type : why)) +
+    warn(c, "vmaCreatePool failed here (" +
+                std::string(vk::failure_name(type < 0 ? vk::Failure::no_memory_type : why)) +
                 "), while it succeeded in the recording");
   }
   auto [it, fresh] = pools_.try_emplace(ptr, ps);

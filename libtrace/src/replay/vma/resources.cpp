@@ -39,7 +39,8 @@ std::uint32_t usages_allowed(VkFormatFeatureFlags f) {
   if (f & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT) u |= VK_IMAGE_USAGE_SAMPLED_BIT;
   if (f & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT) u |= VK_IMAGE_USAGE_STORAGE_BIT;
   if (f & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT)
-    u |= VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT;
+    u |= VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT |
+         VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT;
   if (f & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT)
     u |= VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT |
          VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT;
@@ -70,9 +71,9 @@ BufferSpec buffer_spec(const std::vector<std::uint64_t>& n, bool device_address)
 
 ImageSpec image_spec(const std::vector<std::uint64_t>& n, const vk::PhysicalDeviceInfo& dev) {
   ImageSpec s;
-  s.estimated_bytes = estimate_image_bytes(
-      static_cast<std::uint32_t>(n[2]), clamp_u32(n[3], 1, UINT32_MAX), clamp_u32(n[4], 1, UINT32_MAX),
-      clamp_u32(n[5], 1, UINT32_MAX), clamp_u32(n[6], 1, 32), clamp_u32(n[7], 1, 65536), clamp_u32(n[8], 1, 64));
+  s.estimated_bytes = estimate_image_bytes(static_cast<std::uint32_t>(n[2]), clamp_u32(n[3], 1, UINT32_MAX),
+                                           clamp_u32(n[4], 1, UINT32_MAX), clamp_u32(n[5], 1, UINT32_MAX),
+                                           clamp_u32(n[6], 1, 32), clamp_u32(n[7], 1, 65536), clamp_u32(n[8], 1, 64));
   VkImageCreateInfo& ci = s.info;
   ci.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO;
   if (n[1] > VK_IMAGE_TYPE_3D || !known_format(n[2])) {
@@ -93,7 +94,8 @@ ImageSpec image_spec(const std::vector<std::uint64_t>& n, const vk::PhysicalDevi
   ci.usage = static_cast<std::uint32_t>(n[10]) & kImageCoreUsage;
   if (ci.usage == 0) ci.usage = VK_IMAGE_USAGE_TRANSFER_DST_BIT;
   ci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-  ci.initialLayout = n[12] == VK_IMAGE_LAYOUT_PREINITIALIZED ? VK_IMAGE_LAYOUT_PREINITIALIZED : VK_IMAGE_LAYOUT_UNDEFINED;
+  ci.initialLayout =
+      n[12] == VK_IMAGE_LAYOUT_PREINITIALIZED ? VK_IMAGE_LAYOUT_PREINITIALIZED : VK_IMAGE_LAYOUT_UNDEFINED;
 
   // Valid usage the recorder's driver may not have checked.
   if ((ci.flags & VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT) &&

@@ -14,33 +14,33 @@ std::pair<std::uint32_t, std::uint32_t> usage_flags(std::uint64_t usage) {
   constexpr std::uint32_t kDeviceLocal = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
   constexpr std::uint32_t kHostVisible = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
   switch (usage) {
-    case 1: return {0, kDeviceLocal};                                                  // GPU_ONLY
-    case 2: return {kHostVisible | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, 0};           // CPU_ONLY
-    case 3: return {kHostVisible, kDeviceLocal};                                       // CPU_TO_GPU
-    case 4: return {kHostVisible, VK_MEMORY_PROPERTY_HOST_CACHED_BIT};                 // GPU_TO_CPU
-    case 6: return {VK_MEMORY_PROPERTY_LAZILY_ALLOCATED_BIT, 0};                       // GPU_LAZILY_ALLOCATED
-    default: return {0, 0};                                                            // UNKNOWN, CPU_COPY
+    case 1: return {0, kDeviceLocal};                                         // GPU_ONLY
+    case 2: return {kHostVisible | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, 0};  // CPU_ONLY
+    case 3: return {kHostVisible, kDeviceLocal};                              // CPU_TO_GPU
+    case 4: return {kHostVisible, VK_MEMORY_PROPERTY_HOST_CACHED_BIT};        // GPU_TO_CPU
+    case 6: return {VK_MEMORY_PROPERTY_LAZILY_ALLOCATED_BIT, 0};              // GPU_LAZILY_ALLOCATED
+    default: return {0, 0};                                                   // UNKNOWN, CPU_COPY
   }
 }
 
-TypeMapper::TypeMapper(const Config& recorded, const vk::Device& device)
-    : config_(recorded), mem_(device.memory()) {
+TypeMapper::TypeMapper(const Config& recorded, const vk::Device& device) : config_(recorded), mem_(device.memory()) {
   for (std::uint32_t t = 0; t < mem_.memoryTypeCount; ++t) all_ |= 1u << t;
 }
 
 std::uint32_t TypeMapper::recorded_flags(int rt) const {
-  return rt >= 0 && static_cast<std::size_t>(rt) < config_.types.size() ? config_.types[static_cast<std::size_t>(rt)].property_flags
-                                                                        : 0;
+  return rt >= 0 && static_cast<std::size_t>(rt) < config_.types.size()
+             ? config_.types[static_cast<std::size_t>(rt)].property_flags
+             : 0;
 }
 
-int TypeMapper::recorded(std::uint64_t usage, std::uint64_t required, std::uint64_t preferred,
-                         std::uint64_t type_bits, std::uint32_t requirement_bits) const {
+int TypeMapper::recorded(std::uint64_t usage, std::uint64_t required, std::uint64_t preferred, std::uint64_t type_bits,
+                         std::uint32_t requirement_bits) const {
   if (config_.types.empty()) return -1;
   return resolve_memory_type(config_, usage, required, preferred, type_bits, requirement_bits);
 }
 
-TypeMapper::Choice TypeMapper::choose(int rt, std::uint64_t usage, std::uint64_t required,
-                                      std::uint64_t preferred, std::uint32_t allowed, bool allow_unmet) const {
+TypeMapper::Choice TypeMapper::choose(int rt, std::uint64_t usage, std::uint64_t required, std::uint64_t preferred,
+                                      std::uint32_t allowed, bool allow_unmet) const {
   const auto [ureq, upref] = usage_flags(usage);
   const std::uint32_t req = static_cast<std::uint32_t>(required) | ureq;
   const bool by_record = rt >= 0;
@@ -101,7 +101,8 @@ std::vector<std::string> device_differences(const Config& c, const vk::Device& d
     differ("VulkanApiVersion", c.vulkan_api_version,
            std::to_string(VK_API_VERSION_MAJOR(device.api_version())) + "," +
                std::to_string(VK_API_VERSION_MINOR(device.api_version())));
-  differ("deviceName", "\"" + field(c.physical_device, "deviceName") + "\"", "\"" + std::string(props.deviceName) + "\"");
+  differ("deviceName", "\"" + field(c.physical_device, "deviceName") + "\"",
+         "\"" + std::string(props.deviceName) + "\"");
   auto version = [&](const char* key) {
     const std::string v = field(c.physical_device, key);
     char* end = nullptr;
@@ -150,7 +151,8 @@ std::vector<std::string> device_differences(const Config& c, const vk::Device& d
   // Macros that change what VMA did and that this replay does not repeat.
   for (const char* m : {"VMA_DEBUG_MARGIN", "VMA_DEBUG_DETECT_CORRUPTION", "VMA_DEBUG_INITIALIZE_ALLOCATIONS"}) {
     auto it = c.macros.find(m);
-    if (it != c.macros.end() && it->second != "0") out.push_back(std::string(m) + ": recorded " + it->second + ", not replayed");
+    if (it != c.macros.end() && it->second != "0")
+      out.push_back(std::string(m) + ": recorded " + it->second + ", not replayed");
   }
   return out;
 }

@@ -2,8 +2,8 @@
 // Pipeline-cache headers (VkPipelineCacheHeaderVersionOne) and cache files.
 #include <doctest/doctest.h>
 
-#include "replay/foz/cache.hpp"
 #include "foz/foz_test_util.hpp"
+#include "replay/foz/cache.hpp"
 #include "test_util.hpp"
 
 namespace d = libtrace::foz::detail;
@@ -11,7 +11,8 @@ namespace d = libtrace::foz::detail;
 namespace {
 // What lavapipe (Mesa 22.3) writes: a bare 32-byte header.
 std::string lavapipe_blob() {
-  return test::le32(32) + test::le32(1) + test::le32(0x10005) + test::le32(0) + std::string("val-%s\0\0\0\0\0\0\0\0\0\0", 16);
+  return test::le32(32) + test::le32(1) + test::le32(0x10005) + test::le32(0) +
+         std::string("val-%s\0\0\0\0\0\0\0\0\0\0", 16);
 }
 }  // namespace
 

@@ -3,8 +3,8 @@
 // entries that other readers see, a torn tail cut on reopening.
 #include <doctest/doctest.h>
 
-#include "replay/foz/done.hpp"
 #include "foz/foz_test_util.hpp"
+#include "replay/foz/done.hpp"
 #include "test_util.hpp"
 
 namespace foz = libtrace::foz;
@@ -43,7 +43,8 @@ TEST_CASE("foz_replay_done: a torn tail left by a killed run is cut off before a
   test::write_file(path, whole + test::foz_entry(7, 0x2222, "").substr(0, 30));
   std::vector<std::string> warnings;
   {
-    foz::detail::DoneLog log(path, [&](const std::string& w, const std::string& m) { warnings.push_back(w + ": " + m); });
+    foz::detail::DoneLog log(path,
+                             [&](const std::string& w, const std::string& m) { warnings.push_back(w + ": " + m); });
     CHECK(log.existing() == 1);
     log.add(Tag::compute_pipeline, 0x3333);
   }

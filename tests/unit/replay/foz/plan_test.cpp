@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <set>
 
-#include "replay/foz/plan.hpp"
 #include "foz/foz_test_util.hpp"
+#include "replay/foz/plan.hpp"
 #include "test_util.hpp"
 
 namespace foz = libtrace::foz;
@@ -78,7 +78,8 @@ TEST_CASE("foz_replay_plan: synth_compute's 1500 compute pipelines, by range, sh
   const auto all = plan.items;
 
   // Ranges: per type, adding up; a graphics range leaves compute alone.
-  plan = foz::detail::make_plan(src, {foz::parse_range("compute:10-19"), foz::parse_range("compute:15-24")}, {}, nullptr);
+  plan =
+      foz::detail::make_plan(src, {foz::parse_range("compute:10-19"), foz::parse_range("compute:15-24")}, {}, nullptr);
   REQUIRE(plan.items.size() == 15);
   CHECK(plan.items.front().index == 10);
   CHECK(plan.items.back().index == 24);

@@ -11,12 +11,12 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <filesystem>
 #include <cstdlib>
+#include <filesystem>
 #include <set>
 
-#include "replay/foz/cache.hpp"
 #include "libtrace/replay/foz/replay.hpp"
+#include "replay/foz/cache.hpp"
 #include "test_util.hpp"
 
 namespace foz = libtrace::foz;
@@ -117,8 +117,9 @@ const std::vector<std::string>& warnings(const foz::ReplayResult& r) { return r.
 }  // namespace
 
 TEST_CASE("foz_replay: the real captures replay with every pipeline created") {
-  for (const std::string& name : {std::string("vkcube.72991ed96a80f842.1.foz"), std::string("edge/truncated_header.foz"),
-                                  std::string("edge/truncated_payload.foz")}) {
+  for (const std::string& name :
+       {std::string("vkcube.72991ed96a80f842.1.foz"), std::string("edge/truncated_header.foz"),
+        std::string("edge/truncated_payload.foz")}) {
     CAPTURE(name);
     const auto r = foz::replay(options({std::string(TRAK_TEST_DATA) + "/foz/" + name}));
     const bool cube = name[0] == 'v';
@@ -432,7 +433,9 @@ TEST_CASE("foz_replay: bad input fails its pipeline only") {
     auto v = cube;
     for (auto& i : v)
       if (i.tag == Tag::shader_module && i.hash == 0x1778d8b90d391b54ull)
-        i.payload = "{\"version\":6,\"shaderModules\":{\"1778d8b90d391b54\":{\"flags\":0,\"codeSize\":8,\"code\":\"AwIjBwAAAQA=\"}}}";
+        i.payload =
+            "{\"version\":6,\"shaderModules\":{\"1778d8b90d391b54\":{\"flags\":0,\"codeSize\":8,\"code\":\"AwIjBwAAAQA="
+            "\"}}}";
     write_archive(dir / "d.foz", v);
     auto o = options({dir / "d.foz"});
     o.validate = true;
@@ -479,9 +482,10 @@ TEST_CASE("foz_replay: in-process threads share one device (no isolation, same r
   CHECK(graphics(r).ok == 1);
   CHECK(compute(r).ok == 100);
   const std::string json = foz::format_replay_json(r);
-  for (const char* key : {"\"device\":", "\"graphics\":{\"total\":1,\"ok\":1,\"failed\":0,\"skipped\":0",
-                          "\"compute\":{\"total\":100,\"ok\":100,\"failed\":0,\"skipped\":0", "\"raytracing\":{\"total\":0",
-                          "\"pipelines_per_second\":", "\"peak_rss_bytes\":", "\"seconds\":"})
+  for (const char* key :
+       {"\"device\":", "\"graphics\":{\"total\":1,\"ok\":1,\"failed\":0,\"skipped\":0",
+        "\"compute\":{\"total\":100,\"ok\":100,\"failed\":0,\"skipped\":0", "\"raytracing\":{\"total\":0",
+        "\"pipelines_per_second\":", "\"peak_rss_bytes\":", "\"seconds\":"})
     CHECK(json.find(key) != std::string::npos);
 }
 
@@ -585,10 +589,11 @@ TEST_CASE("foz_replay: a pipeline linked from a graphics pipeline library gets t
   lib.hash = 0xa1a1;
   lib.payload.replace(lib.payload.find(key), key.size(),
                       "\"000000000000a1a1\":{\"flags\":2048,\"pNext\":[{\"sType\":1000320002,\"flags\":15}],");
-  const Item linked{Tag::graphics_pipeline, 0x0a2a,
-                    "{\"version\":6,\"graphicsPipelines\":{\"0000000000000a2a\":{\"flags\":0,\"basePipelineHandle\":"
-                    "\"0000000000000000\",\"basePipelineIndex\":-1,\"layout\":\"2ab80332838222bd\",\"renderPass\":"
-                    "\"0000000000000000\",\"subpass\":0,\"pNext\":[{\"sType\":1000290000,\"libraries\":[\"000000000000a1a1\"]}]}}}"};
+  const Item linked{
+      Tag::graphics_pipeline, 0x0a2a,
+      "{\"version\":6,\"graphicsPipelines\":{\"0000000000000a2a\":{\"flags\":0,\"basePipelineHandle\":"
+      "\"0000000000000000\",\"basePipelineIndex\":-1,\"layout\":\"2ab80332838222bd\",\"renderPass\":"
+      "\"0000000000000000\",\"subpass\":0,\"pNext\":[{\"sType\":1000290000,\"libraries\":[\"000000000000a1a1\"]}]}}}"};
   v.push_back(lib);
   v.push_back(linked);
   write_archive(dir / "gpl.foz", v);

@@ -3,9 +3,9 @@
 // states, checked against what a device has.
 #include <doctest/doctest.h>
 
-#include "replay/foz/require.hpp"
 #include "foz/foz_test_util.hpp"
 #include "libtrace/foz/object.hpp"
+#include "replay/foz/require.hpp"
 #include "test_util.hpp"
 
 namespace foz = libtrace::foz;
@@ -34,7 +34,8 @@ TEST_CASE("foz_replay_require: SPIR-V capabilities become feature needs") {
   d::Needs n;
   const auto words = module_with({1, 2, 9, 5283});  // Shader, Geometry, Float16, MeshShadingEXT
   d::spirv_needs(words, n);
-  CHECK(n.items == std::vector<std::string_view>{"geometryShader", "vulkan12.shaderFloat16", "VK_EXT_mesh_shader.meshShader"});
+  CHECK(n.items ==
+        std::vector<std::string_view>{"geometryShader", "vulkan12.shaderFloat16", "VK_EXT_mesh_shader.meshShader"});
 
   const auto dev = device_with(VK_API_VERSION_1_3, {}, {"geometryShader", "vulkan12.shaderFloat16"});
   CHECK(d::lacking(n, dev) == "the device lacks VK_EXT_mesh_shader.meshShader");

@@ -68,12 +68,18 @@ Truth count(const std::string& text) {
         ++t.originally_failed;
       }
     };
-    if (fn == "vmaCreateBuffer") create(hex(f[14]), t.buffers);
-    else if (fn == "vmaCreateImage") create(hex(f[23]), t.images);
-    else if (fn == "vmaAllocateMemory") create(hex(f[13]), t.memory);
-    else if (fn == "vmaAllocateMemoryForBuffer" || fn == "vmaAllocateMemoryForImage") create(hex(f[15]), t.memory);
-    else if (fn == "vmaCreateLostAllocation") create(hex(f[4]), t.lost);
-    else if (fn == "vmaCreatePool") t.pools += hex(f.back()) != 0;
+    if (fn == "vmaCreateBuffer")
+      create(hex(f[14]), t.buffers);
+    else if (fn == "vmaCreateImage")
+      create(hex(f[23]), t.images);
+    else if (fn == "vmaAllocateMemory")
+      create(hex(f[13]), t.memory);
+    else if (fn == "vmaAllocateMemoryForBuffer" || fn == "vmaAllocateMemoryForImage")
+      create(hex(f[15]), t.memory);
+    else if (fn == "vmaCreateLostAllocation")
+      create(hex(f[4]), t.lost);
+    else if (fn == "vmaCreatePool")
+      t.pools += hex(f.back()) != 0;
     else if (fn == "vmaAllocateMemoryPages") {
       if (f[13].empty()) ++t.originally_failed;
       for (const auto& p : split(f[13], ' ')) create(hex(p), t.pages);
@@ -246,14 +252,15 @@ TEST_CASE("vma_replay: --lines replays a range of file lines") {
 
 TEST_CASE("vma_replay: custom pools with a block count limit, and pool destruction") {
   Env env;
-  const ReplayResult r = run(env, kHeader +
-      "1,0.1,0,vmaCreatePool,1,0,1048576,0,1,0,00000000000000F1\n"
-      "1,0.1,0,vmaCreateBuffer,0,524288,1,0,0,0,0,0,0,00000000000000F1,00000000000000A1,\n"
-      "1,0.1,0,vmaCreateBuffer,0,524288,1,0,0,0,0,0,0,00000000000000F1,00000000000000A2,\n"
-      "1,0.1,0,vmaCreateBuffer,0,524288,1,0,0,0,0,0,0,00000000000000F1,00000000000000A3,\n"
-      "1,0.1,0,vmaCreateBuffer,0,2097152,1,0,0,0,0,0,0,00000000000000F1,00000000000000A4,\n"
-      "1,0.2,0,vmaDestroyPool,00000000000000F1\n"
-      "1,0.3,0,vmaDestroyBuffer,00000000000000A1\n");
+  const ReplayResult r =
+      run(env, kHeader +
+                   "1,0.1,0,vmaCreatePool,1,0,1048576,0,1,0,00000000000000F1\n"
+                   "1,0.1,0,vmaCreateBuffer,0,524288,1,0,0,0,0,0,0,00000000000000F1,00000000000000A1,\n"
+                   "1,0.1,0,vmaCreateBuffer,0,524288,1,0,0,0,0,0,0,00000000000000F1,00000000000000A2,\n"
+                   "1,0.1,0,vmaCreateBuffer,0,524288,1,0,0,0,0,0,0,00000000000000F1,00000000000000A3,\n"
+                   "1,0.1,0,vmaCreateBuffer,0,2097152,1,0,0,0,0,0,0,00000000000000F1,00000000000000A4,\n"
+                   "1,0.2,0,vmaDestroyPool,00000000000000F1\n"
+                   "1,0.3,0,vmaDestroyBuffer,00000000000000A1\n");
   CHECK_FALSE(r.error);
   CHECK(r.pools == 1);
   CHECK(r.failed[static_cast<std::size_t>(vk::Failure::pool_full)] == 1);  // a third half-block in one block
@@ -269,11 +276,13 @@ TEST_CASE("vma_replay: dedicated allocations, original failures, unknown pointer
   std::vector<std::string> warnings;
   ReplayOptions opt;
   opt.warnings = [&](const std::string& where, const std::string& why) { warnings.push_back(where + ": " + why); };
-  const ReplayResult r = run(env, kHeader +
-      "1,0.1,0,vmaCreateBuffer,0,65536,1,0,1,1,0,0,0,0000000000000000,00000000000000A1,\n"
-      "1,0.1,0,vmaCreateBuffer,0,65536,1,0,0,1,0,0,0,0000000000000000,0000000000000000,\n"
-      "1,0.2,0,vmaDestroyBuffer,00000000000000B7\n"
-      "1,0.3,0,vmaDestroyBuffer,00000000000000A1\n", opt);
+  const ReplayResult r = run(env,
+                             kHeader +
+                                 "1,0.1,0,vmaCreateBuffer,0,65536,1,0,1,1,0,0,0,0000000000000000,00000000000000A1,\n"
+                                 "1,0.1,0,vmaCreateBuffer,0,65536,1,0,0,1,0,0,0,0000000000000000,0000000000000000,\n"
+                                 "1,0.2,0,vmaDestroyBuffer,00000000000000B7\n"
+                                 "1,0.3,0,vmaDestroyBuffer,00000000000000A1\n",
+                             opt);
   CHECK(r.dedicated_allocations == 1);
   CHECK(r.originally_failed == 1);
   CHECK(r.succeeded_originally_failed == 1);
@@ -285,25 +294,26 @@ TEST_CASE("vma_replay: dedicated allocations, original failures, unknown pointer
 
 TEST_CASE("vma_replay: map, flush, unmap on real memory; lost allocations by frame") {
   Env env;
-  const ReplayResult r = run(env, kHeader +
-      "1,0.1,0,vmaCreateBuffer,0,4096,1,0,0,2,0,0,0,0000000000000000,00000000000000A1,\n"
-      "1,0.1,0,vmaMapMemory,00000000000000A1\n"
-      "1,0.1,0,vmaFlushAllocation,00000000000000A1,0,18446744073709551615\n"
-      "1,0.1,0,vmaInvalidateAllocation,00000000000000A1,0,256\n"
-      "1,0.1,0,vmaUnmapMemory,00000000000000A1\n"
-      "1,0.1,0,vmaUnmapMemory,00000000000000A1\n"
-      "1,0.1,0,vmaFlushAllocation,00000000000000A1,0,64\n"
-      "1,0.2,0,vmaCreatePool,1,0,1048576,0,0,0,00000000000000F1\n"
-      "1,0.2,0,vmaAllocateMemory,4096,256,15,8,0,0,0,0,00000000000000F1,00000000000000A2,\n"
-      "1,0.2,1,vmaTouchAllocation,00000000000000A2\n"
-      "1,0.3,2,vmaMakePoolAllocationsLost,00000000000000F1\n"
-      "1,0.3,3,vmaMakePoolAllocationsLost,00000000000000F1\n"
-      "1,0.3,3,vmaTouchAllocation,00000000000000A2\n"
-      "1,0.3,3,vmaCreateLostAllocation,00000000000000A3\n"
-      "1,0.4,3,vmaFreeMemory,00000000000000A2\n"
-      "1,0.4,3,vmaFreeMemory,00000000000000A3\n"
-      "1,0.4,3,vmaDestroyBuffer,00000000000000A1\n"
-      "1,0.5,3,vmaDestroyPool,00000000000000F1\n");
+  const ReplayResult r =
+      run(env, kHeader +
+                   "1,0.1,0,vmaCreateBuffer,0,4096,1,0,0,2,0,0,0,0000000000000000,00000000000000A1,\n"
+                   "1,0.1,0,vmaMapMemory,00000000000000A1\n"
+                   "1,0.1,0,vmaFlushAllocation,00000000000000A1,0,18446744073709551615\n"
+                   "1,0.1,0,vmaInvalidateAllocation,00000000000000A1,0,256\n"
+                   "1,0.1,0,vmaUnmapMemory,00000000000000A1\n"
+                   "1,0.1,0,vmaUnmapMemory,00000000000000A1\n"
+                   "1,0.1,0,vmaFlushAllocation,00000000000000A1,0,64\n"
+                   "1,0.2,0,vmaCreatePool,1,0,1048576,0,0,0,00000000000000F1\n"
+                   "1,0.2,0,vmaAllocateMemory,4096,256,15,8,0,0,0,0,00000000000000F1,00000000000000A2,\n"
+                   "1,0.2,1,vmaTouchAllocation,00000000000000A2\n"
+                   "1,0.3,2,vmaMakePoolAllocationsLost,00000000000000F1\n"
+                   "1,0.3,3,vmaMakePoolAllocationsLost,00000000000000F1\n"
+                   "1,0.3,3,vmaTouchAllocation,00000000000000A2\n"
+                   "1,0.3,3,vmaCreateLostAllocation,00000000000000A3\n"
+                   "1,0.4,3,vmaFreeMemory,00000000000000A2\n"
+                   "1,0.4,3,vmaFreeMemory,00000000000000A3\n"
+                   "1,0.4,3,vmaDestroyBuffer,00000000000000A1\n"
+                   "1,0.5,3,vmaDestroyPool,00000000000000F1\n");
   CHECK_FALSE(r.error);
   CHECK(r.ops.maps == 1);
   CHECK(r.ops.flushes == 1);
@@ -311,7 +321,7 @@ TEST_CASE("vma_replay: map, flush, unmap on real memory; lost allocations by fra
   CHECK(r.ops.unmaps == 1);
   CHECK(r.ops.unmatched_unmaps == 1);
   CHECK(r.ops.syncs_unmapped == 1);
-  CHECK(r.ops.made_lost == 1);     // touched in frame 1: lost in frame 3, not in frame 2
+  CHECK(r.ops.made_lost == 1);  // touched in frame 1: lost in frame 3, not in frame 2
   CHECK(r.ops.touches == 2);
   CHECK(r.ops.touches_lost == 1);
   CHECK(r.lost_allocations == 1);
@@ -322,11 +332,13 @@ TEST_CASE("vma_replay: defragmentation moves an allocation, rebinds its buffer, 
   Env env;
   std::string calls = "1,0.1,0,vmaCreatePool,1,0,1048576,0,4,0,00000000000000F1\n";
   for (int i = 0; i < 8; ++i)
-    calls += "1,0.1,0,vmaCreateBuffer,0,262144,1,0,0,0,0,0,0,00000000000000F1,00000000000000A" + std::to_string(i) + ",\n";
+    calls +=
+        "1,0.1,0,vmaCreateBuffer,0,262144,1,0,0,0,0,0,0,00000000000000F1,00000000000000A" + std::to_string(i) + ",\n";
   for (int i : {1, 2, 3, 5, 6, 7}) calls += "1,0.2,0,vmaDestroyBuffer,00000000000000A" + std::to_string(i) + "\n";
-  calls += "1,0.3,0,vmaDefragmentationBegin,0,,00000000000000F1,18446744073709551615,4294967295,0,0,"
-           "0000000000000000,00000000000000C1\n"
-           "1,0.3,0,vmaDefragmentationEnd,00000000000000C1\n";
+  calls +=
+      "1,0.3,0,vmaDefragmentationBegin,0,,00000000000000F1,18446744073709551615,4294967295,0,0,"
+      "0000000000000000,00000000000000C1\n"
+      "1,0.3,0,vmaDefragmentationEnd,00000000000000C1\n";
   const ReplayResult r = run(env, kHeader + calls);
   CHECK_FALSE(r.error);
   CHECK(r.ops.defragmentations == 1);
@@ -342,14 +354,15 @@ TEST_CASE("vma_replay: defragmentation moves an allocation, rebinds its buffer, 
 TEST_CASE("vma_replay: linear and buddy pools keep their algorithm, with no compromise") {
   Env env;
   auto alloc = [](const char* ptr, const char* size, const char* pool, const char* flags = "0") {
-    return std::string("1,0.1,0,vmaAllocateMemory,") + size + ",256,15," + flags + ",0,0,0,0," + pool + "," + ptr + ",\n";
+    return std::string("1,0.1,0,vmaAllocateMemory,") + size + ",256,15," + flags + ",0,0,0,0," + pool + "," + ptr +
+           ",\n";
   };
   const char* lin = "00000000000000F1";
   const char* bud = "00000000000000F2";
   const char* dbl = "00000000000000F3";
   std::string calls = std::string("1,0.1,0,vmaCreatePool,1,4,65536,0,0,0,") + lin + "\n" +
-                      "1,0.1,0,vmaCreatePool,1,8,65536,0,0,0," + bud + "\n" +
-                      "1,0.1,0,vmaCreatePool,1,4,65536,0,1,0," + dbl + "\n";
+                      "1,0.1,0,vmaCreatePool,1,8,65536,0,0,0," + bud + "\n" + "1,0.1,0,vmaCreatePool,1,4,65536,0,1,0," +
+                      dbl + "\n";
   // Linear: the hole left by A2 is not refilled, so A5 needs a second block.
   calls += alloc("00000000000000A1", "16384", lin) + alloc("00000000000000A2", "16384", lin) +
            alloc("00000000000000A3", "16384", lin) + "1,0.2,0,vmaFreeMemory,00000000000000A2\n" +
@@ -391,10 +404,12 @@ TEST_CASE("vma_replay: heap exhaustion is a counted failure") {
   const std::uint64_t part = heap / 2 + MiB;
   if (max && part > max) return;
   const std::string size = std::to_string(part);
-  const ReplayResult r = run(env, kHeader +
-      "1,0.1,0,vmaAllocateMemory," + size + ",256,15,0,1,0,0,0,0000000000000000,00000000000000A1,\n"
-      "1,0.1,0,vmaAllocateMemory," + size + ",256,15,0,1,0,0,0,0000000000000000,00000000000000A2,\n"
-      "1,0.1,0,vmaFreeMemory,00000000000000A2\n");
+  const ReplayResult r = run(env, kHeader + "1,0.1,0,vmaAllocateMemory," + size +
+                                      ",256,15,0,1,0,0,0,0000000000000000,00000000000000A1,\n"
+                                      "1,0.1,0,vmaAllocateMemory," +
+                                      size +
+                                      ",256,15,0,1,0,0,0,0000000000000000,00000000000000A2,\n"
+                                      "1,0.1,0,vmaFreeMemory,00000000000000A2\n");
   CHECK_FALSE(r.error);
   CHECK(r.failed[static_cast<std::size_t>(vk::Failure::heap_budget)] == 1);
   CHECK(r.unknown_objects == 0);
@@ -404,10 +419,11 @@ TEST_CASE("vma_replay: heap exhaustion is a counted failure") {
 TEST_CASE("vma_replay: create-infos this device cannot take are adjusted, or replaced by plain memory") {
   Env env;
   // A 16x16 image with 8 mip levels (5 exist) and an ASTC image.
-  const ReplayResult r = run(env, kHeader +
-      "1,0.1,0,vmaCreateImage,0,1,37,16,16,1,8,1,1,0,6,0,0,0,1,0,0,0,0000000000000000,00000000000000A1,\n"
-      "1,0.1,0,vmaCreateImage,0,1,157,64,64,1,1,1,1,0,4,0,0,0,1,0,0,0,0000000000000000,00000000000000A2,\n"
-      "1,0.1,0,vmaCreateBuffer,0,1024,1,1,0,1,0,0,0,0000000000000000,00000000000000A3,\n");
+  const ReplayResult r =
+      run(env, kHeader +
+                   "1,0.1,0,vmaCreateImage,0,1,37,16,16,1,8,1,1,0,6,0,0,0,1,0,0,0,0000000000000000,00000000000000A1,\n"
+                   "1,0.1,0,vmaCreateImage,0,1,157,64,64,1,1,1,1,0,4,0,0,0,1,0,0,0,0000000000000000,00000000000000A2,\n"
+                   "1,0.1,0,vmaCreateBuffer,0,1024,1,1,0,1,0,0,0,0000000000000000,00000000000000A3,\n");
   CHECK_FALSE(r.error);
   CHECK(r.compromises[static_cast<std::size_t>(Compromise::image_adjusted)] >= 1);
   CHECK(r.compromises[static_cast<std::size_t>(Compromise::buffer_adjusted)] == 1);  // CONCURRENT -> EXCLUSIVE
@@ -422,9 +438,10 @@ TEST_CASE("vma_replay: create-infos this device cannot take are adjusted, or rep
 
 TEST_CASE("vma_replay: a malformed line stops the replay with its line, after what came before") {
   Env env;
-  const ReplayResult r = run(env, kHeader +
-      "1,0.1,0,vmaCreateBuffer,0,1024,1,0,0,1,0,0,0,0000000000000000,00000000000000A1,\n"
-      "1,0.1,0,vmaCreateBuffer,0,zzz\n");
+  const ReplayResult r =
+      run(env, kHeader +
+                   "1,0.1,0,vmaCreateBuffer,0,1024,1,0,0,1,0,0,0,0000000000000000,00000000000000A1,\n"
+                   "1,0.1,0,vmaCreateBuffer,0,zzz\n");
   REQUIRE(r.error);
   CHECK(std::string(r.error->what()).find("rec.csv: line 23") == 0);
   CHECK(r.buffers == 1);

@@ -101,14 +101,14 @@ struct ReplayOptions {
   // Seed every worker's cache from these files (those of another device are
   // left out with a warning); they are merged into the output too.
   std::vector<std::string> load_caches;
-  std::string skip_done;       // resume database (.foz of 0-byte entries)
-  double timeout_seconds = 60; // a pipeline taking longer hangs its worker; 0 = no limit
+  std::string skip_done;        // resume database (.foz of 0-byte entries)
+  double timeout_seconds = 60;  // a pipeline taking longer hangs its worker; 0 = no limit
   std::vector<RangeSpec> ranges;
   Shard shard;
-  bool validate = false;          // run spirv-val on every shader module first
+  bool validate = false;  // run spirv-val on every shader module first
   std::string spirv_val = "spirv-val";
-  std::uint64_t module_cache_bytes = 256ull << 20;   // VkShaderModules kept per worker
-  std::uint64_t worker_memory_bytes = 2048ull << 20; // a worker over this is replaced (0 = never)
+  std::uint64_t module_cache_bytes = 256ull << 20;    // VkShaderModules kept per worker
+  std::uint64_t worker_memory_bytes = 2048ull << 20;  // a worker over this is replaced (0 = never)
   // A worker is replaced after this long (0 = never; negative = 300 s with a
   // pipeline-cache file, which a crash would cost all of, else never: a new
   // worker pays the driver's start-up again, over a second on some drivers).
@@ -146,7 +146,7 @@ struct PipelineIssue {
   std::uint64_t hash = 0;
   std::uint64_t index = 0;  // position in its type's ascending hash list
   Outcome outcome = Outcome::failed;
-  int signal = 0;           // crashed: the signal that killed the worker (0: it exited)
+  int signal = 0;  // crashed: the signal that killed the worker (0: it exited)
   std::string reason;
 };
 
@@ -208,8 +208,8 @@ int run_worker(int channel_fd);
 // written.
 struct CacheMergeResult {
   std::string device;
-  std::vector<std::string> merged;                            // the inputs used
-  std::vector<std::pair<std::string, std::string>> skipped;   // input, why
+  std::vector<std::string> merged;                           // the inputs used
+  std::vector<std::pair<std::string, std::string>> skipped;  // input, why
   std::uint64_t bytes = 0;
 };
 CacheMergeResult merge_cache_files(const std::string& device, const std::vector<std::string>& inputs,

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "libtrace/vk/device.hpp"
-#include "libtrace/vma/recording.hpp"
 #include "libtrace/vk/device_alloc.hpp"
+#include "libtrace/vma/recording.hpp"
 
 namespace libtrace::vma {
 
