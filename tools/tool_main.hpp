@@ -6,10 +6,16 @@
 
 #include <CLI/CLI.hpp>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <memory>
+#include <streambuf>
 #include <string>
 
 #include "libtrace/core/error.hpp"
@@ -37,10 +43,76 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// std::cout over file descriptor 1, keeping why a write failed: an iostream
+// only says that it did.
+class StdoutBuf final : public std::streambuf {
+ public:
+  StdoutBuf() { setp(buf_, buf_ + sizeof buf_); }
+  int error() const { return error_; }
+
+ protected:
+  int_type overflow(int_type c) override {
+    if (sync() != 0) return traits_type::eof();
+    if (!traits_type::eq_int_type(c, traits_type::eof())) {
+      *pptr() = traits_type::to_char_type(c);
+      pbump(1);
+    }
+    return traits_type::not_eof(c);
+  }
+  int sync() override {
+    const char* p = pbase();
+    auto n = static_cast<std::size_t>(pptr() - pbase());
+    setp(buf_, buf_ + sizeof buf_);
+    while (n > 0 && !error_) {
+      const ssize_t w = ::write(STDOUT_FILENO, p, n);
+      if (w < 0) {
+        if (errno != EINTR) error_ = errno;
+        continue;
+      }
+      p += w;
+      n -= static_cast<std::size_t>(w);
+    }
+    return error_ ? -1 : 0;
+  }
+
+ private:
+  char buf_[1 << 16];
+  int error_ = 0;
+};
+
+inline StdoutBuf& stdout_buf() {
+  static StdoutBuf buf;
+  return buf;
+}
+
+// std::cout writes through stdout_buf() while a tool runs; what is left is
+// flushed, and the stream given back its own buffer before statics go.
+struct StdoutScope {
+  std::streambuf* old = std::cout.rdbuf(&stdout_buf());
+  StdoutScope() = default;
+  StdoutScope(const StdoutScope&) = delete;
+  StdoutScope& operator=(const StdoutScope&) = delete;
+  ~StdoutScope() {
+    std::cout.flush();
+    std::cout.rdbuf(old);
+  }
+};
+
+// Data that did not reach stdout (a full disk, a closed descriptor) fails
+// the run like any other error: one line, exit 1.
+inline bool stdout_failed(const std::string& tool) {
+  std::cout.flush();
+  if (!stdout_buf().error() && std::cout.good()) return false;
+  std::cerr << tool << ": <stdout>: write: " << std::strerror(stdout_buf().error() ? stdout_buf().error() : EIO)
+            << '\n';
+  return true;
+}
+
 // Parses argv into `app`, then calls `body` (which returns an exit status).
 // CLI11's own exit codes (100+) never escape: bad usage is 2.
 template <typename Body>
 int run(CLI::App& app, int argc, char** argv, Body&& body) {
+  const StdoutScope stdout_scope;
   // A tool may give --version a meaning of its own (trak-convert's format
   // version); it then prints the tool version itself when given no value.
   if (!app.get_option_no_throw("--version")) app.set_version_flag("--version", kVersion);
@@ -50,12 +122,13 @@ int run(CLI::App& app, int argc, char** argv, Body&& body) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? kOk : kUsage;
+    const int status = app.exit(e) == 0 ? kOk : kUsage;
+    return stdout_failed(app.get_name()) ? kFailure : status;
   }
   try {
     const int status = body();
     clear_progress_line();
-    return status;
+    return stdout_failed(app.get_name()) ? kFailure : status;
   } catch (...) {
     clear_progress_line();
     try {
@@ -165,10 +238,23 @@ inline void refuse_terminal_input(const std::string& input) {
     throw UsageError("no input: give a trace file, or pipe one in with '-'");
 }
 
-// Binary output to a terminal is refused unless "-o -" was explicit.
-inline void refuse_binary_terminal(const std::string& output, bool explicit_dash) {
+// Binary output to a terminal is refused unless "-o -" was explicit (tools
+// whose output is an -o option); `advice` says how to get it elsewhere.
+inline void refuse_binary_terminal(const std::string& output, bool explicit_dash,
+                                   const char* advice = "use -o FILE, or -o - to insist") {
   if (libtrace::is_stdio(output) && !explicit_dash && libtrace::stdout_is_terminal())
-    throw UsageError("refusing to write binary data to a terminal (use -o FILE, or -o - to insist)");
+    throw UsageError(std::string("refusing to write binary data to a terminal (") + advice + ")");
 }
+
+// An output that is an input (the same file, also through a link) would be
+// destroyed before it is read: a usage error.
+inline void refuse_output_is_input(const std::string& input, const std::string& output) {
+  if (libtrace::is_stdio(input) || libtrace::is_stdio(output)) return;
+  struct stat a {}, b {};
+  if (::stat(input.c_str(), &a) != 0 || ::stat(output.c_str(), &b) != 0) return;
+  if (a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+    throw UsageError(output + " is the input " + input + ": the output must go elsewhere");
+}
+
 
 }  // namespace tools

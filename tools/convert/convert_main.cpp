@@ -134,6 +134,7 @@ int main(int argc, char** argv) {
       return tools::kOk;
     }
     tools::refuse_terminal_input(opt.input);
+    tools::refuse_output_is_input(opt.input, opt.output);
     foz_flags.to = to;
     foz_flags.to_given = to_opt->count() > 0;
     foz_flags.codec = codec_opt->count() ? codec : "";

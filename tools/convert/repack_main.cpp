@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
     if (sniffed.format == libtrace::Format::foz_json || sniffed.format == libtrace::Format::gfxr_capture)
       throw tools::not_read_here(in, sniffed.format, "trak-repack", "apitrace traces and Fossilize archives");
     const bool foz = sniffed.format == libtrace::Format::foz_archive;
-    tools::refuse_binary_terminal(opt.output, false);
+    tools::refuse_binary_terminal(opt.output, false, "redirect it to a file or a pipe, or name an output file");
     if (foz) {
       namespace f = libtrace::foz;
       if (codec_opt->count() == 0) codec = "zlib";

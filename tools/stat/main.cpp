@@ -43,6 +43,7 @@ int main(int argc, char** argv) {
   return tools::run(app, argc, argv, [&] {
     if (libtrace::is_stdio(html) && json) throw tools::UsageError("--html - and --json would both write to stdout");
     tools::refuse_terminal_input(input);
+    tools::refuse_output_is_input(input, html);
     libtrace::InputFile in(input);
     const auto progress_foz = tools::progress_bar("trak-stat", !no_progress);
     libtrace::Sniffed sniffed = libtrace::sniff(in);
