@@ -191,6 +191,11 @@ ReplayResult replay(const ReplayOptions& opt) {
     const auto merged = device->merge_caches(seed, parts, skipped);
     for (const auto& s : skipped) warn(opt.pipeline_cache, "a worker's cache was left out: " + s);
     write_file_atomically(opt.pipeline_cache, merged);
+    // A cache is a 32-byte header (VkPipelineCacheHeaderVersionOne) and the
+    // driver's data; some drivers (lavapipe) keep none.
+    if (merged.size() <= 32)
+      warn(opt.pipeline_cache, "the driver returned no pipeline data: the cache holds its " +
+                                   std::to_string(merged.size()) + "-byte header only, nothing to warm a run with");
     r.pipeline_cache = opt.pipeline_cache;
     r.pipeline_cache_bytes = merged.size();
   }
