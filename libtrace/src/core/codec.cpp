@@ -59,10 +59,18 @@ void check_level(Container c, int level) {
 std::unique_ptr<Decoder> open_decoder(InputFile& in) {
   const std::string_view magic = in.peek(2);
   if (magic.empty()) throw Error(Errc::bad_magic, at_offset(in.name(), 0), "empty file: no trace or recording in it");
+  // A file of one byte that starts a magic number ends inside it.
+  if (magic.size() == 1 && (magic[0] == 'a' || static_cast<unsigned char>(magic[0]) == 0x1f))
+    throw Error(Errc::truncated, at_offset(in.name(), 1),
+                std::string("the file ends inside the magic number of a ") + (magic[0] == 'a' ? "snappy" : "gzip") +
+                    " container (1 byte)");
   if (magic.size() == 2 && magic[0] == 'a' && magic[1] == 't') return detail::make_snappy_decoder(in);
   if (magic.size() == 2 && static_cast<unsigned char>(magic[0]) == 0x1f && static_cast<unsigned char>(magic[1]) == 0x8b)
     return detail::make_gzip_decoder(in);
-  if (in.peek(kVmaRecordingMagic.size()) == kVmaRecordingMagic) return detail::make_plain_decoder(in);
+  // A recording cut inside its first words is still a recording: its reader
+  // says where it ends.
+  const std::string_view head = in.peek(kVmaRecordingMagic.size());
+  if (head.size() >= 6 && kVmaRecordingMagic.substr(0, head.size()) == head) return detail::make_plain_decoder(in);
   return detail::make_brotli_decoder(in);
 }
 

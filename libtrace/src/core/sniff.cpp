@@ -32,8 +32,9 @@ std::string_view format_name(Format f) {
 
 std::optional<Format> format_of_head(std::string_view head) {
   // A file cut inside the magic still names itself, so that its reader says
-  // "truncated header" rather than "not a trace".
-  if (head.size() >= 2 &&
+  // "truncated header" rather than "not a trace" (a 1-byte head is a 1-byte
+  // file).
+  if (!head.empty() &&
       head.substr(0, kFozMagic.size()) == kFozMagic.substr(0, std::min(head.size(), kFozMagic.size())))
     return Format::foz_archive;
   if (head.substr(0, 4) == "GFXR") return Format::gfxr_capture;
@@ -46,7 +47,11 @@ Sniffed sniff(InputFile& in) {
   std::string first;
   Sniffed s;
   s.stream = peek_stream(open_decoder(in), kVmaRecordingMagic.size(), first);
-  s.format = first.rfind(kVmaRecordingMagic, 0) == 0 ? Format::vma_recording : Format::apitrace;
+  // `first` is shorter than the magic only where the whole stream is: a
+  // recording cut inside its first words is still one.
+  const bool recording = first.rfind(kVmaRecordingMagic, 0) == 0 ||
+                         (first.size() >= 6 && kVmaRecordingMagic.substr(0, first.size()) == first);
+  s.format = recording ? Format::vma_recording : Format::apitrace;
   return s;
 }
 

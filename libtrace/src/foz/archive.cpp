@@ -275,7 +275,7 @@ namespace detail {
 std::uint8_t check_file_header(const std::uint8_t* p, std::size_t got, const std::string& name) {
   const std::size_t m = std::min(got, kMagic.size());
   if (std::memcmp(p, kMagic.data(), m) != 0)
-    throw Error(Errc::bad_magic, name, "not a Fossilize archive (no \\x81FOSSILIZEDB magic)");
+    throw Error(Errc::bad_magic, at_offset(name, 0), "not a Fossilize archive (no \\x81FOSSILIZEDB magic)");
   if (got < kMagicSize)
     throw Error(Errc::truncated, at_offset(name, got),
                 "truncated header: " + std::to_string(got) + " of " + std::to_string(kMagicSize) + " bytes");

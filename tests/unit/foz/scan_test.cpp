@@ -138,7 +138,7 @@ TEST_CASE("foz scan: bad headers and names are errors naming the offset") {
   test::write_file(p, std::string("\x81"
                                   "FOSSILIZEDC\0\0\0\x06",
                                   16));
-  CHECK(error_of(p) == p + ": not a Fossilize archive (no \\x81FOSSILIZEDB magic)");
+  CHECK(error_of(p) == p + ": offset 0: not a Fossilize archive (no \\x81FOSSILIZEDB magic)");
   test::write_file(p, std::string("\x81"
                                   "FOSSILIZEDB\0\x01\0\x06",
                                   16));

@@ -32,8 +32,9 @@ inline constexpr std::string_view kFozMagic{
     12};
 inline constexpr std::string_view kVmaRecordingMagic = "Vulkan Memory Allocator";
 
-// What the first bytes alone tell: an archive (also one cut inside its magic,
-// from the second byte on), a gfxreconstruct capture, a JSON document; or
+// What the first bytes alone tell (`head`: the first 64, or the whole file
+// when it is shorter): an archive (also one cut inside its magic), a
+// gfxreconstruct capture, a JSON document; or
 // nullopt for a stream, which sniff() decompresses to tell a trace from a
 // recording.
 std::optional<Format> format_of_head(std::string_view head);

@@ -114,6 +114,15 @@ bool is_lavapipe(const foz::ReplayResult& r) { return r.device.find("llvmpipe") 
 
 const std::vector<std::string>& warnings(const foz::ReplayResult& r) { return r.warnings; }
 
+// The warnings besides the one a driver that keeps no pipeline data
+// (lavapipe) gives for a written cache.
+std::vector<std::string> unexpected_warnings(const foz::ReplayResult& r) {
+  std::vector<std::string> out;
+  for (const std::string& w : r.warnings)
+    if (w.find("the driver returned no pipeline data") == std::string::npos) out.push_back(w);
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("foz_replay: the real captures replay with every pipeline created") {
@@ -181,7 +190,7 @@ TEST_CASE("foz_replay: a worker that crashes costs its pipeline, is replaced, an
   CHECK(r.faulty[0].reason == "the worker died of SIGABRT");
   CHECK(r.workers_started == 2);
   CHECK(foz::replay_exit_status(r) == foz::kExitCrashed);
-  CHECK(warnings(r).empty());  // this process loaded Vulkan before, which workers do not mind
+  CHECK(unexpected_warnings(r).empty());  // this process loaded Vulkan before, which workers do not mind
   CHECK(foz::format_replay_table(r).find("repro: trak-replay " + kCompute + " --range compute:10 --jobs 1") !=
         std::string::npos);
   // The crash is not "done": a resumed run tries it again.
@@ -258,7 +267,7 @@ TEST_CASE("foz_replay: workers that end fast or clean give the same results and 
     CHECK(compute(r).ok == 200);
     CHECK(r.workers_started >= 13);
     CHECK(r.lost_from_cache == 0);
-    CHECK(warnings(r).empty());
+    CHECK(unexpected_warnings(r).empty());
     // Every worker's cache made it into the file (NVIDIA's blobs differ
     // from run to run by a few bytes: no byte comparison across runs).
     cache_file_header(r, o.pipeline_cache);
@@ -343,7 +352,7 @@ TEST_CASE("foz_replay: a cache file loads back on its device and is refused on a
   o.pipeline_cache = dir / "b.bin";
   r = foz::replay(o);
   CHECK(r.caches_loaded == 1);
-  CHECK(warnings(r).empty());
+  CHECK(unexpected_warnings(r).empty());
   CHECK(graphics(r).ok == 1);
   const auto a = foz::detail::read_file_bytes(dir / "a.bin");
   const auto b = foz::detail::read_file_bytes(dir / "b.bin");
@@ -355,20 +364,20 @@ TEST_CASE("foz_replay: a cache file loads back on its device and is refused on a
   o.load_caches = {dir / "other.bin"};
   r = foz::replay(o);
   CHECK(r.caches_loaded == 0);
-  REQUIRE(warnings(r).size() == 1);
-  CHECK(warnings(r)[0].find("other.bin: not loaded: made for vendor") != std::string::npos);
+  REQUIRE(unexpected_warnings(r).size() == 1);
+  CHECK(unexpected_warnings(r)[0].find("other.bin: not loaded: made for vendor") != std::string::npos);
   CHECK(graphics(r).ok == 1);
   test::write_file(dir / "junk.bin", "junk");
   o.load_caches = {dir / "junk.bin"};
   r = foz::replay(o);
-  CHECK(warnings(r).size() == 1);
+  CHECK(unexpected_warnings(r).size() == 1);
   CHECK(graphics(r).ok == 1);
 
   // Several seeds: those that fit are merged, the others named.
   o.load_caches = {dir / "a.bin", dir / "other.bin", dir / "b.bin"};
   r = foz::replay(o);
   CHECK(r.caches_loaded == 2);
-  CHECK(warnings(r).size() == 1);
+  CHECK(unexpected_warnings(r).size() == 1);
 
   // No archive: the caches of shards merge into one file.
   const auto m = foz::merge_cache_files("", {dir / "a.bin", dir / "b.bin", dir / "other.bin"}, dir / "all.bin");
