@@ -18,7 +18,9 @@ int main(int argc, char** argv) {
   bool quiet = false, no_progress = false;
   app.add_option("input", opt.input, "Input trace or archive; '-' reads stdin")->required();
   app.add_option("output", opt.output, "Output; '-' writes stdout")->required();
-  auto* codec_opt = app.add_option("--codec", codec, "Traces: snappy, gzip, brotli. Archives: zlib (default), none")
+  auto* codec_opt = app.add_option("--codec", codec,
+                                   "Traces: snappy, gzip, brotli. VMA recordings: gzip (default), brotli, none. "
+                                   "Archives: zlib (default), none")
                         ->check(CLI::IsMember({"snappy", "gzip", "brotli", "zlib", "none"}))
                         ->capture_default_str();
   app.add_option("--level", opt.encoder.level,
@@ -38,7 +40,8 @@ int main(int argc, char** argv) {
   trak-repack gears.br.trace - --codec snappy | trak-stat -
   trak-repack cache.foz small.foz --verify                 zlib level 9 with CRCs, like fossilize-convert-db
   trak-repack cache.foz fast.foz --codec none --crc strip   uncompressed, as fossilize-synth writes
-  trak-repack torn.foz fixed.foz                            drops the torn last entry)");
+  trak-repack torn.foz fixed.foz                            drops the torn last entry
+  trak-repack app.vma.csv app.vma.csv.gz --verify           a VMA recording, gzip'd (brotli, none too))");
 
   return tools::run(app, argc, argv, [&] {
     tools::refuse_terminal_input(opt.input);
@@ -79,13 +82,24 @@ int main(int argc, char** argv) {
       }
       return tools::kOk;
     }
-    if (codec == "none") throw tools::UsageError("--codec none applies to .foz archives");
     if (crc != "add") throw tools::UsageError("--crc applies to .foz archives");
+    if (sniffed.format == libtrace::Format::vma_recording) {
+      // VMA and trak read recordings plain, gzip'd or brotli'd; snappy is
+      // apitrace's container alone.
+      if (codec_opt->count() == 0) codec = "gzip";
+      if (codec == "snappy") throw tools::UsageError("a VMA recording is compressed with gzip or brotli, or plain (none)");
+      opt.bytes_only = true;
+    } else if (codec == "none") {
+      throw tools::UsageError("--codec none applies to .foz archives and VMA recordings");
+    }
     opt.encoder.container = *libtrace::parse_container(codec);
     libtrace::check_level(opt.encoder.container, opt.encoder.level);
     opt.progress = tools::progress_bar("trak-repack", !no_progress);
     const libtrace::apitrace::RepackResult r = libtrace::apitrace::repack_trace(opt, in, std::move(sniffed.stream));
-    if (!quiet && opt.verify)
+    if (!quiet && opt.verify && opt.bytes_only)
+      std::fprintf(stderr, "trak-repack: %s: %llu bytes verified\n", opt.output.c_str(),
+                   static_cast<unsigned long long>(r.bytes_verified));
+    else if (!quiet && opt.verify)
       std::fprintf(stderr, "trak-repack: %s: %llu calls verified\n", opt.output.c_str(),
                    static_cast<unsigned long long>(r.calls_verified));
     return tools::kOk;

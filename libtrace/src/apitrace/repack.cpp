@@ -104,6 +104,48 @@ std::uint64_t compare_traces(const std::string& expected, const std::string& act
   return n;
 }
 
+namespace {
+
+// Decompresses both files and compares their streams byte for byte.
+std::uint64_t compare_streams(const std::string& expected, const std::string& actual, const std::string& actual_name) {
+  InputFile in_a(expected), in_b(actual);
+  const std::string name_b = actual_name.empty() ? in_b.name() : actual_name;
+  auto da = open_decoder(in_a), db = open_decoder(in_b);
+  std::vector<std::uint8_t> a, b;
+  std::size_t ia = 0, ib = 0;
+  std::uint64_t offset = 0;
+  for (;;) {
+    if (ia == a.size()) {
+      ia = 0;
+      if (!da->next(a)) a.clear();
+    }
+    if (ib == b.size()) {
+      ib = 0;
+      try {
+        if (!db->next(b)) b.clear();
+      } catch (const Error& e) {
+        throw Error(Errc::bad_record, e.where(), "verify failed: " + e.message());
+      }
+    }
+    if (a.empty() || b.empty()) {
+      if (a.empty() != b.empty())
+        throw Error(Errc::bad_record, name_b,
+                    "verify failed: the stream " + std::string(a.empty() ? "goes on" : "ends") + " at byte " +
+                        std::to_string(offset) + " of the input's");
+      return offset;
+    }
+    const std::size_t n = std::min(a.size() - ia, b.size() - ib);
+    if (std::memcmp(a.data() + ia, b.data() + ib, n) != 0)
+      throw Error(Errc::bad_record, name_b, "verify failed: the stream differs within bytes " + std::to_string(offset) +
+                                                " to " + std::to_string(offset + n));
+    ia += n;
+    ib += n;
+    offset += n;
+  }
+}
+
+}  // namespace
+
 RepackResult repack_trace(const RepackOptions& opt) {
   InputFile in(opt.input);
   return repack_trace(opt, in, open_decoder(in));
@@ -138,7 +180,8 @@ RepackResult repack_trace(const RepackOptions& opt, InputFile& in, std::unique_p
   result.input_bytes = in.offset();
   result.output_bytes = out.bytes_written();
   if (opt.verify) {
-    result.calls_verified = compare_traces(opt.input, out.temp_path(), out.name());
+    if (opt.bytes_only) result.bytes_verified = compare_streams(opt.input, out.temp_path(), out.name());
+    else result.calls_verified = compare_traces(opt.input, out.temp_path(), out.name());
   }
   out.commit();
   return result;

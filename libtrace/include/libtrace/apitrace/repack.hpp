@@ -16,6 +16,9 @@ struct RepackOptions {
   // Re-read the output and compare it call by call with the input (which
   // must then be a file, not a pipe).
   bool verify = false;
+  // The stream is no trace (a VMA recording): --verify compares its
+  // decompressed bytes instead of its calls.
+  bool bytes_only = false;
   Progress progress;
 };
 
@@ -24,6 +27,7 @@ struct RepackResult {
   std::uint64_t stream_bytes = 0;  // decompressed
   std::uint64_t output_bytes = 0;
   std::uint64_t calls_verified = 0;
+  std::uint64_t bytes_verified = 0;  // with bytes_only
 };
 
 // Decompresses `input` and compresses the same stream into `output`. Throws
