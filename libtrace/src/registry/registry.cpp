@@ -3,6 +3,7 @@
 #include "registry/registry_internal.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace libtrace::registry {
 
@@ -45,6 +46,29 @@ const char* enum_value_name(const Enum& e, std::int64_t value) {
 const EnumValue* find_enum_value(const Enum& e, std::string_view name) {
   auto it = std::ranges::find(e.values, name, [](const EnumValue& v) { return std::string_view(v.name); });
   return it != e.values.end() ? &*it : nullptr;
+}
+
+std::string flag_names(const Enum& e, std::uint64_t bits, std::string_view prefix) {
+  std::string s;
+  for (const EnumValue& v : e.values) {
+    const auto bit = static_cast<std::uint64_t>(v.value);
+    if (v.alias || !bit || (bit & (bit - 1)) || !(bits & bit)) continue;
+    std::string_view name = v.name;
+    if (name.substr(0, prefix.size()) == prefix) name.remove_prefix(prefix.size());
+    std::string n(name);
+    if (const auto at = n.find("_BIT"); at != std::string::npos && (at + 4 == n.size() || n[at + 4] == '_'))
+      n.erase(at, 4);
+    if (!s.empty()) s += '|';
+    s += n;
+    bits &= ~bit;
+  }
+  if (bits) {
+    char hex[24];
+    std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(bits));
+    if (!s.empty()) s += '|';
+    s += hex;
+  }
+  return s.empty() ? "none" : s;
 }
 
 const Member* find_member(const Struct& s, std::string_view name) {

@@ -7,6 +7,7 @@
 #include <vulkan/vulkan_core.h>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace libtrace::registry {
@@ -113,5 +114,11 @@ const Command* find_command(std::string_view name);
 const char* enum_value_name(const Enum& e, std::int64_t value);          // nullptr if none; non-alias name
 const EnumValue* find_enum_value(const Enum& e, std::string_view name);  // linear
 const Member* find_member(const Struct& s, std::string_view name);       // linear
+
+// The single-bit values set in `bits` of a FlagBits enum, by name without
+// `prefix` and "_BIT" ("DEVICE_LOCAL|HOST_VISIBLE" for VkMemoryPropertyFlagBits
+// with prefix "VK_MEMORY_PROPERTY_"), bits it has no name for as hex, and
+// "none" for 0.
+std::string flag_names(const Enum& e, std::uint64_t bits, std::string_view prefix);
 
 }  // namespace libtrace::registry

@@ -8,6 +8,8 @@
 #include <cstring>
 #include <mutex>
 
+#include "registry/registry.hpp"
+
 namespace libtrace::vk {
 
 namespace {
@@ -106,7 +108,8 @@ std::string_view result_name(VkResult r) {
   case x: return #x;
     NAME(VK_SUCCESS)
     NAME(VK_NOT_READY)
-    NAME(VK_TIMEOUT) NAME(VK_INCOMPLETE) NAME(VK_ERROR_OUT_OF_HOST_MEMORY) NAME(VK_ERROR_OUT_OF_DEVICE_MEMORY)
+    NAME(VK_TIMEOUT)
+    NAME(VK_INCOMPLETE) NAME(VK_ERROR_OUT_OF_HOST_MEMORY) NAME(VK_ERROR_OUT_OF_DEVICE_MEMORY)
         NAME(VK_ERROR_INITIALIZATION_FAILED) NAME(VK_ERROR_DEVICE_LOST) NAME(VK_ERROR_MEMORY_MAP_FAILED)
             NAME(VK_ERROR_LAYER_NOT_PRESENT) NAME(VK_ERROR_EXTENSION_NOT_PRESENT) NAME(VK_ERROR_FEATURE_NOT_PRESENT)
                 NAME(VK_ERROR_INCOMPATIBLE_DRIVER) NAME(VK_ERROR_TOO_MANY_OBJECTS) NAME(VK_ERROR_FORMAT_NOT_SUPPORTED)
@@ -134,47 +137,12 @@ std::string_view device_type_name(VkPhysicalDeviceType t) {
   }
 }
 
-namespace {
-std::string flag_names(std::uint32_t f, const std::pair<std::uint32_t, const char*>* names, std::size_t n) {
-  std::string s;
-  for (std::size_t i = 0; i < n; ++i)
-    if (f & names[i].first) {
-      if (!s.empty()) s += '|';
-      s += names[i].second;
-      f &= ~names[i].first;
-    }
-  if (f) {
-    if (!s.empty()) s += '|';
-    s += "0x";
-    char buf[12];
-    std::snprintf(buf, sizeof buf, "%x", f);
-    s += buf;
-  }
-  return s.empty() ? "none" : s;
-}
-}  // namespace
-
 std::string memory_property_names(VkMemoryPropertyFlags f) {
-  static const std::pair<std::uint32_t, const char*> names[] = {
-      {VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, "DEVICE_LOCAL"},
-      {VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT, "HOST_VISIBLE"},
-      {VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, "HOST_COHERENT"},
-      {VK_MEMORY_PROPERTY_HOST_CACHED_BIT, "HOST_CACHED"},
-      {VK_MEMORY_PROPERTY_LAZILY_ALLOCATED_BIT, "LAZILY_ALLOCATED"},
-      {VK_MEMORY_PROPERTY_PROTECTED_BIT, "PROTECTED"},
-      {VK_MEMORY_PROPERTY_DEVICE_COHERENT_BIT_AMD, "DEVICE_COHERENT_AMD"},
-      {VK_MEMORY_PROPERTY_DEVICE_UNCACHED_BIT_AMD, "DEVICE_UNCACHED_AMD"},
-      {VK_MEMORY_PROPERTY_RDMA_CAPABLE_BIT_NV, "RDMA_CAPABLE_NV"},
-  };
-  return flag_names(f, names, std::size(names));
+  return registry::flag_names(*registry::find_enum("VkMemoryPropertyFlagBits"), f, "VK_MEMORY_PROPERTY_");
 }
 
 std::string memory_heap_names(VkMemoryHeapFlags f) {
-  static const std::pair<std::uint32_t, const char*> names[] = {
-      {VK_MEMORY_HEAP_DEVICE_LOCAL_BIT, "DEVICE_LOCAL"},
-      {VK_MEMORY_HEAP_MULTI_INSTANCE_BIT, "MULTI_INSTANCE"},
-  };
-  return flag_names(f, names, std::size(names));
+  return registry::flag_names(*registry::find_enum("VkMemoryHeapFlagBits"), f, "VK_MEMORY_HEAP_");
 }
 
 bool PhysicalDeviceInfo::has_extension(std::string_view name) const {

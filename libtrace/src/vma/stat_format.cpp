@@ -11,9 +11,18 @@
 #include "core/text_util.hpp"
 #include "libtrace/vma/stat.hpp"
 
+#include "registry/registry.hpp"
+
 namespace libtrace::vma {
 
 namespace {
+
+// A pool's block count as VMA reads its limits: a maximum of 0 is none.
+std::string block_range(std::uint64_t min, std::uint64_t max) {
+  if (max == 0) return min ? std::to_string(min) + " or more" : "any";
+  if (min == max) return std::to_string(min);
+  return std::to_string(min) + " to " + std::to_string(max);
+}
 
 using detail::human_bytes;
 
@@ -48,11 +57,13 @@ std::string format_table(const Stats& s) {
   table.row("format", "VMA calls recording " + s.header.version.str());
   if (!device_name(s).empty()) table.row("device", device_name(s));
   for (std::size_t i = 0; i < c.heaps.size(); ++i)
-    table.row(i ? "" : "heaps",
-              std::to_string(i) + ": " + human_bytes(c.heaps[i].size) + ", flags " + std::to_string(c.heaps[i].flags));
+    table.row(i ? "" : "heaps", std::to_string(i) + ": " + human_bytes(c.heaps[i].size) + ", " +
+                                    registry::flag_names(*registry::find_enum("VkMemoryHeapFlagBits"), c.heaps[i].flags,
+                                                         "VK_MEMORY_HEAP_"));
   for (std::size_t i = 0; i < c.types.size(); ++i)
-    table.row(i ? "" : "memory types", std::to_string(i) + ": heap " + std::to_string(c.types[i].heap) + ", flags " +
-                                           std::to_string(c.types[i].property_flags));
+    table.row(i ? "" : "memory types", std::to_string(i) + ": heap " + std::to_string(c.types[i].heap) + ", " +
+                                           registry::flag_names(*registry::find_enum("VkMemoryPropertyFlagBits"),
+                                                                c.types[i].property_flags, "VK_MEMORY_PROPERTY_"));
   auto count = [](std::uint64_t n, const char* one, const char* more) {
     return std::to_string(n) + (n == 1 ? one : more);
   };
@@ -119,13 +130,13 @@ std::string format_table(const Stats& s) {
     o += line;
   }
   if (!s.pools.empty()) {
-    o += "\npool               line  type  block size  blocks  allocations  name\n";
+    o += "\npool               line  type  block size     blocks  allocations  name\n";
     for (const Pool& p : s.pools) {
-      std::snprintf(line, sizeof line, "%016llX %6llu %5u %11s %3llu-%-3llu %11llu  %s%s\n",
+      std::snprintf(line, sizeof line, "%016llX %6llu %5u %11s %10s %11llu  %s%s\n",
                     static_cast<unsigned long long>(p.pointer), static_cast<unsigned long long>(p.line), p.memory_type,
-                    human_bytes(p.block_size).c_str(), static_cast<unsigned long long>(p.min_blocks),
-                    static_cast<unsigned long long>(p.max_blocks), static_cast<unsigned long long>(p.allocations),
-                    p.name.c_str(), p.destroyed ? "" : " (never destroyed)");
+                    human_bytes(p.block_size).c_str(), block_range(p.min_blocks, p.max_blocks).c_str(),
+                    static_cast<unsigned long long>(p.allocations), p.name.c_str(),
+                    p.destroyed ? "" : " (never destroyed)");
       o += line;
     }
   }
