@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -108,6 +109,88 @@ inline bool stdout_failed(const std::string& tool) {
   return true;
 }
 
+// --help as people read it: "-o, --output OUTPUT", choices as {a,b},
+// numbers as N, defaults in words, descriptions wrapped to 100 columns;
+// none of CLI11's own notation ("--x,--no-x{false}", "UINT:UINT in [1 - 256]").
+class HelpFormatter final : public CLI::Formatter {
+ public:
+  HelpFormatter() { column_width(32); }
+
+  std::string make_option_name(const CLI::Option* opt, bool positional) const override {
+    std::string out;
+    bool skip = false;
+    for (char c : CLI::Formatter::make_option_name(opt, positional)) {
+      if (c == '{')
+        skip = true;
+      else if (c == '}')
+        skip = false;
+      else if (!skip)
+        out += c == ',' ? std::string(", ") : std::string(1, c);
+    }
+    return out;
+  }
+
+  std::string make_option_opts(const CLI::Option* opt) const override {
+    const std::string type = opt->get_type_name();
+    if (type.empty() || !opt->nonpositional()) return {};  // a flag, or a positional
+    std::string meta;
+    if (const auto open = type.find('{'); open != std::string::npos) {
+      meta = type.substr(open, type.find('}', open) - open + 1);
+    } else if (type.rfind("UINT", 0) == 0 || type.rfind("INT", 0) == 0) {
+      meta = "N";
+    } else if (type != "TEXT" && type.find(':') == std::string::npos) {
+      meta = type;  // named by the tool (->type_name("FILE"))
+    } else {
+      meta = opt->get_lnames().empty() ? "ARG" : opt->get_lnames().front();
+      for (char& c : meta) c = c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    }
+    if (opt->get_expected_max() == CLI::detail::expected_max_vector_size) meta += " ...";
+    return " " + meta;
+  }
+
+  std::string make_option_desc(const CLI::Option* opt) const override {
+    std::string d = opt->get_description();
+    const std::string def = opt->get_default_str();
+    if (!def.empty() && opt->get_type_size() != 0 && d.find("default") == std::string::npos)
+      d += " (default " + def + ")";
+    // format_help indents the lines after the first.
+    return wrap(d, 100 - column_width_);
+  }
+
+  std::string make_description(const CLI::App* app) const override {
+    std::string out;
+    const std::string text = app->get_description();
+    for (std::string_view rest = text; !rest.empty();) {
+      const std::size_t nl = rest.find('\n');
+      out += wrap(std::string(rest.substr(0, nl)), 100) + '\n';
+      rest = nl == std::string_view::npos ? std::string_view{} : rest.substr(nl + 1);
+    }
+    return out;
+  }
+
+ private:
+  // Wrapped at spaces to `width` columns.
+  static std::string wrap(const std::string& d, std::size_t width) {
+    std::string out;
+    std::size_t line = 0;
+    for (std::size_t i = 0; i < d.size();) {
+      const std::size_t sp = d.find(' ', i);
+      const std::string word = d.substr(i, sp == std::string::npos ? std::string::npos : sp - i);
+      if (line && line + 1 + word.size() > width) {
+        out += '\n';
+        line = 0;
+      } else if (line) {
+        out += ' ';
+        ++line;
+      }
+      out += word;
+      line += word.size();
+      i = sp == std::string::npos ? d.size() : sp + 1;
+    }
+    return out;
+  }
+};
+
 // Parses argv into `app`, then calls `body` (which returns an exit status).
 // CLI11's own exit codes (100+) never escape: bad usage is 2.
 template <typename Body>
@@ -116,6 +199,7 @@ int run(CLI::App& app, int argc, char** argv, Body&& body) {
   // A tool may give --version a meaning of its own (trak-convert's format
   // version); it then prints the tool version itself when given no value.
   if (!app.get_option_no_throw("--version")) app.set_version_flag("--version", kVersion);
+  app.formatter(std::make_shared<HelpFormatter>());
   app.failure_message([](const CLI::App* a, const CLI::Error& e) {
     return a->get_name() + ": " + e.what() + "\nTry '" + a->get_name() + " --help'.\n";
   });
@@ -250,11 +334,11 @@ inline void refuse_binary_terminal(const std::string& output, bool explicit_dash
 // destroyed before it is read: a usage error.
 inline void refuse_output_is_input(const std::string& input, const std::string& output) {
   if (libtrace::is_stdio(input) || libtrace::is_stdio(output)) return;
-  struct stat a {}, b {};
+  struct stat a {
+  }, b{};
   if (::stat(input.c_str(), &a) != 0 || ::stat(output.c_str(), &b) != 0) return;
   if (a.st_dev == b.st_dev && a.st_ino == b.st_ino)
     throw UsageError(output + " is the input " + input + ": the output must go elsewhere");
 }
-
 
 }  // namespace tools

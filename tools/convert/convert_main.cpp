@@ -79,7 +79,9 @@ int main(int argc, char** argv) {
   std::vector<std::string> calls;
   bool no_progress = false;
   app.add_option("input", opt.input, "Trace, VMA recording or .foz archive; '-' reads stdin")->capture_default_str();
-  auto* out_opt = app.add_option("-o,--output", opt.output, "Output file; '-' writes stdout")->capture_default_str();
+  auto* out_opt = app.add_option("-o,--output", opt.output, "Output file; '-' writes stdout")
+                      ->capture_default_str()
+                      ->type_name("FILE");
   auto* to_opt =
       app.add_option("--to", to, "Output format (csv: VMA recordings; json, json-dir: .foz archives; foz: JSON input)")
           ->check(CLI::IsMember({"text", "jsonl", "trace", "csv", "json", "json-dir", "foz"}))
@@ -88,16 +90,19 @@ int main(int argc, char** argv) {
   app.add_flag("--check-hashes", foz_flags.check_hashes,
                ".foz and JSON input: recompute every entry's hash with Fossilize's recipe and fail on a mismatch");
   std::string rec_version;
+  app.add_option("--format-version", rec_version,
+                 "With a VMA recording and --to csv: the format version to write (1.0 to 1.8)")
+      ->type_name("VERSION");
+  // --version VERSION was the first spelling of --format-version; --version
+  // alone prints trak's version, as in every tool.
   auto* version_opt =
-      app.add_option(
-             "--version", rec_version,
-             "With a VMA recording and --to csv: format version to write (1.0 to 1.8); alone: print trak's version")
-          ->expected(0, 1);
+      app.add_option("--version", rec_version, "Print trak's version and exit")->expected(0, 1)->type_name("");
   app.add_flag("--keep-going", opt.keep_going, "Recordings: skip malformed lines with a warning instead of stopping");
   app.add_option(
          "--calls", calls,
          "Only these calls: 4 | 0-100/2 | 0-1000/draw | */frame | @FILE (repeatable; a recording's calls count from 0)")
-      ->allow_extra_args(false);
+      ->allow_extra_args(false)
+      ->type_name("SET");
   app.add_flag("-v,--verbose", opt.dump.verbose, "Also show verbose calls (glGetString, glGetError() = 0, ...)");
   app.add_flag("--thread-ids,!--no-thread-ids", opt.dump.thread_ids, "Show thread ids as @N (default no)");
   app.add_flag("--call-nos,!--no-call-nos", opt.dump.call_nos, "Show call numbers (default yes)");
@@ -121,7 +126,7 @@ int main(int argc, char** argv) {
   cat gears.trace | trak-convert - -o gears.txt  read a pipe
   trak-convert gears.trace --to jsonl | jq -c 'select(.name == "glDrawArrays") | .args'
   trak-convert gears.trace --calls 0-1000 --to trace -o first1000.trace
-  trak-convert app.vma.csv --to csv --version 1.5 -o app-1.5.csv   VMA recording, older format
+  trak-convert app.vma.csv --to csv --format-version 1.5 -o app-1.5.csv   VMA recording, older format
   trak-convert app.vma.csv --to jsonl | jq -c 'select(.function == "vmaCreateBuffer")'
   trak-convert app.vma.csv --to trace -o app.trace && apitrace dump app.trace
   trak-convert cache.foz | jq '.graphicsPipelines | length'   one JSON document
@@ -169,7 +174,7 @@ int main(int argc, char** argv) {
                  : to == "csv"   ? libtrace::convert::OutputFormat::csv
                                  : libtrace::convert::OutputFormat::text;
     if (!rec_version.empty() && opt.format != libtrace::convert::OutputFormat::csv)
-      throw tools::UsageError("--version VERSION applies to --to csv");
+      throw tools::UsageError("--format-version applies to --to csv");
     opt.dump.color =
         color == "always" || (color == "auto" && libtrace::is_stdio(opt.output) && libtrace::stdout_is_terminal());
     if (opt.format != libtrace::convert::OutputFormat::text) opt.dump.color = false;

@@ -25,7 +25,8 @@ int main(int argc, char** argv) {
                         ->capture_default_str();
   app.add_option("--level", opt.encoder.level,
                  "gzip 1-9 (default 9), brotli 0-11 (default 11), .foz zlib 1-9 (default 9); snappy has none");
-  app.add_option("-j,--threads", opt.encoder.threads,
+  app.add_option("--threads", opt.encoder.threads)->group("");  // the first spelling
+  app.add_option("-j,--jobs", opt.encoder.threads,
                  "Compression threads for snappy, gzip and .foz (default: all cores)");
   app.add_option("--crc", crc,
                  "Archives: CRC-32 on every entry (add), on none (strip), or where the input had one (keep)")
@@ -87,7 +88,8 @@ int main(int argc, char** argv) {
       // VMA and trak read recordings plain, gzip'd or brotli'd; snappy is
       // apitrace's container alone.
       if (codec_opt->count() == 0) codec = "gzip";
-      if (codec == "snappy") throw tools::UsageError("a VMA recording is compressed with gzip or brotli, or plain (none)");
+      if (codec == "snappy")
+        throw tools::UsageError("a VMA recording is compressed with gzip or brotli, or plain (none)");
       opt.bytes_only = true;
     } else if (codec == "none") {
       throw tools::UsageError("--codec none applies to .foz archives and VMA recordings");

@@ -23,10 +23,12 @@ int main(int argc, char** argv) {
   std::string html;
   app.add_option("--html", html,
                  "Recordings: also write a self-contained HTML report (plot and tables) to FILE ('-': to stdout, "
-                 "instead of the table)");
+                 "instead of the table)")
+      ->type_name("FILE");
   unsigned threads = 0;
-  app.add_option("-T,--threads", threads, "Recordings: threads parsing and counting (default: one per core, up to 12)")
+  app.add_option("-j,--jobs", threads, "Recordings: threads parsing and counting (default: one per core, up to 12)")
       ->check(CLI::Range(1u, 256u));
+  app.add_option("-T,--threads", threads)->check(CLI::Range(1u, 256u))->group("");  // the first spelling
   app.add_flag("--no-progress", no_progress, "No progress bar on stderr");
   app.footer(R"(Examples:
   trak-stat gears.trace
@@ -35,7 +37,7 @@ int main(int argc, char** argv) {
   trak-stat app.vma.csv                    VMA recording: peaks, leaks, pools, histograms
   trak-stat app.vma.csv --json | jq '.peak_live_allocations, .leaks'
   trak-stat app.vma.csv --html report.html   plot of live bytes per heap, tables
-  trak-stat big.vma.csv -T 4               four threads, whatever the cores
+  trak-stat big.vma.csv -j 4               four threads, whatever the cores
   trak-repack x.br.trace - --codec snappy | trak-stat -
   trak-stat app.foz                        Fossilize archive: entries per tag, bytes, applications, damage
   trak-stat app.foz --json | jq '.entries_per_tag.graphics_pipeline, .torn_tail')");
@@ -50,8 +52,16 @@ int main(int argc, char** argv) {
     if (sniffed.format == libtrace::Format::foz_json || sniffed.format == libtrace::Format::gfxr_capture)
       throw tools::not_read_here(in, sniffed.format, "trak-stat",
                                  "apitrace traces, VMA calls recordings and Fossilize archives");
+    // An option that does not apply to what the input is would be ignored
+    // silently: a usage error instead.
+    auto only_for = [&](std::initializer_list<const char*> names, const char* what) {
+      for (const char* n : names)
+        if (app.count(n)) throw tools::UsageError(std::string(n) + " applies to " + what);
+    };
     if (sniffed.format == libtrace::Format::foz_archive) {
-      if (!html.empty()) throw tools::UsageError("--html applies to VMA recordings");
+      only_for({"--html"}, "VMA recordings");
+      only_for({"--top", "--all"}, "traces");
+      only_for({"--keep-going", "--jobs", "--threads"}, "VMA recordings");
       libtrace::foz::FozStatOptions opt;
       opt.progress = progress_foz;
       opt.warnings = tools::warning_sink("trak-stat");
@@ -75,6 +85,7 @@ int main(int argc, char** argv) {
     auto decoder = std::move(sniffed.stream);
     const auto progress = tools::progress_bar("trak-stat", !no_progress);
     if (sniffed.format == libtrace::Format::vma_recording) {
+      only_for({"--top", "--all"}, "traces");
       libtrace::vma::StatOptions opt;
       opt.keep_going = keep_going;
       opt.timeline = !html.empty();
@@ -113,7 +124,7 @@ int main(int argc, char** argv) {
       if (s.error) throw *s.error;
       return tools::kOk;
     }
-    if (!html.empty()) throw tools::UsageError("--html applies to VMA recordings");
+    only_for({"--html", "--keep-going", "--jobs", "--threads"}, "VMA recordings");
     const libtrace::apitrace::TraceStats s = libtrace::apitrace::trace_stats(in, std::move(decoder), progress);
     std::cout << (json ? libtrace::apitrace::format_stats_json(s)
                        : libtrace::apitrace::format_stats_table(s, all ? 0 : top));
