@@ -23,6 +23,7 @@
 #include "libtrace/core/io.hpp"
 #include "libtrace/core/progress.hpp"
 #include "libtrace/core/sniff.hpp"
+#include "libtrace/core/temp_file.hpp"
 
 namespace tools {
 
@@ -196,6 +197,7 @@ class HelpFormatter final : public CLI::Formatter {
 template <typename Body>
 int run(CLI::App& app, int argc, char** argv, Body&& body) {
   const StdoutScope stdout_scope;
+  libtrace::remove_temporaries_on_signals();
   // A tool may give --version a meaning of its own (trak-convert's format
   // version); it then prints the tool version itself when given no value.
   if (!app.get_option_no_throw("--version")) app.set_version_flag("--version", kVersion);

@@ -149,21 +149,12 @@ OutputFile::OutputFile(const std::string& path) : buf_(kOutBuf), spare_(kOutBuf)
         std::free(real);
       }
     }
-    temp_ = target_ + ".trak-XXXXXX";
-    fd_ = ::mkstemp(temp_.data());
-    if (fd_ < 0) {
-      temp_.clear();
-      throw_errno(name_, "cannot create temporary file");
+    try {
+      tmp_ = std::make_unique<TempFile>(target_);
+    } catch (const Error& e) {
+      throw Error(e.code(), name_, e.message());
     }
-    // mkstemp makes 0600: a file replaced keeps its permissions, a new one
-    // gets those a plain creat() would give it.
-    if (exists) {
-      ::fchmod(fd_, st.st_mode & 0777);
-    } else {
-      const mode_t mask = ::umask(0);
-      ::umask(mask);
-      ::fchmod(fd_, 0666 & ~mask);
-    }
+    fd_ = tmp_->fd();
   }
   writer_ = std::thread([this] { run_writer(); });
 }
@@ -175,10 +166,7 @@ OutputFile::~OutputFile() {
   }
   cv_.notify_all();
   writer_.join();
-  if (!temp_.empty() && !done_) {
-    ::close(fd_);
-    ::unlink(temp_.c_str());
-  }
+  tmp_.reset();  // discards the bytes unless committed
   if (owns_fd_) ::close(fd_);
 }
 
@@ -257,17 +245,12 @@ void OutputFile::flush() {
 
 void OutputFile::commit() {
   flush();
-  if (temp_.empty() || done_) return;
-  if (::close(fd_) != 0) throw_errno(name_, "close");
-  if (::rename(temp_.c_str(), target_.c_str()) != 0) {
-    const int err = errno;
-    ::unlink(temp_.c_str());
-    done_ = true;
-    errno = err;
-    throw_errno(name_, "rename");
-  }
+  if (!tmp_ || done_) return;
   done_ = true;
+  tmp_->commit(target_);
 }
+
+std::string OutputFile::temp_path() const { return tmp_ && !done_ ? tmp_->path() : std::string(); }
 
 std::string OutputFile::keep_partial() {
   try {
@@ -275,12 +258,13 @@ std::string OutputFile::keep_partial() {
   } catch (const std::exception&) {
     // The partial output is best effort; the original error is what matters.
   }
-  if (temp_.empty() || done_) return {};
+  if (!tmp_ || done_) return {};
   done_ = true;
-  ::close(fd_);
   const std::string partial = target_ + ".partial";
-  if (written_ == 0 || ::rename(temp_.c_str(), partial.c_str()) != 0) {
-    ::unlink(temp_.c_str());
+  if (written_ == 0) return {};
+  try {
+    tmp_->commit(partial);
+  } catch (const Error&) {
     return {};
   }
   return partial;

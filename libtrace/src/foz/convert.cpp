@@ -15,6 +15,7 @@
 
 #include "foz/convert_util.hpp"
 #include "libtrace/core/io.hpp"
+#include "libtrace/core/temp_file.hpp"
 #include "libtrace/foz/object.hpp"
 
 namespace libtrace::foz {
@@ -22,28 +23,9 @@ namespace libtrace::foz {
 namespace detail {
 
 void write_file_atomically(const std::string& path, std::string_view bytes) {
-  const std::string temp = path + ".trak-tmp";
-  struct Fd {
-    int fd;
-    ~Fd() {
-      if (fd >= 0) ::close(fd);
-    }
-  } f{::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)};
-  if (f.fd < 0) throw_errno(temp, "cannot create");
-  try {
-    write_all(f.fd, bytes.data(), bytes.size(), temp, "cannot write");
-  } catch (const Error&) {
-    ::unlink(temp.c_str());
-    throw;
-  }
-  const int fd = f.fd;
-  f.fd = -1;
-  if (::close(fd) != 0 || ::rename(temp.c_str(), path.c_str()) != 0) {
-    const int e = errno;
-    ::unlink(temp.c_str());
-    errno = e;
-    throw_errno(path, "cannot write");
-  }
+  TempFile f(path);
+  write_all(f.fd(), bytes.data(), bytes.size(), path, "cannot write");
+  f.commit(path);
 }
 
 void make_directory(const std::string& path) {

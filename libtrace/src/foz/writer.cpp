@@ -12,6 +12,7 @@
 #include "foz/internal.hpp"
 #include "foz/keys.hpp"
 #include "libtrace/core/io.hpp"
+#include "libtrace/core/temp_file.hpp"
 #include "libtrace/foz/archive.hpp"
 
 namespace libtrace::foz {
@@ -80,7 +81,7 @@ std::array<std::uint8_t, kMagicSize> file_header() {
 
 struct ArchiveWriter::Impl {
   std::string path;
-  std::string temp;  // overwrite: written here, renamed on commit
+  std::unique_ptr<TempFile> temp;  // overwrite: written here, named on commit
   std::unique_ptr<FdSink> fd_out;
   Sink* sink = nullptr;
   detail::KeySet keys;
@@ -161,18 +162,10 @@ ArchiveWriter::ArchiveWriter(const std::string& path, WriteMode mode, ReadOption
       if (is_stdio(path)) {
         w.fd_out = std::make_unique<FdSink>(STDOUT_FILENO, "<stdout>", false);
       } else {
-        // A temporary beside the destination, renamed over it on commit, so a
+        // A temporary that takes the destination's name on commit, so a
         // failure never leaves half an archive where a good one was.
-        w.temp = path + ".trak-XXXXXX";
-        const int fd = ::mkstemp(w.temp.data());
-        if (fd < 0) {
-          w.temp.clear();
-          throw_errno(path, "cannot create temporary file");
-        }
-        const mode_t mask = ::umask(0);  // mkstemp makes 0600; give what creat() would
-        ::umask(mask);
-        ::fchmod(fd, 0666 & ~mask);
-        w.fd_out = std::make_unique<FdSink>(fd, path);
+        w.temp = std::make_unique<TempFile>(path);
+        w.fd_out = std::make_unique<FdSink>(w.temp->fd(), path, false);
       }
       w.sink = w.fd_out.get();
       w.start_new_file();
@@ -208,9 +201,9 @@ std::unique_ptr<ArchiveWriter> ArchiveWriter::create_numbered(const std::string&
 ArchiveWriter::~ArchiveWriter() {
   Impl& w = *impl_;
   if (w.committed || !w.fd_out) return;
-  if (!w.temp.empty()) {
+  if (w.temp) {
     w.fd_out->abandon();
-    ::unlink(w.temp.c_str());
+    w.temp->discard();
     return;
   }
   // Exclusive and append files are written in place: what is written stays,
@@ -267,8 +260,8 @@ void ArchiveWriter::commit() {
   Impl& w = *impl_;
   if (w.committed) return;
   w.fd_out->close();
-  if (!w.temp.empty() && ::rename(w.temp.c_str(), w.path.c_str()) != 0) throw_errno(w.path, "rename");
   w.committed = true;
+  if (w.temp) w.temp->commit(w.path);
 }
 
 std::string ArchiveWriter::keep_partial() {
@@ -281,10 +274,11 @@ std::string ArchiveWriter::keep_partial() {
     // Best effort: the original failure is what gets reported.
   }
   if (is_stdio(w.path)) return {};
-  if (w.temp.empty()) return w.path;
+  if (!w.temp) return w.path;
   const std::string partial = w.path + ".partial";
-  if (::rename(w.temp.c_str(), partial.c_str()) != 0) {  // an archive of no entries is still one
-    ::unlink(w.temp.c_str());
+  try {
+    w.temp->commit(partial);  // an archive of no entries is still one
+  } catch (const Error&) {
     return {};
   }
   return partial;

@@ -6,11 +6,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
 #include <thread>
 #include <vector>
+
+#include "libtrace/core/temp_file.hpp"
 
 namespace libtrace {
 
@@ -97,11 +100,10 @@ class OutputFile final : public Sink {
   std::string keep_partial();
 
   const std::string& name() const { return name_; }
-  // Where the bytes are until commit(): the temporary ("" when written in
-  // place).
-  const std::string& temp_path() const { return temp_; }
+  // A path that opens the bytes until commit() ("" when written in place).
+  std::string temp_path() const;
   // Written in place (stdout, a device, a FIFO): nothing to rename or read back.
-  bool in_place() const { return temp_.empty(); }
+  bool in_place() const { return !tmp_; }
   std::uint64_t bytes_written() const { return written_; }
 
  private:
@@ -113,8 +115,8 @@ class OutputFile final : public Sink {
   int fd_ = -1;
   bool owns_fd_ = false;  // a device or FIFO opened here
   std::string name_;
-  std::string target_;  // what the temporary is renamed to
-  std::string temp_;
+  std::string target_;  // what the temporary becomes
+  std::unique_ptr<TempFile> tmp_;
   std::vector<char> buf_, spare_;
   std::size_t used_ = 0, spare_used_ = 0;
   std::uint64_t written_ = 0;
