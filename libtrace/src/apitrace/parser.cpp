@@ -194,8 +194,11 @@ const Call* Parser::next() {
   std::uint64_t event_start = 0;
   try {
     for (;;) {
-      if (p_ == end_ && !refill()) break;
-      event_start = stream_offset();
+      if (p_ == end_ && !refill()) {
+        complete_bytes_ = stream_offset();
+        break;
+      }
+      event_start = complete_bytes_ = stream_offset();
       const std::uint8_t event = *p_++;
       if (event == kEventEnter) {
         parse_enter();

@@ -136,12 +136,50 @@ std::uint64_t compare_streams(const std::string& expected, const std::string& ac
     }
     const std::size_t n = std::min(a.size() - ia, b.size() - ib);
     if (std::memcmp(a.data() + ia, b.data() + ib, n) != 0)
-      throw Error(Errc::bad_record, name_b, "verify failed: the stream differs within bytes " + std::to_string(offset) +
-                                                " to " + std::to_string(offset + n));
+      throw Error(Errc::bad_record, name_b,
+                  "verify failed: the stream differs within bytes " + std::to_string(offset) + " to " +
+                      std::to_string(offset + n));
     ia += n;
     ib += n;
     offset += n;
   }
+}
+
+// After a failed repack: the output up to its last whole event, re-encoded
+// and kept as "OUT.partial", so that it is a trace every reader takes to its
+// end (a cut event would stop them). "" when nothing whole was written.
+std::string keep_whole_events(const RepackOptions& opt, OutputFile& out) {
+  out.flush();
+  std::uint64_t cut = 0;
+  {
+    InputFile written(out.temp_path());
+    std::unique_ptr<Parser> parser;
+    try {
+      parser = std::make_unique<Parser>(open_decoder(written), out.name());
+      while (parser->next()) {
+      }
+    } catch (const Error&) {
+      // The cut event: parser->complete_bytes() ends before it.
+    }
+    if (parser) cut = parser->complete_bytes();
+  }
+  if (cut == 0) return {};
+  OutputFile fixed(opt.output);
+  auto encoder = make_encoder(opt.encoder, fixed);
+  InputFile written(out.temp_path());
+  auto decoder = open_decoder(written);
+  std::vector<std::uint8_t> block;
+  try {
+    for (std::uint64_t left = cut; left > 0 && decoder->next(block);) {
+      const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(left, block.size()));
+      encoder->write(block.data(), n);
+      left -= n;
+    }
+  } catch (const Error&) {
+    // The cut lies before any damage the re-read could meet.
+  }
+  encoder->finish();
+  return fixed.keep_partial();
 }
 
 }  // namespace
@@ -170,7 +208,7 @@ RepackResult repack_trace(const RepackOptions& opt, InputFile& in, std::unique_p
   } catch (const Error& e) {
     // What could be read is a valid, shorter trace: keep it for salvage.
     encoder->finish();
-    const std::string partial = out.keep_partial();
+    const std::string partial = opt.bytes_only || out.in_place() ? out.keep_partial() : keep_whole_events(opt, out);
     if (partial.empty()) throw;
     throw Error(e.code(), e.where(), e.message() + " (readable part kept in " + partial + ")");
   }
@@ -180,8 +218,10 @@ RepackResult repack_trace(const RepackOptions& opt, InputFile& in, std::unique_p
   result.input_bytes = in.offset();
   result.output_bytes = out.bytes_written();
   if (opt.verify) {
-    if (opt.bytes_only) result.bytes_verified = compare_streams(opt.input, out.temp_path(), out.name());
-    else result.calls_verified = compare_traces(opt.input, out.temp_path(), out.name());
+    if (opt.bytes_only)
+      result.bytes_verified = compare_streams(opt.input, out.temp_path(), out.name());
+    else
+      result.calls_verified = compare_traces(opt.input, out.temp_path(), out.name());
   }
   out.commit();
   return result;

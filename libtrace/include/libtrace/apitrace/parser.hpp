@@ -78,6 +78,9 @@ class Parser {
 
   // Decompressed bytes consumed so far.
   std::uint64_t stream_offset() const { return base_ + static_cast<std::uint64_t>(p_ - begin_); }
+  // The stream bytes that hold whole events only: where a cut stream can end
+  // and still be read to its end.
+  std::uint64_t complete_bytes() const { return complete_bytes_; }
   // Compressed bytes consumed so far (for progress).
   std::uint64_t file_offset() const;
   // Calls entered so far (the next call number).
@@ -145,6 +148,7 @@ class Parser {
   const std::uint8_t* p_ = nullptr;
   const std::uint8_t* end_ = nullptr;
   std::uint64_t base_ = 0;
+  std::uint64_t complete_bytes_ = 0;
   std::exception_ptr deferred_;  // truncation/corruption, raised at the end
   bool eof_ = false;
 
