@@ -100,7 +100,13 @@ std::uint64_t ReplayResult::ok() const {
   return n;
 }
 
-double ReplayResult::pipelines_per_second() const { return seconds > 0 ? static_cast<double>(ok()) / seconds : 0; }
+// The rate of the pipelines attempted, whatever came of them: an
+// interrupted run or one of failures still shows how fast it went.
+double ReplayResult::pipelines_per_second() const {
+  std::uint64_t attempted = 0;
+  for (const auto& c : counts) attempted += c.ok + c.failed;
+  return seconds > 0 ? static_cast<double>(attempted) / seconds : 0;
+}
 
 int replay_exit_status(const ReplayResult& r) {
   if (r.interrupted) return kExitInterrupted;

@@ -615,3 +615,12 @@ TEST_CASE("foz_replay: a pipeline linked from a graphics pipeline library gets t
     CHECK(graphics(r).ok + graphics(r).unsupported == 3);
   }
 }
+
+TEST_CASE("foz_replay: the rate counts the pipelines attempted, failed ones too") {
+  foz::ReplayResult r;
+  r.seconds = 2;
+  r.counts[0].ok = 0;
+  r.counts[0].failed = 10;  // an interrupted or failing run still went at some speed
+  r.counts[1].ok = 6;
+  CHECK(r.pipelines_per_second() == doctest::Approx(8.0));
+}

@@ -176,7 +176,7 @@ struct ReplayResult {
 
   std::uint64_t total() const;
   std::uint64_t ok() const;
-  double pipelines_per_second() const;  // created per wall second
+  double pipelines_per_second() const;  // attempted (created or failed) per wall second
 };
 
 // Runs the replay. Throws Error for what stops the whole run: an unreadable
