@@ -42,7 +42,7 @@ struct Resolved {
 }
 
 std::string json_key(const Member& m) {
-  std::string k = m.name;
+  std::string k = m.name();
   if (m.pointer_depth == 1 && k.size() > 1 && k[0] == 'p' && k[1] >= 'A' && k[1] <= 'Z') {
     k.erase(0, 1);
     k[0] = static_cast<char>(k[0] - 'A' + 'a');
@@ -50,13 +50,13 @@ std::string json_key(const Member& m) {
   return k;
 }
 
-bool is_chain_member(const Member& m) { return m.type == Type::pnext || std::string_view(m.name) == "sType"; }
+bool is_chain_member(const Member& m) { return m.type == Type::pnext || std::string_view(m.name()) == "sType"; }
 
 Resolved resolve(const char* type, const char* members) {
   Resolved r{registry::find_struct(type), {}, {}};
   if (!r.s) bad_profile(type, "no such struct in the registry");
   if (!members) {  // every member
-    for (const Member& m : r.s->members)
+    for (const Member& m : r.s->members())
       if (!is_chain_member(m)) r.fields.push_back(Field{&m, nullptr, Array::none, nullptr, {}});
   } else {
     for (std::string_view rest = members; !rest.empty();) {
@@ -82,17 +82,17 @@ Resolved resolve(const char* type, const char* members) {
     const Member& m = *f.m;
     f.key = json_key(m);
     if (m.pointer_depth == 1 && m.len_member >= 0) {
-      f.count = &r.s->members[static_cast<std::size_t>(m.len_member)];
+      f.count = &r.s->members()[static_cast<std::size_t>(m.len_member)];
       if (f.array == Array::none) {
         f.array = Array::if_count;
         for (const Field& g : r.fields)
           if (g.m == f.count) f.array = Array::if_pointer;
       }
     } else if (m.pointer_depth > 1 || (m.pointer_depth == 1 && m.type == Type::void_ptr)) {
-      bad_profile(type, std::string("member ") + m.name + " is no value, array or single pointee");
+      bad_profile(type, std::string("member ") + m.name() + " is no value, array or single pointee");
     }
     if (m.type == Type::union_)
-      bad_profile(type, std::string("member ") + m.name + " is a union: the profile needs its own code");
+      bad_profile(type, std::string("member ") + m.name() + " is a union: the profile needs its own code");
   }
   if (registry::find_member(*r.s, "sType")) r.keys.push_back("sType");
   for (const Field& f : r.fields) r.keys.push_back(f.key.c_str());
@@ -118,12 +118,12 @@ const Resolved& resolved(const char* type, const char* members) {
   return *it->second;
 }
 
-const Resolved& all_members(const registry::Struct& s) { return resolved(s.name, nullptr); }
+const Resolved& all_members(const registry::Struct& s) { return resolved(s.name(), nullptr); }
 
 std::size_t element_size(const Member& m) {
   switch (m.type) {
     case Type::struct_:
-    case Type::union_: return m.nested->size;
+    case Type::union_: return m.nested()->size;
     case Type::u8: return 1;
     case Type::u16: return 2;
     case Type::u64:
@@ -131,7 +131,7 @@ std::size_t element_size(const Member& m) {
     case Type::f64:
     case Type::handle: return 8;
     case Type::size: return sizeof(std::size_t);
-    case Type::bitmask: return m.enum_info && m.enum_info->is_64bit ? 8 : 4;
+    case Type::bitmask: return m.enum_info() && m.enum_info()->is_64bit ? 8 : 4;
     default: return 4;
   }
 }
@@ -162,7 +162,7 @@ void write_element(Out& o, const Member& m, const std::uint8_t* p) {
   switch (m.type) {
     case Type::struct_:
       o.begin_object();
-      write_fields(o, p, all_members(*m.nested));
+      write_fields(o, p, all_members(*m.nested()));
       o.end_object();
       return;
     case Type::s32: w.Int(static_cast<std::int32_t>(load(p, 4))); return;
@@ -217,7 +217,7 @@ void read_fields(const Node& n, void* base, const Resolved& r);
 
 void read_element(const Node& e, const Member& m, std::uint8_t* p) {
   switch (m.type) {
-    case Type::struct_: read_fields(e, p, all_members(*m.nested)); return;
+    case Type::struct_: read_fields(e, p, all_members(*m.nested())); return;
     case Type::enum_: {
       const std::uint32_t v = e.as_enum_value();
       std::memcpy(p, &v, sizeof v);
@@ -261,7 +261,8 @@ void read_field(const Node& n, void* base, const Field& f) {
   if (f.array != Array::always && !n.has(f.key.c_str())) return;
   const Node v = n.at(f.key.c_str());
   const std::size_t count = f.count ? v.array_size() : 1;
-  auto* p = static_cast<std::uint8_t*>(arena.allocate(size * (count ? count : 1), m.nested ? m.nested->align : size));
+  auto* p =
+      static_cast<std::uint8_t*>(arena.allocate(size * (count ? count : 1), m.nested() ? m.nested()->align : size));
   if (!f.count) {
     read_element(v, m, p);
   } else {
@@ -269,7 +270,7 @@ void read_field(const Node& n, void* base, const Field& f) {
     if (f.array == Array::if_pointer) {
       const std::uint64_t want = count_of(base, f);
       if (count != want)
-        v.fail("has " + std::to_string(count) + " elements, " + f.count->name + " is " + std::to_string(want));
+        v.fail("has " + std::to_string(count) + " elements, " + f.count->name() + " is " + std::to_string(want));
     } else {
       const std::uint64_t c = count;
       std::memcpy(static_cast<std::uint8_t*>(base) + f.count->offset, &c, f.count->size);
@@ -288,7 +289,7 @@ void read_fields(const Node& n, void* base, const Resolved& r) {
 void hash_fields(Hasher& h, const void* base, const Resolved& r, const HashContext& c);
 
 void hash_element(Hasher& h, const Member& m, const std::uint8_t* p, bool zero, const HashContext& c) {
-  if (m.type == Type::struct_) return hash_fields(h, p, all_members(*m.nested), c);
+  if (m.type == Type::struct_) return hash_fields(h, p, all_members(*m.nested()), c);
   const std::size_t size = element_size(m);
   const std::uint64_t v = zero ? 0 : load(p, size);
   if (size == 8)
@@ -327,7 +328,7 @@ const PnextProfile* find_profile(VkStructureType s) {
 
 const char* struct_name(VkStructureType s) {
   const registry::Struct* st = registry::find_struct(s);
-  return st ? st->name : nullptr;
+  return st ? st->name() : nullptr;
 }
 
 // An inline shader module or a module identifier stands for the stage's
@@ -384,7 +385,7 @@ const void* read_pnext(const Node& parent, Tag library_tag) {
       const registry::Struct& d = *registry::find_struct(s);
       st = static_cast<VkBaseInStructure*>(e.ctx().arena.allocate(d.size, d.align));
       st->sType = s;
-      read_members(e, st, d.name, p->json);
+      read_members(e, st, d.name(), p->json);
     }
     if (tail)
       tail->pNext = st;

@@ -18,6 +18,13 @@ parsed and asserts that against sizeof/offsetof: a member whose pointer depth,
 array bound or bitfield width was misread fails the build instead of producing
 a wrong table.
 
+The tables hold no pointers: the tools are static PIEs, and every pointer in
+constant data is a relocation that the start-up code patches (24,000 of them
+here, ~0.5 ms of every run). Names are positions in one string table
+(kStrings, each name once), links to structs, enums and commands are indexes,
+and member, value and structextends lists are runs of flat tables; the
+accessors of registry.hpp turn them back into pointers and spans.
+
 Standard library only: meson runs this at build time on any Debian 12 box.
 """
 
@@ -380,13 +387,14 @@ class Emitter:
             if first in names:
                 len_member = names.index(first)
         fixed = ' * '.join(d.dims) if d.dims else '0'
-        nested_expr = f'&struct_table[{self.struct_index[nested]}]' if nested in self.struct_index else 'nullptr'
-        enum_expr = f'&enum_table[{self.enum_index[enum]}]' if enum in self.enum_index else 'nullptr'
-        len_expr = cstr(d.len) if d.len else 'nullptr'
+        nested_index = self.struct_index[nested] if nested in self.struct_index else 'kNoIndex'
+        enum_index = self.enum_index[enum] if enum in self.enum_index else 'kNoIndex'
+        len_pos = self.strings.add(d.len) if d.len else 'kNoString'
         bit_offset = getattr(d, 'bit_offset', 0)
-        return (f'{{"{d.name}", {offset_expr}, {size_expr}, Type::{ty}, "{d.type}", {nested_expr}, '
-                f'{enum_expr}, {d.depth}, {cbool(d.is_const)}, {fixed}, {len_member}, {len_expr}, '
-                f'{cbool(d.optional)}, {d.bits}, {bit_offset}}}')
+        # In the order of registry.hpp's Member.
+        return (f'{{{self.strings.add(d.name)}, {offset_expr}, {size_expr}, {self.strings.add(d.type)}, '
+                f'{len_pos}, {fixed}, {d.bits}, {nested_index}, {enum_index}, {len_member}, Type::{ty}, '
+                f'{d.depth}, {cbool(d.is_const)}, {cbool(d.optional)}, {bit_offset}}},  // {d.name}')
 
     # -- layout check (LP64) -------------------------------------------------
 
@@ -474,47 +482,72 @@ class Emitter:
             f'// and what only they require: {len(reg.skipped_types)} types ({n_skipped_structs} structs/unions), '
             f'{len(reg.skipped_cmds)} commands, {len(reg.skipped_values)} enumerants.\n'
             f'// Also skipped: {len(reg.skipped_ext["disabled"])} disabled extensions'
-            f' and {len(reg.skipped_ext["other api"])} for other APIs.\n\n')
+            f' and {len(reg.skipped_ext["other api"])} for other APIs.\n'
+            '//\n'
+            '// No pointer anywhere (names are positions in kStrings, links are indexes,\n'
+            '// arrays are runs of the flat tables): all of it is constant data that a\n'
+            '// static PIE need not relocate at start-up.\n\n')
+        # Every table first, so that the string table holds every name.
+        self.strings = Strings()
+        self.members = []   # kMembers rows, comment lines included
+        self.n_members = 0
+        tables = [self.emit_enums(), self.emit_structs(), self.emit_commands(), self.emit_indexes()]
+        members = [f'constexpr Member kMembers[{self.n_members}] = {{\n'] + self.members + ['};\n\n']
         out.append('#include "registry/registry.hpp"\n#include "registry/registry_internal.hpp"\n\n#include <algorithm>\n#include <cstddef>\n'
-                   '#include <cstdint>\n\nnamespace libtrace::registry {\nnamespace detail {\n\n'
-                   f'extern const Struct struct_table[{len(self.structs)}];\n'
-                   f'extern const Enum enum_table[{len(self.enum_names)}];\n\n')
-        out.append(self.emit_enum_values())
-        out.append(self.emit_structs())
-        out.append(self.emit_commands())
-        out.append(self.emit_indexes())
+                   '#include <cstdint>\n#include <string_view>\n\nnamespace libtrace::registry {\nnamespace detail {\n\n')
+        out.append(self.strings.emit())
+        out.append(tables[0])
+        out += members
+        out += tables[1:]
+        out.append(self.emit_sorted_checks())
         out.append('}  // namespace detail\n\n'
-                   'std::span<const Struct> structs() { return detail::struct_table; }\n'
-                   'std::span<const Enum> enums() { return detail::enum_table; }\n'
-                   'std::span<const Command> commands() { return detail::command_table; }\n\n'
+                   'std::span<const Struct> structs() { return detail::kStructs; }\n'
+                   'std::span<const Enum> enums() { return detail::kEnums; }\n'
+                   'std::span<const Command> commands() { return detail::kCommands; }\n\n'
                    '}  // namespace libtrace::registry\n')
         out.append(self.emit_layout_checks())
         return ''.join(out)
 
-    def emit_enum_values(self):
-        out = []
-        for i, n in enumerate(self.enum_names):
+    def emit_enums(self):
+        out = [f'constexpr EnumValue kEnumValues[{sum(len(v) for v in self.enum_values.values())}] = {{\n']
+        self.values_run = {}
+        first = 0
+        for n in self.enum_names:
             vals = self.enum_values[n]
+            self.values_run[n] = (first, len(vals))
             if not vals:
                 continue
-            out.append(f'constexpr EnumValue ev{i}[] = {{  // {n}\n')
+            out.append(f'    // {first}: {n}\n')
             for name, _, alias in vals:
-                out.append(f'    {{"{name}", {name}, {cbool(alias)}}},\n')
-            out.append('};\n')
-            out.append(f'static_assert(std::ranges::is_sorted(ev{i}, {{}}, &EnumValue::value));\n')
-        out.append('\n')
-        out.append(f'constexpr Enum enum_table[{len(self.enum_names)}] = {{\n')
+                out.append(f'    {{{self.strings.add(name)}, {cbool(alias)}, {name}}},\n')
+            first += len(vals)
+        out.append('};\n')
+        for n in self.enum_names:
+            a, count = self.values_run[n]
+            if count:
+                out.append(f'static_assert(std::ranges::is_sorted(kEnumValues + {a}, kEnumValues + {a + count}, {{}}, '
+                           f'&EnumValue::value));  // {n}\n')
+        out.append(f'\nconstexpr Enum kEnums[{len(self.enum_names)}] = {{\n')
         for i, n in enumerate(self.enum_names):
             flags, wide = self.enum_meta[n]
-            vals = f'ev{i}' if self.enum_values[n] else '{}'
-            out.append(f'    {{"{n}", {cbool(flags is not None)}, {cbool(wide)}, {vals}, '
-                       f'{cstr(flags) if flags else "nullptr"}}},\n')
+            a, count = self.values_run[n]
+            flags_pos = self.strings.add(flags) if flags else 'kNoString'
+            out.append(f'    {{{self.strings.add(n)}, {flags_pos}, {a}, {count}, {cbool(flags is not None)}, '
+                       f'{cbool(wide)}}},  // {i}: {n}\n')
         out.append('};\n\n')
         return ''.join(out)
 
+    def add_members(self, what, inits):
+        """Append a run to kMembers: its (first, count)."""
+        first = self.n_members
+        self.members.append(f'    // {first}: {what}\n')
+        self.members += [f'    {x}\n' for x in inits]
+        self.n_members += len(inits)
+        return first, len(inits)
+
     def emit_structs(self):
         reg = self.reg
-        out = []
+        runs, extends = [], []
         for i, n in enumerate(self.structs):
             t = reg.types[n]
             decls = [Decl(m) for m in t.findall('member') if api_ok(m)]
@@ -541,20 +574,23 @@ class Emitter:
                         if prev else '0')
                 inits.append(self.member_init(decls, k, f'{base} + {unit_off - run_start}',
                                               f'sizeof({d.type})'))
-            out.append(f'constexpr Member m{i}[] = {{  // {n}\n')
-            out += [f'    {x},\n' for x in inits]
-            out.append('};\n')
+            first, count = self.add_members(n, inits)
+            check_fits(n, 'members', count, 0xffff)
             ext = t.get('structextends')
-            if ext:
-                names = ', '.join(cstr(x) for x in ext.split(','))
-                out.append(f'constexpr const char* x{i}[] = {{{names}}};\n')
-        out.append(f'\nconstexpr Struct struct_table[{len(self.structs)}] = {{\n')
+            ext = ext.split(',') if ext else []
+            check_fits(n, 'structextends', len(ext), 0xffff)
+            runs.append((first, count, len(extends), len(ext)))
+            extends += [(self.strings.add(x), x) for x in ext]
+        out = [f'constexpr std::uint32_t kExtends[{max(len(extends), 1)}] = {{\n']
+        out += [f'    {pos},  // {x}\n' for pos, x in extends] or ['    0,  // none at all\n']
+        out.append(f'}};\n\nconstexpr Struct kStructs[{len(self.structs)}] = {{\n')
         for i, n in enumerate(self.structs):
             t = reg.types[n]
             stype = self.stype_of(n) or '-1'
-            ext = f'x{i}' if t.get('structextends') else '{}'
-            out.append(f'    {{"{n}", {stype}, sizeof({n}), m{i}, {cbool(t.get("category") == "union")}, '
-                       f'{cbool(t.get("returnedonly") == "true")}, {ext}, alignof({n})}},\n')
+            first, count, ext_first, ext_count = runs[i]
+            out.append(f'    {{{self.strings.add(n)}, {stype}, sizeof({n}), alignof({n}), {first}, {count}, '
+                       f'{ext_count}, {ext_first}, {cbool(t.get("category") == "union")}, '
+                       f'{cbool(t.get("returnedonly") == "true")}}},  // {i}: {n}\n')
         out.append('};\n\n')
         return ''.join(out)
 
@@ -566,17 +602,16 @@ class Emitter:
 
     def emit_commands(self):
         reg = self.reg
-        out = []
+        check_fits('commands', 'entries', len(self.commands), 0xffff)
+        params = {}   # command index -> run of kMembers
         for i, n in enumerate(self.commands):
             c = reg.commands[n]
             if c.get('alias'):
                 continue
             decls = [Decl(p) for p in c.findall('param') if api_ok(p)]
-            out.append(f'constexpr Member p{i}[] = {{  // {n}\n')
-            for k in range(len(decls)):
-                out.append(f'    {self.member_init(decls, k, "0", "0")},\n')
-            out.append('};\n')
-        out.append(f'\nconstexpr Command command_table[{len(self.commands)}] = {{\n')
+            params[i] = self.add_members(n, [self.member_init(decls, k, '0', '0') for k in range(len(decls))])
+            check_fits(n, 'params', params[i][1], 0xffff)
+        out = [f'constexpr Command kCommands[{len(self.commands)}] = {{\n']
         for i, n in enumerate(self.commands):
             c = reg.commands[n]
             target = c.get('alias') or n
@@ -584,32 +619,54 @@ class Emitter:
                 target = reg.commands[target].get('alias')
             ti = self.command_index[target]
             ret = reg.commands[target].find('proto/type').text
-            alias = f'&command_table[{ti}]' if target != n else 'nullptr'
-            out.append(f'    {{"{n}", "{ret}", p{ti}, {alias}}},\n')
+            alias = ti if target != n else 'kNoIndex'
+            first, count = params[ti]
+            out.append(f'    {{{self.strings.add(n)}, {self.strings.add(ret)}, {first}, {count}, {alias}}},'
+                       f'  // {i}: {n}\n')
         out.append('};\n\n')
         return ''.join(out)
 
     def emit_indexes(self):
+        check_fits('structs', 'entries', len(self.structs), 0xffff)
+        check_fits('enums', 'entries', len(self.enum_names), 0xffff)
         out = []
         # Structs by sType value, for find_struct(VkStructureType).
         svals = {name: v for name, v, _ in self.enum_values['VkStructureType']}
         by_stype = sorted((svals[self.stype_of(n)], self.stype_of(n), i)
                           for i, n in enumerate(self.structs) if self.stype_of(n))
         out.append(f'constexpr STypeEntry stype_table[{len(by_stype)}] = {{\n')
-        out += [f'    {{{name}, &struct_table[{i}]}},\n' for _, name, i in by_stype]
+        out += [f'    {{{name}, {i}}},  // {self.structs[i]}\n' for _, name, i in by_stype]
         out.append('};\nstatic_assert(std::ranges::is_sorted(stype_table, {}, &STypeEntry::s_type));\n\n')
         out.append(f'constexpr StructAlias struct_alias_table[{len(self.struct_aliases)}] = {{\n')
         for a in self.struct_aliases:
-            out.append(f'    {{"{a}", &struct_table[{self.struct_index[self.reg.canonical(a)]}]}},\n')
+            k = self.reg.canonical(a)
+            out.append(f'    {{{self.strings.add(a)}, {self.struct_index[k]}}},  // {a} -> {k}\n')
         out.append('};\n')
         out.append(f'constexpr EnumAlias enum_alias_table[{len(self.enum_aliases)}] = {{\n')
         for a, k in self.enum_aliases:
-            out.append(f'    {{"{a}", &enum_table[{self.enum_index[k]}]}},\n')
+            out.append(f'    {{{self.strings.add(a)}, {self.enum_index[k]}}},  // {a} -> {k}\n')
         out.append('};\n\n')
         out.append('std::span<const STypeEntry> stype_index() { return stype_table; }\n'
                    'std::span<const StructAlias> struct_aliases() { return struct_alias_table; }\n'
                    'std::span<const EnumAlias> enum_aliases() { return enum_alias_table; }\n\n')
         return ''.join(out)
+
+    def emit_sorted_checks(self):
+        """The lookups binary-search by name: the tables must be in std::string_view order."""
+        return ('namespace {\n\n'
+                'template <class T, std::size_t N>\n'
+                'constexpr bool sorted_by_name(const T (&table)[N]) {\n'
+                '  for (std::size_t i = 1; i < N; ++i)\n'
+                '    if (!(std::string_view(kStrings + table[i - 1].name_pos) < '
+                'std::string_view(kStrings + table[i].name_pos))) return false;\n'
+                '  return true;\n'
+                '}\n\n'
+                '}  // namespace\n\n'
+                'static_assert(sorted_by_name(kStructs));\n'
+                'static_assert(sorted_by_name(kEnums));\n'
+                'static_assert(sorted_by_name(kCommands));\n'
+                'static_assert(sorted_by_name(struct_alias_table));\n'
+                'static_assert(sorted_by_name(enum_alias_table));\n\n')
 
     def emit_layout_checks(self):
         out = ['\n// The generator\'s own LP64 layout of what it parsed, against the compiler.\n'
@@ -625,6 +682,40 @@ class Emitter:
                 out.append(f'static_assert(offsetof({n}, {m}) == {off});\n')
         out.append(f'#endif  // {unchecked} structs hold types of the video headers and go unchecked\n')
         return ''.join(out)
+
+
+class Strings:
+    """kStrings: every name once, null-terminated; position 0 is "" (kNoString)."""
+
+    def __init__(self):
+        self.pos = {'': 0}
+        self.size = 1
+
+    def add(self, s):
+        if s not in self.pos:
+            self.pos[s] = self.size
+            self.size += len(s.encode('utf-8')) + 1
+        return self.pos[s]
+
+    def emit(self):
+        # Adjacent literals, one a name: each ends in an explicit \0 (escapes
+        # are read before literals are joined), and the whole adds one more.
+        out = ['constexpr char kStrings[] =\n']
+        for s, p in self.pos.items():
+            out.append(f'    {cstr_nul(s)}  // {p}\n')
+        out.append(';\n')
+        out.append(f'static_assert(sizeof kStrings == {self.size} + 1);  // and the literal\'s own null\n\n')
+        return ''.join(out)
+
+
+def check_fits(what, field, n, limit):
+    if n >= limit:
+        raise SystemExit(f'{what}: {n} {field} do not fit the table\'s {limit:#x}')
+
+
+def cstr_nul(s):
+    """A string literal of s and its terminating null."""
+    return cstr(s)[:-1] + '\\0"'
 
 
 def cstr(s):

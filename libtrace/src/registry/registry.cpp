@@ -11,8 +11,8 @@ namespace {
 
 template <class T>
 const T* find_named(std::span<const T> table, std::string_view name) {
-  auto it = std::ranges::lower_bound(table, name, {}, [](const T& x) { return std::string_view(x.name); });
-  return it != table.end() && name == it->name ? &*it : nullptr;
+  auto it = std::ranges::lower_bound(table, name, {}, [](const T& x) { return std::string_view(x.name()); });
+  return it != table.end() && name == it->name() ? &*it : nullptr;
 }
 
 }  // namespace
@@ -20,40 +20,42 @@ const T* find_named(std::span<const T> table, std::string_view name) {
 const Struct* find_struct(std::string_view name) {
   if (const Struct* s = find_named(structs(), name)) return s;
   const detail::StructAlias* a = find_named(detail::struct_aliases(), name);
-  return a ? a->s : nullptr;
+  return a ? a->target() : nullptr;
 }
 
 const Struct* find_struct(VkStructureType s_type) {
   auto index = detail::stype_index();
   auto it = std::ranges::lower_bound(index, static_cast<std::int32_t>(s_type), {}, &detail::STypeEntry::s_type);
-  return it != index.end() && it->s_type == s_type ? it->s : nullptr;
+  return it != index.end() && it->s_type == s_type ? it->target() : nullptr;
 }
 
 const Enum* find_enum(std::string_view name) {
   if (const Enum* e = find_named(enums(), name)) return e;
   const detail::EnumAlias* a = find_named(detail::enum_aliases(), name);
-  return a ? a->e : nullptr;
+  return a ? a->target() : nullptr;
 }
 
 const Command* find_command(std::string_view name) { return find_named(commands(), name); }
 
 const char* enum_value_name(const Enum& e, std::int64_t value) {
   // Sorted by value with the non-alias name first among equal values.
-  auto it = std::ranges::lower_bound(e.values, value, {}, &EnumValue::value);
-  return it != e.values.end() && it->value == value ? it->name : nullptr;
+  const std::span<const EnumValue> values = e.values();
+  auto it = std::ranges::lower_bound(values, value, {}, &EnumValue::value);
+  return it != values.end() && it->value == value ? it->name() : nullptr;
 }
 
 const EnumValue* find_enum_value(const Enum& e, std::string_view name) {
-  auto it = std::ranges::find(e.values, name, [](const EnumValue& v) { return std::string_view(v.name); });
-  return it != e.values.end() ? &*it : nullptr;
+  const std::span<const EnumValue> values = e.values();
+  auto it = std::ranges::find(values, name, [](const EnumValue& v) { return std::string_view(v.name()); });
+  return it != values.end() ? &*it : nullptr;
 }
 
 std::string flag_names(const Enum& e, std::uint64_t bits, std::string_view prefix) {
   std::string s;
-  for (const EnumValue& v : e.values) {
+  for (const EnumValue& v : e.values()) {
     const auto bit = static_cast<std::uint64_t>(v.value);
     if (v.alias || !bit || (bit & (bit - 1)) || !(bits & bit)) continue;
-    std::string_view name = v.name;
+    std::string_view name = v.name();
     if (name.substr(0, prefix.size()) == prefix) name.remove_prefix(prefix.size());
     std::string n(name);
     if (const auto at = n.find("_BIT"); at != std::string::npos && (at + 4 == n.size() || n[at + 4] == '_'))
@@ -72,8 +74,9 @@ std::string flag_names(const Enum& e, std::uint64_t bits, std::string_view prefi
 }
 
 const Member* find_member(const Struct& s, std::string_view name) {
-  auto it = std::ranges::find(s.members, name, [](const Member& m) { return std::string_view(m.name); });
-  return it != s.members.end() ? &*it : nullptr;
+  const std::span<const Member> members = s.members();
+  auto it = std::ranges::find(members, name, [](const Member& m) { return std::string_view(m.name()); });
+  return it != members.end() ? &*it : nullptr;
 }
 
 }  // namespace libtrace::registry

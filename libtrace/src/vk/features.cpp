@@ -30,9 +30,9 @@ constexpr std::size_t kCoreCount = sizeof(VkPhysicalDeviceFeatures) / sizeof(VkB
 
 // A struct's feature flags: its members after sType and pNext.
 std::span<const registry::Member> flags(const Known& k) {
-  const std::span<const registry::Member> m = registry::find_struct(k.type)->members;
+  const std::span<const registry::Member> m = registry::find_struct(k.type)->members();
   std::size_t skip = 0;
-  while (skip < m.size() && (m[skip].type == registry::Type::pnext || std::string_view(m[skip].name) == "sType"))
+  while (skip < m.size() && (m[skip].type == registry::Type::pnext || std::string_view(m[skip].name()) == "sType"))
     ++skip;
   return m.subspan(skip);
 }
@@ -80,7 +80,7 @@ void Features::enable(std::string_view name) {
   for (const Known& k : kKnown) {
     if (!prefix.empty() && prefix != k.prefix) continue;
     for (std::size_t i = 0; i < flags(k).size(); ++i)
-      if (plain == flags(k)[i].name) {
+      if (plain == flags(k)[i].name()) {
         slot(k.stype, flags(k).size()).bools[i] = VK_TRUE;
         return;
       }
@@ -123,7 +123,7 @@ std::vector<std::string> Features::names() const {
     for (std::size_t i = 0; i < s.bools.size(); ++i) {
       if (!s.bools[i]) continue;
       if (k && i < flags(*k).size())
-        out.push_back(std::string(k->prefix) + flags(*k)[i].name);
+        out.push_back(std::string(k->prefix) + flags(*k)[i].name());
       else
         out.push_back("sType " + std::to_string(static_cast<std::uint32_t>(s.stype)) + " member " + std::to_string(i));
     }

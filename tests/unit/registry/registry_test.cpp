@@ -20,7 +20,7 @@ const Struct& must_struct(std::string_view name) {
 
 const Member& must_member(const Struct& s, std::string_view name) {
   const Member* m = find_member(s, name);
-  REQUIRE_MESSAGE(m != nullptr, (std::string(s.name) + "::" + std::string(name)));
+  REQUIRE_MESSAGE(m != nullptr, (std::string(s.name()) + "::" + std::string(name)));
   return *m;
 }
 
@@ -43,41 +43,49 @@ TEST_CASE("registry: vertex divisor state, members and their metadata") {
   CHECK(s.s_type == VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_DIVISOR_STATE_CREATE_INFO_EXT);
   CHECK_FALSE(s.is_union);
   CHECK_FALSE(s.returned_only);
-  REQUIRE(s.members.size() == 4);
-  CHECK(sv(s.members[0].name) == "sType");
-  CHECK(sv(s.members[1].name) == "pNext");
-  CHECK(sv(s.members[2].name) == "vertexBindingDivisorCount");
-  CHECK(sv(s.members[3].name) == "pVertexBindingDivisors");
-  CHECK(s.members[0].offset == offsetof(S, sType));
-  CHECK(s.members[1].offset == offsetof(S, pNext));
-  CHECK(s.members[2].offset == offsetof(S, vertexBindingDivisorCount));
-  CHECK(s.members[3].offset == offsetof(S, pVertexBindingDivisors));
-  CHECK(s.members[0].type == Type::enum_);
-  CHECK(s.members[0].enum_info == find_enum("VkStructureType"));
-  CHECK(s.members[1].type == Type::pnext);
-  CHECK(s.members[2].type == Type::u32);
+  REQUIRE(s.members().size() == 4);
+  CHECK(sv(s.members()[0].name()) == "sType");
+  CHECK(sv(s.members()[1].name()) == "pNext");
+  CHECK(sv(s.members()[2].name()) == "vertexBindingDivisorCount");
+  CHECK(sv(s.members()[3].name()) == "pVertexBindingDivisors");
+  CHECK(s.members()[0].offset == offsetof(S, sType));
+  CHECK(s.members()[1].offset == offsetof(S, pNext));
+  CHECK(s.members()[2].offset == offsetof(S, vertexBindingDivisorCount));
+  CHECK(s.members()[3].offset == offsetof(S, pVertexBindingDivisors));
+  CHECK(s.members()[0].type == Type::enum_);
+  CHECK(s.members()[0].enum_info() == find_enum("VkStructureType"));
+  CHECK(s.members()[1].type == Type::pnext);
+  CHECK(s.members()[2].type == Type::u32);
+  CHECK(s.members()[2].len() == nullptr);
+  CHECK(s.members()[2].nested() == nullptr);
+  CHECK(s.members()[2].enum_info() == nullptr);
+  CHECK(sv(s.members()[2].type_name()) == "uint32_t");
 
-  const Member& p = s.members[3];
+  const Member& p = s.members()[3];
   CHECK(p.type == Type::struct_);
   CHECK(p.size == sizeof(void*));
   CHECK(p.pointer_depth == 1);
   CHECK(p.is_const);
   CHECK(p.len_member == 2);
-  CHECK(sv(p.len) == "vertexBindingDivisorCount");
-  CHECK(sv(p.type_name) == "VkVertexInputBindingDivisorDescriptionEXT");
-  CHECK(p.nested == find_struct("VkVertexInputBindingDivisorDescriptionEXT"));
-  REQUIRE(p.nested != nullptr);
-  CHECK(p.nested->size == sizeof(VkVertexInputBindingDivisorDescriptionEXT));
-  CHECK(p.nested->s_type == -1);
+  CHECK(sv(p.len()) == "vertexBindingDivisorCount");
+  CHECK(sv(p.type_name()) == "VkVertexInputBindingDivisorDescriptionEXT");
+  CHECK(p.nested() == find_struct("VkVertexInputBindingDivisorDescriptionEXT"));
+  REQUIRE(p.nested() != nullptr);
+  CHECK(p.nested()->size == sizeof(VkVertexInputBindingDivisorDescriptionEXT));
+  CHECK(p.nested()->s_type == -1);
 
-  REQUIRE(s.extends.size() == 1);
-  CHECK(sv(s.extends[0]) == "VkPipelineVertexInputStateCreateInfo");
+  REQUIRE(s.extends().size() == 1);
+  CHECK(sv(s.extends()[0]) == "VkPipelineVertexInputStateCreateInfo");
+  CHECK(must_struct("VkPipelineVertexInputStateCreateInfo").extends().empty());
+  std::string all;
+  for (const char* x : must_struct("VkPhysicalDeviceVulkan13Features").extends()) all += std::string(x) + ' ';
+  CHECK(all == "VkPhysicalDeviceFeatures2 VkDeviceCreateInfo ");
 }
 
 TEST_CASE("registry: find_struct by sType and by alias name") {
   const Struct* s = find_struct(VK_STRUCTURE_TYPE_RENDER_PASS_MULTIVIEW_CREATE_INFO);
   REQUIRE(s != nullptr);
-  CHECK(sv(s->name) == "VkRenderPassMultiviewCreateInfo");
+  CHECK(sv(s->name()) == "VkRenderPassMultiviewCreateInfo");
   CHECK(find_struct("VkRenderPassMultiviewCreateInfoKHR") == s);
   CHECK(find_struct("VkPhysicalDeviceFeatures2KHR") == find_struct("VkPhysicalDeviceFeatures2"));
 
@@ -85,7 +93,7 @@ TEST_CASE("registry: find_struct by sType and by alias name") {
   CHECK(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MESH_SHADER_FEATURES_EXT == 1000328000);
   const Struct* mesh = find_struct(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MESH_SHADER_FEATURES_EXT);
   REQUIRE(mesh != nullptr);
-  CHECK(sv(mesh->name) == "VkPhysicalDeviceMeshShaderFeaturesEXT");
+  CHECK(sv(mesh->name()) == "VkPhysicalDeviceMeshShaderFeaturesEXT");
 
   CHECK(find_struct(static_cast<VkStructureType>(12345)) == nullptr);
   CHECK(find_struct("VkNoSuchStruct") == nullptr);
@@ -110,13 +118,13 @@ TEST_CASE("registry: fixed arrays, strings and scalar type mapping") {
   CHECK(names.type == Type::char_ptr);
   CHECK(names.pointer_depth == 2);
   CHECK(names.is_const);
-  CHECK(sv(names.len) == "enabledExtensionCount,null-terminated");
+  CHECK(sv(names.len()) == "enabledExtensionCount,null-terminated");
   REQUIRE(names.len_member >= 0);
-  CHECK(sv(ici.members[static_cast<std::size_t>(names.len_member)].name) == "enabledExtensionCount");
+  CHECK(sv(ici.members()[static_cast<std::size_t>(names.len_member)].name()) == "enabledExtensionCount");
   CHECK(must_member(must_struct("VkApplicationInfo"), "pApplicationName").type == Type::char_ptr);
 
   const Member& code = must_member(must_struct("VkShaderModuleCreateInfo"), "pCode");
-  CHECK(sv(code.len) == "codeSize / 4");  // altlen wins over the latexmath len
+  CHECK(sv(code.len()) == "codeSize / 4");  // altlen wins over the latexmath len
   CHECK(code.len_member == -1);
   CHECK(code.type == Type::u32);
 
@@ -138,10 +146,10 @@ TEST_CASE("registry: fixed arrays, strings and scalar type mapping") {
   CHECK_FALSE(must_member(must_struct("VkPhysicalDeviceFeatures2"), "pNext").is_const);
 
   const Member& gp = must_member(must_struct("VkGraphicsPipelineCreateInfo"), "pStages");
-  CHECK(gp.nested == find_struct("VkPipelineShaderStageCreateInfo"));
+  CHECK(gp.nested() == find_struct("VkPipelineShaderStageCreateInfo"));
   const Member& name = must_member(must_struct("VkPipelineShaderStageCreateInfo"), "pName");
   CHECK(name.type == Type::char_ptr);
-  CHECK(sv(name.len) == "null-terminated");
+  CHECK(sv(name.len()) == "null-terminated");
 }
 
 TEST_CASE("registry: unions") {
@@ -151,7 +159,7 @@ TEST_CASE("registry: unions") {
   const Member& color = must_member(cv, "color");
   CHECK(color.offset == 0);
   CHECK(color.type == Type::union_);
-  CHECK(color.nested == find_struct("VkClearColorValue"));
+  CHECK(color.nested() == find_struct("VkClearColorValue"));
   CHECK(must_member(cv, "depthStencil").type == Type::struct_);
 }
 
@@ -164,7 +172,7 @@ TEST_CASE("registry: bitfields of VkAccelerationStructureInstanceKHR") {
   CHECK(mask.bit_width == 8);
   CHECK(flags.bit_width == 8);
   CHECK(flags.type == Type::bitmask);
-  CHECK(flags.enum_info == find_enum("VkGeometryInstanceFlagBitsKHR"));
+  CHECK(flags.enum_info() == find_enum("VkGeometryInstanceFlagBitsKHR"));
   CHECK(must_member(s, "accelerationStructureReference").bit_width == 0);
   CHECK(must_member(s, "accelerationStructureReference").offset ==
         offsetof(VkAccelerationStructureInstanceKHR, accelerationStructureReference));
@@ -190,7 +198,7 @@ TEST_CASE("registry: enums, bitmasks, values and aliases") {
   const Enum* format = find_enum("VkFormat");
   REQUIRE(format != nullptr);
   CHECK_FALSE(format->bitmask);
-  CHECK(format->flags_name == nullptr);
+  CHECK(format->flags_name() == nullptr);
   CHECK(sv(enum_value_name(*format, 37)) == "VK_FORMAT_R8G8B8A8_UNORM");
   CHECK(enum_value_name(*format, 37) != nullptr);
   CHECK(enum_value_name(*format, 999999) == nullptr);
@@ -220,15 +228,15 @@ TEST_CASE("registry: enums, bitmasks, values and aliases") {
   CHECK(cull == find_enum("VkCullModeFlagBits"));
   CHECK(cull->bitmask);
   CHECK_FALSE(cull->is_64bit);
-  CHECK(sv(cull->flags_name) == "VkCullModeFlags");
+  CHECK(sv(cull->flags_name()) == "VkCullModeFlags");
   CHECK(sv(enum_value_name(*cull, VK_CULL_MODE_FRONT_AND_BACK)) == "VK_CULL_MODE_FRONT_AND_BACK");
-  CHECK(must_member(must_struct("VkPipelineRasterizationStateCreateInfo"), "cullMode").enum_info == cull);
+  CHECK(must_member(must_struct("VkPipelineRasterizationStateCreateInfo"), "cullMode").enum_info() == cull);
 
   const Enum* stage2 = find_enum("VkPipelineStageFlags2");
   REQUIRE(stage2 != nullptr);
   CHECK(stage2->bitmask);
   CHECK(stage2->is_64bit);
-  CHECK(sv(stage2->name) == "VkPipelineStageFlagBits2");
+  CHECK(sv(stage2->name()) == "VkPipelineStageFlagBits2");
   CHECK(sv(enum_value_name(*stage2, static_cast<std::int64_t>(VK_PIPELINE_STAGE_2_INDEX_INPUT_BIT))) ==
         "VK_PIPELINE_STAGE_2_INDEX_INPUT_BIT");
   CHECK(find_enum("VkPipelineStageFlags2KHR") == stage2);
@@ -236,7 +244,7 @@ TEST_CASE("registry: enums, bitmasks, values and aliases") {
   const Enum* qp = find_enum("VkQueryPoolCreateFlags");  // reserved, no FlagBits
   REQUIRE(qp != nullptr);
   CHECK(qp->bitmask);
-  CHECK(qp->values.empty());
+  CHECK(qp->values().empty());
 
   CHECK(find_enum("VkPointClippingBehaviorKHR") == find_enum("VkPointClippingBehavior"));
   CHECK(find_enum("VkPointClippingBehavior") != nullptr);
@@ -246,35 +254,35 @@ TEST_CASE("registry: enums, bitmasks, values and aliases") {
 TEST_CASE("registry: commands, parameters and aliases") {
   const Command* c = find_command("vkCreateGraphicsPipelines");
   REQUIRE(c != nullptr);
-  CHECK(sv(c->return_type) == "VkResult");
-  CHECK(c->alias_of == nullptr);
-  REQUIRE(c->params.size() == 6);
-  CHECK(sv(c->params[2].name) == "createInfoCount");
-  const Member& ci = c->params[3];
-  CHECK(sv(ci.name) == "pCreateInfos");
+  CHECK(sv(c->return_type()) == "VkResult");
+  CHECK(c->alias_of() == nullptr);
+  REQUIRE(c->params().size() == 6);
+  CHECK(sv(c->params()[2].name()) == "createInfoCount");
+  const Member& ci = c->params()[3];
+  CHECK(sv(ci.name()) == "pCreateInfos");
   CHECK(ci.len_member == 2);
-  CHECK(ci.nested == find_struct("VkGraphicsPipelineCreateInfo"));
+  CHECK(ci.nested() == find_struct("VkGraphicsPipelineCreateInfo"));
   CHECK(ci.pointer_depth == 1);
   CHECK(ci.is_const);
-  CHECK(c->params[1].optional);  // pipelineCache
-  CHECK(c->params[0].type == Type::handle);
-  CHECK(c->params[5].pointer_depth == 1);
-  CHECK(c->params[5].len_member == 2);
+  CHECK(c->params()[1].optional);  // pipelineCache
+  CHECK(c->params()[0].type == Type::handle);
+  CHECK(c->params()[5].pointer_depth == 1);
+  CHECK(c->params()[5].len_member == 2);
 
   const Command* alias = find_command("vkCmdDrawIndirectCountKHR");
   REQUIRE(alias != nullptr);
-  REQUIRE(alias->alias_of != nullptr);
-  CHECK(sv(alias->alias_of->name) == "vkCmdDrawIndirectCount");
-  CHECK(alias->params.data() == alias->alias_of->params.data());
+  REQUIRE(alias->alias_of() != nullptr);
+  CHECK(sv(alias->alias_of()->name()) == "vkCmdDrawIndirectCount");
+  CHECK(alias->params().data() == alias->alias_of()->params().data());
 
   const Command* blend = find_command("vkCmdSetBlendConstants");
   REQUIRE(blend != nullptr);
-  CHECK(blend->params[1].fixed_count == 4);
+  CHECK(blend->params()[1].fixed_count == 4);
 
   const Command* ads = find_command("vkAllocateDescriptorSets");
   REQUIRE(ads != nullptr);
-  CHECK(sv(ads->params[2].len) == "pAllocateInfo->descriptorSetCount");
-  CHECK(ads->params[2].len_member == -1);
+  CHECK(sv(ads->params()[2].len()) == "pAllocateInfo->descriptorSetCount");
+  CHECK(ads->params()[2].len_member == -1);
 
   CHECK(find_command("vkGetInstanceProcAddr") != nullptr);
   CHECK(find_command("vkCmdDrawMeshTasksEXT") != nullptr);
@@ -297,17 +305,17 @@ TEST_CASE("registry: every table is consistent") {
   auto s_all = structs();
   for (std::size_t i = 0; i < s_all.size(); ++i) {
     const Struct& s = s_all[i];
-    CAPTURE(s.name);
-    if (i > 0) CHECK(std::string_view(s_all[i - 1].name) < std::string_view(s.name));
-    CHECK(find_struct(s.name) == &s);
+    CAPTURE(s.name());
+    if (i > 0) CHECK(std::string_view(s_all[i - 1].name()) < std::string_view(s.name()));
+    CHECK(find_struct(s.name()) == &s);
     CHECK(s.size > 0);
     CHECK(s.align > 0);
     CHECK(s.size % s.align == 0);
     if (s.s_type >= 0) CHECK(find_struct(static_cast<VkStructureType>(s.s_type)) == &s);
-    REQUIRE_FALSE(s.members.empty());
+    REQUIRE_FALSE(s.members().empty());
     std::uint32_t prev = 0;
-    for (const Member& m : s.members) {
-      CAPTURE(m.name);
+    for (const Member& m : s.members()) {
+      CAPTURE(m.name());
       CHECK(m.offset + m.size <= s.size);
       if (!s.is_union) {
         CHECK(m.offset >= prev);
@@ -315,32 +323,32 @@ TEST_CASE("registry: every table is consistent") {
       } else {
         CHECK(m.offset == 0);
       }
-      CHECK(m.len_member < static_cast<std::int16_t>(s.members.size()));
-      CHECK((m.nested != nullptr) == (m.type == Type::struct_ || m.type == Type::union_));
-      if (m.type == Type::enum_ || m.type == Type::bitmask) CHECK(m.enum_info != nullptr);
+      CHECK(m.len_member < static_cast<std::int16_t>(s.members().size()));
+      CHECK((m.nested() != nullptr) == (m.type == Type::struct_ || m.type == Type::union_));
+      if (m.type == Type::enum_ || m.type == Type::bitmask) CHECK(m.enum_info() != nullptr);
       if (m.pointer_depth > 0 && m.bit_width == 0) CHECK(m.size == sizeof(void*));
-      if (m.type == Type::pnext) CHECK(std::string_view(m.name) == "pNext");
+      if (m.type == Type::pnext) CHECK(std::string_view(m.name()) == "pNext");
     }
-    if (!s.members.empty() && std::string_view(s.members[0].name) == "sType" && s.s_type >= 0)
-      CHECK(s.members[0].type == Type::enum_);
+    if (!s.members().empty() && std::string_view(s.members()[0].name()) == "sType" && s.s_type >= 0)
+      CHECK(s.members()[0].type == Type::enum_);
   }
 
   auto e_all = enums();
   for (std::size_t i = 0; i < e_all.size(); ++i) {
     const Enum& e = e_all[i];
-    CAPTURE(e.name);
-    if (i > 0) CHECK(std::string_view(e_all[i - 1].name) < std::string_view(e.name));
-    CHECK(find_enum(e.name) == &e);
-    if (e.flags_name) CHECK(find_enum(e.flags_name) == &e);
-    for (std::size_t k = 0; k < e.values.size(); ++k) {
-      const EnumValue& v = e.values[k];
+    CAPTURE(e.name());
+    if (i > 0) CHECK(std::string_view(e_all[i - 1].name()) < std::string_view(e.name()));
+    CHECK(find_enum(e.name()) == &e);
+    if (e.flags_name()) CHECK(find_enum(e.flags_name()) == &e);
+    for (std::size_t k = 0; k < e.values().size(); ++k) {
+      const EnumValue& v = e.values()[k];
       const char* name = enum_value_name(e, v.value);
       REQUIRE(name != nullptr);
       const EnumValue* first = find_enum_value(e, name);
       REQUIRE(first != nullptr);
       CHECK(first->value == v.value);
       if (!v.alias) CHECK_FALSE(first->alias);
-      if (k > 0) CHECK(e.values[k - 1].value <= v.value);
+      if (k > 0) CHECK(e.values()[k - 1].value <= v.value);
       if (!e.is_64bit) CHECK((v.value >= INT32_MIN && v.value <= UINT32_MAX));
     }
   }
@@ -348,19 +356,19 @@ TEST_CASE("registry: every table is consistent") {
   auto c_all = commands();
   for (std::size_t i = 0; i < c_all.size(); ++i) {
     const Command& c = c_all[i];
-    CAPTURE(c.name);
-    if (i > 0) CHECK(std::string_view(c_all[i - 1].name) < std::string_view(c.name));
-    CHECK(find_command(c.name) == &c);
-    if (c.alias_of) {
-      CHECK(c.alias_of->alias_of == nullptr);
-      CHECK(c.alias_of->params.data() == c.params.data());
+    CAPTURE(c.name());
+    if (i > 0) CHECK(std::string_view(c_all[i - 1].name()) < std::string_view(c.name()));
+    CHECK(find_command(c.name()) == &c);
+    if (c.alias_of()) {
+      CHECK(c.alias_of()->alias_of() == nullptr);
+      CHECK(c.alias_of()->params().data() == c.params().data());
     }
-    for (const Member& p : c.params) {
-      CAPTURE(p.name);
+    for (const Member& p : c.params()) {
+      CAPTURE(p.name());
       CHECK(p.offset == 0);
       CHECK(p.size == 0);
-      CHECK(p.len_member < static_cast<std::int16_t>(c.params.size()));
-      CHECK((p.nested != nullptr) == (p.type == Type::struct_ || p.type == Type::union_));
+      CHECK(p.len_member < static_cast<std::int16_t>(c.params().size()));
+      CHECK((p.nested() != nullptr) == (p.type == Type::struct_ || p.type == Type::union_));
     }
   }
 }
