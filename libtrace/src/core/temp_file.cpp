@@ -22,15 +22,17 @@ namespace {
 // Named temporaries, for the signal handlers: fixed slots, since a handler
 // may neither allocate nor lock.
 constexpr std::size_t kSlots = 32, kPathMax = 4096;
-std::array<std::atomic<bool>, kSlots> g_used{};
+// 0 free, 1 being filled, 2 a path the handler may remove.
+std::array<std::atomic<int>, kSlots> g_state{};
 std::array<std::array<char, kPathMax>, kSlots> g_paths{};
 
 int remember(const std::string& path) {
   if (path.size() >= kPathMax) return -1;
   for (std::size_t i = 0; i < kSlots; ++i) {
-    bool expected = false;
-    if (!g_used[i].load() && g_used[i].compare_exchange_strong(expected, true)) {
+    int expected = 0;
+    if (g_state[i].compare_exchange_strong(expected, 1)) {
       std::memcpy(g_paths[i].data(), path.c_str(), path.size() + 1);
+      g_state[i].store(2);
       return static_cast<int>(i);
     }
   }
@@ -38,12 +40,12 @@ int remember(const std::string& path) {
 }
 
 void forget(int slot) {
-  if (slot >= 0) g_used[static_cast<std::size_t>(slot)].store(false);
+  if (slot >= 0) g_state[static_cast<std::size_t>(slot)].store(0);
 }
 
 extern "C" void on_signal(int sig) {
   for (std::size_t i = 0; i < kSlots; ++i)
-    if (g_used[i].load()) ::unlink(g_paths[i].data());
+    if (g_state[i].load() == 2) ::unlink(g_paths[i].data());
   std::signal(sig, SIG_DFL);
   std::raise(sig);
 }
