@@ -116,6 +116,30 @@ struct ArchiveScanner::Impl {
     return done_bytes;
   }
 
+  // A torn write leaves nothing whole after the tear: a well-formed entry
+  // header behind an entry that claims more bytes than are left means its
+  // size field is corrupt, and the entries behind it would be lost silently.
+  // The tail is base[header_pos, limit): all of the input after the header
+  // (limit 0 where it was read past unseen: a pipe scanned without payloads).
+  void refuse_corrupt_size(std::uint64_t at, std::size_t header_pos, std::size_t limit, std::uint64_t need) const {
+    auto hex = [](std::uint8_t c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); };
+    for (std::size_t p = header_pos + kEntryHeaderSize; p + kEntryHeaderSize <= limit; ++p) {
+      if (!hex(base[p])) continue;
+      std::size_t n = 0;
+      while (n < kNameSize && hex(base[p + n])) ++n;
+      if (n < kNameSize) {
+        p += n;
+        continue;
+      }
+      const std::uint32_t stored = detail::load_le32(base + p + kNameSize);
+      if (stored > limit - p - kEntryHeaderSize) continue;
+      throw Error(Errc::bad_record, at_offset(name, at),
+                  "corrupt entry size: the entry claims " + std::to_string(need) +
+                      " bytes, but a whole entry follows at offset " + std::to_string(at + (p - header_pos)) +
+                      " (a torn write leaves none)");
+    }
+  }
+
   void finish_torn(std::uint64_t at, std::uint64_t have, std::uint64_t need, bool in_header) {
     // The rest of the input counts as seen: drain it for file_size.
     discard(~std::uint64_t{0});
@@ -176,9 +200,11 @@ bool ArchiveScanner::next(ScannedEntry& e) {
   // known to be complete, so a torn tail of junk reads as torn, as in Fossilize.
   const std::uint32_t stored = detail::load_le32(s.base + s.pos + kNameSize);
   const std::uint64_t need = kEntryHeaderSize + static_cast<std::uint64_t>(stored);
+  const std::size_t header_pos = s.pos;
   if (s.opt.want_payload) {
     const std::size_t got = s.fill(static_cast<std::size_t>(need));
     if (got < need) {
+      s.refuse_corrupt_size(at, s.pos, s.pos + got, need);  // fill() may have moved the header
       s.finish_torn(at, got, need, false);
       return false;
     }
@@ -191,6 +217,7 @@ bool ArchiveScanner::next(ScannedEntry& e) {
     std::memcpy(head, s.base + s.pos, kEntryHeaderSize);
     const std::uint64_t got = s.discard(need);
     if (got < need) {
+      s.refuse_corrupt_size(at, header_pos, s.in ? 0 : s.map_size, need);
       s.finish_torn(at, got, need, false);
       return false;
     }
