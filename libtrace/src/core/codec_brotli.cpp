@@ -56,7 +56,9 @@ class BrotliDecoder final : public Decoder {
         else
           error_.set(Error(Errc::bad_record, at_offset(in_.name(), file_offset()),
                            std::string("corrupt brotli data (") + why + ")"));
-      } else if (rc == BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT && eof_) {
+      } else if (rc == BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT && eof_ && !BrotliDecoderHasMoreOutput(state_.get())) {
+        // Brotli asks for input while it still holds decoded output: that
+        // output is drained first, so that a cut stream gives all it can.
         error_.set(Error(Errc::truncated, at_offset(in_.name(), in_.offset()),
                          "unexpected end of file inside the brotli stream"));
       }

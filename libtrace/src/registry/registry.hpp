@@ -7,7 +7,6 @@
 
 #include <vulkan/vulkan_core.h>
 #include <cstdint>
-#include <ranges>
 #include <span>
 #include <string>
 #include <string_view>
@@ -64,8 +63,35 @@ inline constexpr std::uint32_t kNoString = 0;      // an absent name (kStrings s
 inline const char* string_at(std::uint32_t pos);       // the string at kStrings[pos]
 inline const char* string_or_null(std::uint32_t pos);  // the same, nullptr for kNoString
 
-// The strings named by a run of kExtends (positions in kStrings).
-using NameList = std::ranges::transform_view<std::span<const std::uint32_t>, const char* (*)(std::uint32_t)>;
+// The strings named by a run of kExtends (positions in kStrings): size(),
+// [i] and range-for. Hand-written rather than a transform_view, which clang 14
+// cannot compile with libstdc++ 12's ranges (the fuzz build uses clang).
+class NameList {
+ public:
+  class iterator {
+   public:
+    explicit iterator(const std::uint32_t* p) : p_(p) {}
+    const char* operator*() const { return string_at(*p_); }
+    iterator& operator++() {
+      ++p_;
+      return *this;
+    }
+    bool operator==(const iterator& o) const { return p_ == o.p_; }
+    bool operator!=(const iterator& o) const { return p_ != o.p_; }
+
+   private:
+    const std::uint32_t* p_;
+  };
+  explicit NameList(std::span<const std::uint32_t> positions) : positions_(positions) {}
+  std::size_t size() const { return positions_.size(); }
+  bool empty() const { return positions_.empty(); }
+  const char* operator[](std::size_t i) const { return string_at(positions_[i]); }
+  iterator begin() const { return iterator(positions_.data()); }
+  iterator end() const { return iterator(positions_.data() + positions_.size()); }
+
+ private:
+  std::span<const std::uint32_t> positions_;
+};
 
 }  // namespace detail
 
@@ -189,8 +215,7 @@ inline const Enum* Member::enum_info() const {
 }
 inline std::span<const Member> Struct::members() const { return {detail::kMembers + members_first, members_count}; }
 inline detail::NameList Struct::extends() const {
-  return detail::NameList(std::span<const std::uint32_t>(detail::kExtends + extends_first, extends_count),
-                          &detail::string_at);
+  return detail::NameList(std::span<const std::uint32_t>(detail::kExtends + extends_first, extends_count));
 }
 inline std::span<const EnumValue> Enum::values() const { return {detail::kEnumValues + values_first, values_count}; }
 inline std::span<const Member> Command::params() const { return {detail::kMembers + params_first, params_count}; }
