@@ -56,13 +56,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // and the file mapped and scanned in place.
   try {
     libtrace::InputFile in(mem_path());
-    const foz::FozStats s = foz::foz_stats(in);
-    (void)foz::format_foz_stats_json(s);
-    (void)foz::format_foz_stats_table(s);
+    const foz::FozStats s = foz::stats(in);
+    (void)foz::format_json(s);
+    (void)foz::format_table(s);
   } catch (const libtrace::Error&) {
   }
   try {
-    (void)foz::format_foz_stats_json(foz::foz_stats(mem_path()));
+    (void)foz::format_json(foz::stats(mem_path()));
   } catch (const libtrace::Error&) {
   }
   return 0;

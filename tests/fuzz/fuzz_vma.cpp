@@ -75,14 +75,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     try {
       libtrace::vma::StatOptions opt;
       opt.keep_going = keep_going;
-      const auto s = libtrace::vma::recording_stats(
-          std::make_unique<BytesDecoder>(data, size, libtrace::Container::plain), "fuzz", opt);
+      const auto s =
+          libtrace::vma::stats(std::make_unique<BytesDecoder>(data, size, libtrace::Container::plain), "fuzz", opt);
       (void)libtrace::vma::format_json(s);
       (void)libtrace::vma::format_table(s);
       (void)libtrace::vma::format_html(s);
       const auto r = libtrace::vma::simulate(std::make_unique<BytesDecoder>(data, size, libtrace::Container::plain),
                                              "fuzz", libtrace::vma::SimOptions{});
-      (void)libtrace::vma::format_sim_json(r);
+      (void)libtrace::vma::format_json(r);
     } catch (const libtrace::Error&) {
     }
   }

@@ -138,7 +138,7 @@ Exit status: 0 replayed (allocations that fail on this device are counted, not e
       opt.keep_going = keep_going;
       opt.warnings = warnings;
       const auto r = vma::simulate(std::move(decoder), in.name(), opt);
-      std::cout << (json ? vma::format_sim_json(r) : vma::format_sim_table(r));
+      std::cout << (json ? vma::format_json(r) : vma::format_table(r));
       error = r.error;
     } else {
       vk::Instance instance;
@@ -150,7 +150,7 @@ Exit status: 0 replayed (allocations that fail on this device are counted, not e
       opt.warnings = warnings;
       opt.enforce_heap_budget = !no_budget;
       const auto r = vma::replay(std::move(decoder), in.name(), dev, opt);
-      std::cout << (json ? vma::format_replay_json(r) : vma::format_replay_table(r));
+      std::cout << (json ? vma::format_json(r) : vma::format_table(r));
       error = r.error;
     }
     std::cout.flush();

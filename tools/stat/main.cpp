@@ -67,8 +67,8 @@ int main(int argc, char** argv) {
       opt.warnings = tools::warning_sink("trak-stat");
       // A file is scanned in place; stdin (already peeked at) through `in`.
       const libtrace::foz::FozStats s =
-          libtrace::is_stdio(input) ? libtrace::foz::foz_stats(in, opt) : libtrace::foz::foz_stats(input, opt);
-      std::cout << (json ? libtrace::foz::format_foz_stats_json(s) : libtrace::foz::format_foz_stats_table(s));
+          libtrace::is_stdio(input) ? libtrace::foz::stats(in, opt) : libtrace::foz::stats(input, opt);
+      std::cout << (json ? libtrace::foz::format_json(s) : libtrace::foz::format_table(s));
       std::cout.flush();
       if (s.error) throw *s.error;
       if (!s.bad_entries.empty()) {
@@ -97,7 +97,7 @@ int main(int argc, char** argv) {
       constexpr std::uint64_t kShownWarnings = 20;
       std::uint64_t warned = 0;
       opt.warnings = tools::warning_sink("trak-stat", &warned, kShownWarnings);
-      const libtrace::vma::Stats s = libtrace::vma::recording_stats(std::move(decoder), in.name(), opt);
+      const libtrace::vma::Stats s = libtrace::vma::stats(std::move(decoder), in.name(), opt);
       if (warned > kShownWarnings)
         std::cerr << "trak-stat: warning: " << in.name() << ": " << warned - kShownWarnings
                   << " more warnings not shown\n";
@@ -125,9 +125,8 @@ int main(int argc, char** argv) {
       return tools::kOk;
     }
     only_for({"--html", "--keep-going", "--jobs", "--threads"}, "VMA recordings");
-    const libtrace::apitrace::TraceStats s = libtrace::apitrace::trace_stats(in, std::move(decoder), progress);
-    std::cout << (json ? libtrace::apitrace::format_stats_json(s)
-                       : libtrace::apitrace::format_stats_table(s, all ? 0 : top));
+    const libtrace::apitrace::TraceStats s = libtrace::apitrace::stats(in, std::move(decoder), progress);
+    std::cout << (json ? libtrace::apitrace::format_json(s) : libtrace::apitrace::format_table(s, all ? 0 : top));
     std::cout.flush();
     if (s.error) throw *s.error;
     return tools::kOk;

@@ -49,12 +49,12 @@ std::string percent(std::uint64_t part, std::uint64_t whole) {
 
 }  // namespace
 
-TraceStats trace_stats(const std::string& path, const Progress& progress) {
+TraceStats stats(const std::string& path, const Progress& progress) {
   InputFile in(path);
-  return trace_stats(in, open_decoder(in), progress);
+  return stats(in, open_decoder(in), progress);
 }
 
-TraceStats trace_stats(InputFile& in, std::unique_ptr<Decoder> decoder, const Progress& progress) {
+TraceStats stats(InputFile& in, std::unique_ptr<Decoder> decoder, const Progress& progress) {
   TraceStats s;
   s.file = in.name();
   ParserOptions popt;
@@ -149,7 +149,7 @@ TraceStats trace_stats(InputFile& in, std::unique_ptr<Decoder> decoder, const Pr
   return s;
 }
 
-std::string format_stats_table(const TraceStats& s, std::size_t top) {
+std::string format_table(const TraceStats& s, std::size_t top) {
   libtrace::detail::TableReport table(14);
   std::string& o = table.text();
   char line[512];
@@ -202,7 +202,7 @@ std::string format_stats_table(const TraceStats& s, std::size_t top) {
   return o;
 }
 
-std::string format_stats_json(const TraceStats& s) {
+std::string format_json(const TraceStats& s) {
   libtrace::detail::JsonReport report;
   auto& w = report.writer();
   w.StartObject();

@@ -34,8 +34,7 @@ std::optional<Format> format_of_head(std::string_view head) {
   // A file cut inside the magic still names itself, so that its reader says
   // "truncated header" rather than "not a trace" (a 1-byte head is a 1-byte
   // file).
-  if (!head.empty() &&
-      head.substr(0, kFozMagic.size()) == kFozMagic.substr(0, std::min(head.size(), kFozMagic.size())))
+  if (!head.empty() && head.substr(0, kFozMagic.size()) == kFozMagic.substr(0, std::min(head.size(), kFozMagic.size())))
     return Format::foz_archive;
   if (head.substr(0, 4) == "GFXR") return Format::gfxr_capture;
   if (starts_json_object(head)) return Format::foz_json;

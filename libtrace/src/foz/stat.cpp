@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// foz_stats: one pass over an archive, payloads checked and peeked into.
+// stats: one pass over an archive, payloads checked and peeked into.
 #include "libtrace/foz/stat.hpp"
 
 #include <algorithm>
@@ -150,12 +150,12 @@ ScanOptions scan_options(const FozStatOptions& opt) {
 
 }  // namespace
 
-FozStats foz_stats(InputFile& in, const FozStatOptions& opt) {
+FozStats stats(InputFile& in, const FozStatOptions& opt) {
   ArchiveScanner scanner(in, scan_options(opt));
   return scan_stats(scanner, opt);
 }
 
-FozStats foz_stats(const std::string& path, const FozStatOptions& opt) {
+FozStats stats(const std::string& path, const FozStatOptions& opt) {
   ArchiveScanner scanner(path, scan_options(opt));
   return scan_stats(scanner, opt);
 }

@@ -28,7 +28,7 @@ std::string app_label(const AppStats& a) {
 
 }  // namespace
 
-std::string format_foz_stats_table(const FozStats& s) {
+std::string format_table(const FozStats& s) {
   libtrace::detail::TableReport table(22);
   std::string& o = table.text();
   char line[512];
@@ -101,7 +101,7 @@ std::string format_foz_stats_table(const FozStats& s) {
   return o;
 }
 
-std::string format_foz_stats_json(const FozStats& s) {
+std::string format_json(const FozStats& s) {
   libtrace::detail::JsonReport report;
   auto& w = report.writer();
   w.StartObject();

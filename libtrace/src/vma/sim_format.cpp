@@ -19,7 +19,7 @@ double unused(const SimHeap& h) {
 
 }  // namespace
 
-std::string format_sim_table(const SimResult& r) {
+std::string format_table(const SimResult& r) {
   std::string o;
   char line[512];
   auto row = [&](const char* fmt, auto... args) {
@@ -69,7 +69,7 @@ std::string format_sim_table(const SimResult& r) {
   return o;
 }
 
-std::string format_sim_json(const SimResult& r) {
+std::string format_json(const SimResult& r) {
   libtrace::detail::JsonReport report;
   auto& w = report.writer();
   w.StartObject();

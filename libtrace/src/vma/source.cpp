@@ -188,7 +188,8 @@ bool Source::read_line(std::string_view& line) {
 void Source::parse_header() {
   std::string_view line;
   if (!read_line(line))
-    throw Error(Errc::truncated, name_ + ": line 1", bytes_ ? "recording ends inside its first line" : "empty recording");
+    throw Error(Errc::truncated, name_ + ": line 1",
+                bytes_ ? "recording ends inside its first line" : "empty recording");
   if (trim_right(line) != "Vulkan Memory Allocator,Calls recording")
     fail("not a VMA calls recording (first line must be \"Vulkan Memory Allocator,Calls recording\")");
   if (!read_line(line)) throw Error(Errc::truncated, name_ + ": line 2", "recording ends before its version line");
@@ -204,7 +205,8 @@ void Source::parse_header() {
   header_.version = {1, static_cast<int>(minor)};
   if (header_.version < Version{1, 3}) return;
   if (!read_line(line))
-    throw Error(Errc::truncated, name_ + ": line 3", "recording ends after its version line, before its Config section");
+    throw Error(Errc::truncated, name_ + ": line 3",
+                "recording ends after its version line, before its Config section");
   if (trim_right(line) != "Config,Begin")
     fail("format 1.3 and later must start with a Config section (\"Config,Begin\")");
   for (;;) {

@@ -435,7 +435,7 @@ std::uint64_t estimate_image_bytes(std::uint32_t format, std::uint32_t width, st
   return (texels * x16 + 15) / 16 * std::max(1u, layers) * std::max(1u, samples);
 }
 
-Stats recording_stats(std::unique_ptr<Decoder> decoder, const std::string& name, const StatOptions& opt) {
+Stats stats(std::unique_ptr<Decoder> decoder, const std::string& name, const StatOptions& opt) {
   Stats s;
   s.file = name;
   s.container = decoder->container();

@@ -11,7 +11,7 @@ using namespace libtrace::apitrace;
 // Expected figures come from `apitrace info` (texture.info.json) and from
 // counting lines of `apitrace dump -v` (texture.dump-v-tid.txt).
 TEST_CASE("trace_stat: texture.trace agrees with apitrace") {
-  const TraceStats s = trace_stats(test::data("texture.trace"));
+  const TraceStats s = stats(test::data("texture.trace"));
   const std::string info = test::read_file(test::data("texture.info.json"));
   CHECK(info.find("\"FramesCount\": " + std::to_string(s.frames)) != std::string::npos);
   CHECK(info.find("\"ActualDataSize\": " + std::to_string(s.stream_bytes)) != std::string::npos);
@@ -29,7 +29,7 @@ TEST_CASE("trace_stat: texture.trace agrees with apitrace") {
 }
 
 TEST_CASE("trace_stat: truncated trace reports what it read and the error") {
-  const TraceStats s = trace_stats(test::data("gears.trunc.trace"));
+  const TraceStats s = stats(test::data("gears.trunc.trace"));
   CHECK(s.error);
   CHECK(s.calls > 0);
   CHECK(s.incomplete_calls == 1);

@@ -17,7 +17,9 @@ TEST_CASE("sniff: the first bytes name archives, captures and JSON; streams need
                      "FOSSIX"));
   CHECK(format_of_head("\x81") == Format::foz_archive);  // a file of that one byte
   CHECK_FALSE(format_of_head("at"));
-  CHECK_FALSE(format_of_head("\x81" "at"));
+  CHECK_FALSE(
+      format_of_head("\x81"
+                     "at"));
   CHECK(format_of_head("GFXR\0\0\0\0") == Format::gfxr_capture);
   CHECK(format_of_head(" \n\t{\"version\":6}") == Format::foz_json);
   CHECK_FALSE(format_of_head("Vulkan Memory Allocator,Calls recording"));

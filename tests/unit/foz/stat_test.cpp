@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// foz_stats on the vkcube capture and on archives cut from it: dangling
+// stats on the vkcube capture and on archives cut from it: dangling
 // references, duplicates, unknown tags, damage.
 #include <doctest/doctest.h>
 
@@ -14,7 +14,7 @@ namespace {
 
 foz::FozStats stats_of(const std::string& path) {
   libtrace::InputFile in(path);
-  return foz::foz_stats(in);
+  return foz::stats(in);
 }
 
 const std::string kCube = "foz/vkcube.72991ed96a80f842.1.foz";
@@ -58,7 +58,7 @@ TEST_CASE("foz stat: a pipeline naming a module the archive lacks") {
   CHECK(s.dangling[0].from_hash == 0xe3b925b0c1c00de1ull);
   CHECK(s.dangling[0].referrers == 1);
   CHECK(s.dangling_links == 1);  // the module's link
-  CHECK(foz::format_foz_stats_table(s).find("shader_module 1778d8b90d391b54") != std::string::npos);
+  CHECK(foz::format_table(s).find("shader_module 1778d8b90d391b54") != std::string::npos);
 }
 
 TEST_CASE("foz stat: duplicates and unknown tags are counted, not double-counted") {
@@ -87,6 +87,6 @@ TEST_CASE("foz stat: damage is listed with offsets; the rest is still counted") 
   CHECK(s.bad_entries[1].why == "unknown payload format 7 (1 = none, 2 = zlib)");
   REQUIRE(s.json_errors.size() == 1);
   CHECK(s.json_errors[0].hash == 9);
-  const std::string j = foz::format_foz_stats_json(s);
+  const std::string j = foz::format_json(s);
   CHECK(j.find("\"crc_failures\":1") != std::string::npos);
 }

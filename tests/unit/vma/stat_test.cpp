@@ -67,7 +67,7 @@ TEST_CASE("vma_stat: generated recording, counts checked against the generator")
     ++calls;
     peak = std::max<std::uint64_t>(peak, live.size());
   }
-  Stats s = recording_stats(std::make_unique<test::MemDecoder>(text, 4096), "gen.csv", StatOptions{});
+  Stats s = stats(std::make_unique<test::MemDecoder>(text, 4096), "gen.csv", StatOptions{});
   CHECK_FALSE(s.error);
   CHECK(s.calls == calls);
   CHECK(s.allocations_created == created);
@@ -157,7 +157,7 @@ TEST_CASE("vma_stat: the same figures however the recording is cut into blocks")
     opt.keep_going = true;
     std::vector<std::string> warnings;
     opt.warnings = [&](const std::string& where, const std::string& why) { warnings.push_back(where + ": " + why); };
-    const Stats s = recording_stats(std::make_unique<test::MemDecoder>(text, block), "r.csv", opt);
+    const Stats s = stats(std::make_unique<test::MemDecoder>(text, block), "r.csv", opt);
     CHECK_FALSE(s.error);
     CHECK(s.warnings == warnings.size());
     REQUIRE(warnings.size() > 5);
@@ -178,7 +178,7 @@ TEST_CASE("vma_stat: the same figures however the recording is cut into blocks")
       opt.threads = threads;
       std::vector<std::string> warnings;
       opt.warnings = [&](const std::string& where, const std::string& why) { warnings.push_back(where + ": " + why); };
-      const Stats s = recording_stats(std::make_unique<test::MemDecoder>(text, block), "r.csv", opt);
+      const Stats s = stats(std::make_unique<test::MemDecoder>(text, block), "r.csv", opt);
       std::string all = format_json(s) + format_table(s);
       for (const auto& w : warnings) all += w + "\n";
       CHECK_MESSAGE(all == first, threads << " threads, block size " << block);
@@ -204,7 +204,7 @@ TEST_CASE("vma_stat: the same figures however the recording is cut into blocks")
     opt.timeline = timeline;
     std::vector<std::string> warnings;
     opt.warnings = [&](const std::string& where, const std::string& why) { warnings.push_back(where + ": " + why); };
-    const Stats s = recording_stats(std::move(decoder), "r.csv", opt);
+    const Stats s = stats(std::move(decoder), "r.csv", opt);
     std::string all = format_json(s) + format_table(s);
     for (const auto& w : warnings) all += w + "\n";
     // (MemDecoder says "snappy".)
@@ -220,11 +220,11 @@ TEST_CASE("vma_stat: the same figures however the recording is cut into blocks")
 
   // Without --keep-going the figures stop before the first bad line.
   for (const std::size_t block : {std::size_t{7}, std::size_t{1} << 20}) {
-    const Stats s = recording_stats(std::make_unique<test::MemDecoder>(text, block), "r.csv", StatOptions{});
+    const Stats s = stats(std::make_unique<test::MemDecoder>(text, block), "r.csv", StatOptions{});
     StatOptions split;
     split.timeline = false;
     split.threads = 7;
-    const Stats p = recording_stats(std::make_unique<test::MemDecoder>(text, block), "r.csv", split);
+    const Stats p = stats(std::make_unique<test::MemDecoder>(text, block), "r.csv", split);
     CHECK(format_json(p) == format_json(s));
     REQUIRE(s.error);
     CHECK(std::string(s.error->what()).find("r.csv: line ") != std::string::npos);

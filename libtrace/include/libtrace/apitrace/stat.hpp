@@ -39,14 +39,14 @@ struct TraceStats {
 
 // Reads the whole trace once. Throws Error when not even the header is
 // readable; later problems end the count and are returned in `error`.
-TraceStats trace_stats(const std::string& path, const Progress& progress = {});
+TraceStats stats(const std::string& path, const Progress& progress = {});
 // The same over an opened input whose decoder the caller made (for example
 // after peeking at the content to pick a format).
-TraceStats trace_stats(InputFile& in, std::unique_ptr<Decoder> decoder, const Progress& progress = {});
+TraceStats stats(InputFile& in, std::unique_ptr<Decoder> decoder, const Progress& progress = {});
 
 // A human table; `top` functions (0: all).
-std::string format_stats_table(const TraceStats& s, std::size_t top);
+std::string format_table(const TraceStats& s, std::size_t top);
 // One JSON object (schema in README.md), newline-terminated.
-std::string format_stats_json(const TraceStats& s);
+std::string format_json(const TraceStats& s);
 
 }  // namespace libtrace::apitrace

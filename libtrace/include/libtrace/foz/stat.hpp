@@ -83,11 +83,11 @@ struct FozStatOptions {
 // sizes) and its JSON looked into for handles. Throws Error for an input that
 // is not an archive (header); bad data after the header lands in
 // bad_entries, json_errors or error.
-FozStats foz_stats(InputFile& in, const FozStatOptions& opt = {});
+FozStats stats(InputFile& in, const FozStatOptions& opt = {});
 // The same on a path (a regular file is scanned in place, without copies).
-FozStats foz_stats(const std::string& path, const FozStatOptions& opt = {});
+FozStats stats(const std::string& path, const FozStatOptions& opt = {});
 
-std::string format_foz_stats_json(const FozStats& s);
-std::string format_foz_stats_table(const FozStats& s);
+std::string format_json(const FozStats& s);
+std::string format_table(const FozStats& s);
 
 }  // namespace libtrace::foz

@@ -90,7 +90,7 @@ struct StatOptions {
 
 // Reads a whole recording. Throws Error when not even the header can be read;
 // later problems end the count and are returned in `error`.
-Stats recording_stats(std::unique_ptr<Decoder> decoder, const std::string& name, const StatOptions& opt);
+Stats stats(std::unique_ptr<Decoder> decoder, const std::string& name, const StatOptions& opt);
 
 std::string format_table(const Stats& s);
 std::string format_json(const Stats& s);

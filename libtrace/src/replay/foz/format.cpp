@@ -116,7 +116,7 @@ int replay_exit_status(const ReplayResult& r) {
   return 0;
 }
 
-std::string format_replay_table(const ReplayResult& r) {
+std::string format_table(const ReplayResult& r) {
   std::string o;
   char line[256];
   o += "device      " + r.device + (r.driver.empty() ? "" : " (" + r.driver + ")") + "\n";
@@ -170,7 +170,7 @@ std::string format_replay_table(const ReplayResult& r) {
   return o;
 }
 
-std::string format_replay_json(const ReplayResult& r) {
+std::string format_json(const ReplayResult& r) {
   libtrace::detail::JsonReport report;
   auto& w = report.writer();
   w.StartObject();
