@@ -10,6 +10,7 @@
 #include "core/report.hpp"
 #include "core/text_util.hpp"
 #include "libtrace/vma/stat.hpp"
+#include "vma/stat_labels.hpp"
 
 #include "registry/registry.hpp"
 
@@ -17,14 +18,9 @@ namespace libtrace::vma {
 
 namespace {
 
-// A pool's block count as VMA reads its limits: a maximum of 0 is none.
-std::string block_range(std::uint64_t min, std::uint64_t max) {
-  if (max == 0) return min ? std::to_string(min) + " or more" : "any";
-  if (min == max) return std::to_string(min);
-  return std::to_string(min) + " to " + std::to_string(max);
-}
-
-using detail::human_bytes;
+using libtrace::detail::human_bytes;
+using vma::detail::block_range;
+using vma::detail::kLifetimeLabels;
 
 std::string fmt(const char* f, double v) {
   char buf[64];
@@ -37,9 +33,6 @@ double busiest_percent(const Stats& s) {
   for (const auto& [t, n] : s.calls_per_thread) most = std::max(most, n);
   return s.calls ? 100.0 * static_cast<double>(most) / static_cast<double>(s.calls) : 0.0;
 }
-
-const char* kLifetimeLabels[] = {"< 1 ms", "< 10 ms", "< 100 ms", "< 1 s",
-                                 "< 10 s", "< 100 s", ">= 100 s", "never freed"};
 
 std::string device_name(const Stats& s) {
   auto it = s.header.config.physical_device.find("deviceName");
@@ -219,7 +212,7 @@ std::string format_json(const Stats& s) {
   w.EndObject();
   w.Key("threads");
   w.StartObject();
-  detail::put_thread_calls(w, s.calls_per_thread);
+  libtrace::detail::put_thread_calls(w, s.calls_per_thread);
   w.Key("busiest_percent");
   w.Double(busiest_percent(s));
   w.EndObject();

@@ -9,6 +9,6 @@ head -c 15 report.html.partial; echo
 "$STAT" "$DATA/vma/vma_doc_example_1.8_final.csv" --html - >page.html
 echo "exit $?"
 head -c 15 page.html; echo
-grep -c '^calls ' page.html
+grep -c '^calls \|<th scope="row">calls</th>' page.html
 "$STAT" "$DATA/vma/vma_doc_example_1.8_final.csv" --html - --json >/dev/null
 echo "exit $?"

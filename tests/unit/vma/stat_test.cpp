@@ -93,6 +93,33 @@ TEST_CASE("vma_stat: generated recording, counts checked against the generator")
   CHECK(html.find("http") == html.find("http://www.w3.org/2000/svg"));  // no other URL: self-contained
 }
 
+// The page is the user's file: whatever the recording says stays text, flags
+// read as names, and the plot's time axis ends where the summary says.
+TEST_CASE("vma_stat: HTML report escapes the recording's text, names flags, agrees with itself") {
+  const std::string text =
+      "Vulkan Memory Allocator,Calls recording\n1,8\nConfig,Begin\n"
+      "PhysicalDeviceMemory,HeapCount,1\nPhysicalDeviceMemory,Heap,0,size,1000000\n"
+      "PhysicalDeviceMemory,Heap,0,flags,1\nPhysicalDeviceMemory,TypeCount,1\n"
+      "PhysicalDeviceMemory,Type,0,heapIndex,0\nPhysicalDeviceMemory,Type,0,propertyFlags,7\nConfig,End\n"
+      "1,0.25,0,vmaCreateAllocator\n"
+      "1,0.5,0,vmaCreateBuffer,0,1000,1,0,0,1,0,0,0,0000000000000000,000000000000A000,<script>x=\"1\"</script> & co\n"
+      "1,0.7506,0,vmaDestroyAllocator\n";
+  auto page = [&] {
+    return format_html(recording_stats(std::make_unique<test::MemDecoder>(text, 4096), "a<b>.csv", StatOptions{}));
+  };
+  const std::string html = page();
+  CHECK(html == page());
+  CHECK(html.find("<script>x") == std::string::npos);
+  CHECK(html.find("&lt;script&gt;x=&quot;1&quot;&lt;/script&gt; &amp; co") != std::string::npos);
+  CHECK(html.find("a<b>") == std::string::npos);
+  CHECK(html.find("<td>DEVICE_LOCAL</td>") != std::string::npos);
+  CHECK(html.find("<td>DEVICE_LOCAL|HOST_VISIBLE|HOST_COHERENT</td>") != std::string::npos);
+  CHECK(html.find("id=\"duration\">0.501 s<") != std::string::npos);
+  CHECK(html.find(">0.501 s</text>") != std::string::npos);
+  CHECK(html.find("<polyline class=\"heap\"") != std::string::npos);
+  CHECK(html.find("http") == html.find("http://www.w3.org/2000/svg"));
+}
+
 TEST_CASE("vma_stat: image size estimates") {
   // 128x128 RGBA8 (format 37), 1 mip: 64 KiB.
   CHECK(estimate_image_bytes(37, 128, 128, 1, 1, 1, 1) == 65536);
