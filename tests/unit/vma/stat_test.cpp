@@ -105,7 +105,7 @@ TEST_CASE("vma_stat: HTML report escapes the recording's text, names flags, agre
       "1,0.5,0,vmaCreateBuffer,0,1000,1,0,0,1,0,0,0,0000000000000000,000000000000A000,<script>x=\"1\"</script> & co\n"
       "1,0.7506,0,vmaDestroyAllocator\n";
   auto page = [&] {
-    return format_html(recording_stats(std::make_unique<test::MemDecoder>(text, 4096), "a<b>.csv", StatOptions{}));
+    return format_html(stats(std::make_unique<test::MemDecoder>(text, 4096), "a<b>.csv", StatOptions{}));
   };
   const std::string html = page();
   CHECK(html == page());
