@@ -77,18 +77,18 @@ FozRepackResult repack_foz(InputFile& in, const FozRepackOptions& opt) {
         continue;
       }
       if (used == batch.size()) batch.emplace_back();
-      Job& j = batch[used++];
+      Job& j = batch[used];
       j.tag = e.tag();
       j.hash = e.hash;
       j.had_crc = e.header.crc != 0;
       detail::decode_entry(e.header, e.stored, j.payload, scanner.name(), e.offset, j.tag, j.hash);
+      ++used;  // only once decoded: a failing entry is not in the batch
       batch_bytes += j.payload.size();
       if (used == kBatchEntries || batch_bytes >= kBatchBytes) flush();
     }
     flush();
   } catch (const Error& err) {
-    // The failing entry is the batch's last: what came before it is good.
-    if (used > 0) --used;
+    // Every entry in the batch decoded: it is written before the error is.
     try {
       flush();
     } catch (const Error&) {

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "foz/internal.hpp"
 #include "libtrace/foz/archive.hpp"
@@ -38,6 +39,7 @@ struct ArchiveScanner::Impl {
   std::size_t pos = 0, end = 0;  // unread bytes are base[pos, end)
   std::uint64_t offset = 0;      // file offset of base[pos]
   bool eof = false, done = false;
+  std::optional<Error> corrupt;  // a corrupt entry size met on the way
 
   Impl(InputFile& i, ScanOptions o) : in(&i), name(i.name()), opt(std::move(o)) {}
   Impl(const std::string& path, ScanOptions o) : name(path), opt(std::move(o)) {
@@ -118,10 +120,12 @@ struct ArchiveScanner::Impl {
 
   // A torn write leaves nothing whole after the tear: a well-formed entry
   // header behind an entry that claims more bytes than are left means its
-  // size field is corrupt, and the entries behind it would be lost silently.
+  // size field is corrupt. The scan goes on from that header, so that the
+  // entries behind it are read too, and fails once they are (`corrupt`).
   // The tail is base[header_pos, limit): all of the input after the header
   // (limit 0 where it was read past unseen: a pipe scanned without payloads).
-  void refuse_corrupt_size(std::uint64_t at, std::size_t header_pos, std::size_t limit, std::uint64_t need) const {
+  // True when the scan was moved on to the next entry.
+  bool skip_corrupt_size(std::uint64_t at, std::size_t header_pos, std::size_t limit, std::uint64_t need) {
     auto hex = [](std::uint8_t c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); };
     for (std::size_t p = header_pos + kEntryHeaderSize; p + kEntryHeaderSize <= limit; ++p) {
       if (!hex(base[p])) continue;
@@ -133,10 +137,25 @@ struct ArchiveScanner::Impl {
       }
       const std::uint32_t stored = detail::load_le32(base + p + kNameSize);
       if (stored > limit - p - kEntryHeaderSize) continue;
-      throw Error(Errc::bad_record, at_offset(name, at),
-                  "corrupt entry size: the entry claims " + std::to_string(need) +
-                      " bytes, but a whole entry follows at offset " + std::to_string(at + (p - header_pos)) +
-                      " (a torn write leaves none)");
+      const std::uint64_t next = at + (p - header_pos);
+      if (!corrupt)
+        corrupt = Error(Errc::bad_record, at_offset(name, at),
+                        "corrupt entry size: the entry claims " + std::to_string(need) +
+                            " bytes, but a whole entry follows at offset " + std::to_string(next) +
+                            " (a torn write leaves none); the entries from there on were read");
+      pos = p;
+      offset = next;
+      return true;
+    }
+    return false;
+  }
+
+  // After the last entry: a corrupt entry met on the way fails the scan now.
+  void raise_corrupt() {
+    if (corrupt) {
+      const Error e = *corrupt;
+      corrupt.reset();
+      throw e;
     }
   }
 
@@ -146,6 +165,7 @@ struct ArchiveScanner::Impl {
     summary.file_size = offset;
     detail::note_torn(summary, at, have, need, in_header, name, opt.warnings);
     done = true;
+    raise_corrupt();
   }
 };
 
@@ -179,56 +199,60 @@ ArchiveScanner::~ArchiveScanner() = default;
 
 bool ArchiveScanner::next(ScannedEntry& e) {
   Impl& s = *impl_;
-  if (s.done) return false;
-  if (!s.in) {
-    const std::size_t until = std::min(s.pos + kPrefetchAhead, s.map_size);
-    for (s.prefetched = std::max(s.prefetched, s.pos); s.prefetched < until; s.prefetched += 64)
-      __builtin_prefetch(s.base + s.prefetched);
-  }
-  const std::uint64_t at = s.offset;
-  const std::size_t h = s.fill(kEntryHeaderSize);
-  if (h == 0) {
-    s.summary.file_size = s.summary.valid_end = at;
-    s.done = true;
-    return false;
-  }
-  if (h < kEntryHeaderSize) {
-    s.finish_torn(at, h, kEntryHeaderSize, true);
-    return false;
-  }
-  // The size comes from the header; the name is checked once the entry is
-  // known to be complete, so a torn tail of junk reads as torn, as in Fossilize.
-  const std::uint32_t stored = detail::load_le32(s.base + s.pos + kNameSize);
-  const std::uint64_t need = kEntryHeaderSize + static_cast<std::uint64_t>(stored);
-  const std::size_t header_pos = s.pos;
-  if (s.opt.want_payload) {
-    const std::size_t got = s.fill(static_cast<std::size_t>(need));
-    if (got < need) {
-      s.refuse_corrupt_size(at, s.pos, s.pos + got, need);  // fill() may have moved the header
-      s.finish_torn(at, got, need, false);
+  // A loop, not recursion, past corrupt entries: an input may hold many.
+  for (;;) {
+    if (s.done) return false;
+    if (!s.in) {
+      const std::size_t until = std::min(s.pos + kPrefetchAhead, s.map_size);
+      for (s.prefetched = std::max(s.prefetched, s.pos); s.prefetched < until; s.prefetched += 64)
+        __builtin_prefetch(s.base + s.prefetched);
+    }
+    const std::uint64_t at = s.offset;
+    const std::size_t h = s.fill(kEntryHeaderSize);
+    if (h == 0) {
+      s.summary.file_size = s.summary.valid_end = at;
+      s.done = true;
+      s.raise_corrupt();
       return false;
     }
-    detail::parse_entry_header(s.base + s.pos, at, s.name, e);
-    e.raw = std::span<const std::uint8_t>(s.base + s.pos, static_cast<std::size_t>(need));
-    e.stored = e.raw.subspan(kEntryHeaderSize);
-    s.consume(static_cast<std::size_t>(need));
-  } else {
-    std::uint8_t head[kEntryHeaderSize];
-    std::memcpy(head, s.base + s.pos, kEntryHeaderSize);
-    const std::uint64_t got = s.discard(need);
-    if (got < need) {
-      s.refuse_corrupt_size(at, header_pos, s.in ? 0 : s.map_size, need);
-      s.finish_torn(at, got, need, false);
+    if (h < kEntryHeaderSize) {
+      s.finish_torn(at, h, kEntryHeaderSize, true);
       return false;
     }
-    detail::parse_entry_header(head, at, s.name, e);
-    e.raw = {};
-    e.stored = {};
+    // The size comes from the header; the name is checked once the entry is
+    // known to be complete, so a torn tail of junk reads as torn, as in Fossilize.
+    const std::uint32_t stored = detail::load_le32(s.base + s.pos + kNameSize);
+    const std::uint64_t need = kEntryHeaderSize + static_cast<std::uint64_t>(stored);
+    const std::size_t header_pos = s.pos;
+    if (s.opt.want_payload) {
+      const std::size_t got = s.fill(static_cast<std::size_t>(need));
+      if (got < need) {
+        if (s.skip_corrupt_size(at, s.pos, s.pos + got, need)) continue;  // fill() may have moved the header
+        s.finish_torn(at, got, need, false);
+        return false;
+      }
+      detail::parse_entry_header(s.base + s.pos, at, s.name, e);
+      e.raw = std::span<const std::uint8_t>(s.base + s.pos, static_cast<std::size_t>(need));
+      e.stored = e.raw.subspan(kEntryHeaderSize);
+      s.consume(static_cast<std::size_t>(need));
+    } else {
+      std::uint8_t head[kEntryHeaderSize];
+      std::memcpy(head, s.base + s.pos, kEntryHeaderSize);
+      const std::uint64_t got = s.discard(need);
+      if (got < need) {
+        if (s.skip_corrupt_size(at, header_pos, s.in ? 0 : s.map_size, need)) continue;
+        s.finish_torn(at, got, need, false);
+        return false;
+      }
+      detail::parse_entry_header(head, at, s.name, e);
+      e.raw = {};
+      e.stored = {};
+    }
+    ++s.summary.entries;
+    if (!e.known_tag()) ++s.summary.unknown_tags;
+    s.summary.valid_end = s.summary.file_size = s.offset;
+    return true;
   }
-  ++s.summary.entries;
-  if (!e.known_tag()) ++s.summary.unknown_tags;
-  s.summary.valid_end = s.summary.file_size = s.offset;
-  return true;
 }
 
 std::uint8_t ArchiveScanner::version() const { return impl_->summary.version; }
