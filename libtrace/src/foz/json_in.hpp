@@ -118,6 +118,30 @@ bool parse_hex_hash(std::string_view s, Hash& out);
 // `library_tag` is the tag of pipelines a VkPipelineLibraryCreateInfoKHR in
 // this chain refers to.
 const void* read_pnext(const Node& parent, Tag library_tag = Tag::graphics_pipeline);
+
+// The chain under "pNext" of `parent` (null when absent), linked in order:
+// `read(node, sType)` makes each struct, or returns null for an sType it does
+// not take, which fails naming `chain` ("a pNext chain").
+template <typename Read>
+VkBaseInStructure* read_chain(const Node& parent, const char* chain, Read read) {
+  if (!parent.has("pNext")) return nullptr;
+  const Node list = parent.at("pNext");
+  const std::size_t n = list.array_size();
+  VkBaseInStructure* head = nullptr;
+  VkBaseInStructure* tail = nullptr;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Node e = list[i];
+    const auto s = e.enum_<VkStructureType>("sType");
+    auto* st = const_cast<VkBaseInStructure*>(read(e, s));
+    if (!st) e.fail("unknown sType " + std::to_string(static_cast<int>(s)) + " (" + stype_name(s) + ") in " + chain);
+    if (tail)
+      tail->pNext = st;
+    else
+      head = st;
+    tail = st;
+  }
+  return head;
+}
 void* read_pdf2_pnext(const Node& parent);
 // {"libraries": [...]} plus "sType" inside a pNext chain or "pNext" outside
 // (ray-tracing pipelines' libraryInfo). `tag` is the libraries' tag.

@@ -26,25 +26,7 @@ const VkBaseInStructure* read_pdf2_struct(const Node& n, VkStructureType s) {
 }  // namespace
 
 void* read_pdf2_pnext(const Node& parent) {
-  if (!parent.has("pNext")) return nullptr;
-  const Node chain = parent.at("pNext");
-  const std::size_t n = chain.array_size();
-  VkBaseInStructure* head = nullptr;
-  VkBaseInStructure* tail = nullptr;
-  for (std::size_t i = 0; i < n; ++i) {
-    const Node e = chain[i];
-    const auto s = e.enum_<VkStructureType>("sType");
-    auto* st = const_cast<VkBaseInStructure*>(read_pdf2_struct(e, s));
-    if (!st)
-      e.fail("unknown sType " + std::to_string(static_cast<int>(s)) + " (" + stype_name(s) +
-             ") in a physical device features chain");
-    if (tail)
-      tail->pNext = st;
-    else
-      head = st;
-    tail = st;
-  }
-  return head;
+  return read_chain(parent, "a physical device features chain", read_pdf2_struct);
 }
 
 void write_pdf2_pnext(Out& o, const void* p) {

@@ -367,33 +367,17 @@ void check_pnext_profiles() {
 }
 
 const void* read_pnext(const Node& parent, Tag library_tag) {
-  if (!parent.has("pNext")) return nullptr;
-  const Node chain = parent.at("pNext");
-  const std::size_t n = chain.array_size();
-  const VkBaseInStructure* head = nullptr;
-  VkBaseInStructure* tail = nullptr;
-  for (std::size_t i = 0; i < n; ++i) {
-    const Node e = chain[i];
-    const auto s = e.enum_<VkStructureType>("sType");
-    const PnextProfile* p = find_profile(s);
-    if (!p)
-      e.fail("unknown sType " + std::to_string(static_cast<int>(s)) + " (" + stype_name(s) + ") in a pNext chain");
-    VkBaseInStructure* st = nullptr;
-    if (p->read) {
-      st = const_cast<VkBaseInStructure*>(p->read(e, s, library_tag));
-    } else {
-      const registry::Struct& d = *registry::find_struct(s);
-      st = static_cast<VkBaseInStructure*>(e.ctx().arena.allocate(d.size, d.align));
-      st->sType = s;
-      read_members(e, st, d.name(), p->json);
-    }
-    if (tail)
-      tail->pNext = st;
-    else
-      head = st;
-    tail = st;
-  }
-  return head;
+  return read_chain(parent, "a pNext chain",
+                    [library_tag](const Node& e, VkStructureType s) -> const VkBaseInStructure* {
+                      const PnextProfile* p = find_profile(s);
+                      if (!p) return nullptr;
+                      if (p->read) return p->read(e, s, library_tag);
+                      const registry::Struct& d = *registry::find_struct(s);
+                      auto* st = static_cast<VkBaseInStructure*>(e.ctx().arena.allocate(d.size, d.align));
+                      st->sType = s;
+                      read_members(e, st, d.name(), p->json);
+                      return st;
+                    });
 }
 
 void write_pnext(Out& o, const void* chain, const DynamicStateInfo* dyn) {
