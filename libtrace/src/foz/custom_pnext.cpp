@@ -384,7 +384,7 @@ const VkBaseInStructure* read_library(const Node& n, VkStructureType, Tag librar
 }
 
 void hash_library(Hasher& h, const VkBaseInStructure* p, const HashContext&) {
-  hash_library_info(h, as<VkPipelineLibraryCreateInfoKHR>(p));
+  hash_library_info(h, as<VkPipelineLibraryCreateInfoKHR>(p), Tag::graphics_pipeline);
 }
 
 #define S(x) VK_STRUCTURE_TYPE_##x
@@ -492,9 +492,9 @@ bool DynamicStateInfo::*dynamic_state_member(std::string_view name) {
   return nullptr;
 }
 
-void hash_library_info(Hasher& h, const VkPipelineLibraryCreateInfoKHR& info) {
+void hash_library_info(Hasher& h, const VkPipelineLibraryCreateInfoKHR& info, Tag library_tag) {
   h.u32(info.libraryCount);
-  for (std::uint32_t i = 0; i < info.libraryCount; ++i) h.u64(hash_from_handle(info.pLibraries[i]));
+  for (std::uint32_t i = 0; i < info.libraryCount; ++i) h.u64(handle_hash(library_tag, info.pLibraries[i]));
 }
 
 }  // namespace libtrace::foz::detail

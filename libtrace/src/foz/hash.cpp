@@ -18,6 +18,8 @@ void hash_specialization(Hasher& h, const VkSpecializationInfo& s) {
   }
 }
 
+}  // namespace
+
 Hash hash_module(const VkShaderModuleCreateInfo& m) {
   Hasher h;
   for (std::size_t i = 0; i < m.codeSize / 4; ++i) h.u32(m.pCode[i]);
@@ -25,12 +27,17 @@ Hash hash_module(const VkShaderModuleCreateInfo& m) {
   return h.get();
 }
 
-// The module a stage uses: its handle, or an inline VkShaderModuleCreateInfo
-// (which hashes like the module it stands for).
-Hash stage_module(const VkPipelineShaderStageCreateInfo& s, const std::string& where) {
-  if (s.module != VK_NULL_HANDLE) return hash_from_handle(s.module);
+Hash stage_module_or_zero(const VkPipelineShaderStageCreateInfo& s) {
+  if (s.module != VK_NULL_HANDLE) return handle_hash(Tag::shader_module, s.module);
   if (const auto* m = find_pnext<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, s.pNext))
     return hash_module(*m);
+  return 0;
+}
+
+namespace {
+
+Hash stage_module(const VkPipelineShaderStageCreateInfo& s, const std::string& where) {
+  if (const Hash h = stage_module_or_zero(s)) return h;
   fail(where, "cannot hash a shader stage without a module (module identifiers are not supported)");
 }
 
@@ -38,7 +45,7 @@ Hash stage_module(const VkPipelineShaderStageCreateInfo& s, const std::string& w
 template <typename Pipeline>
 void hash_base(Hasher& h, const Pipeline& p) {
   if ((p.flags & VK_PIPELINE_CREATE_DERIVATIVE_BIT) && p.basePipelineHandle != VK_NULL_HANDLE) {
-    h.u64(hash_from_handle(p.basePipelineHandle));
+    h.u64(handle_hash(pipeline_tag(p), p.basePipelineHandle));
     h.s32(p.basePipelineIndex);
   } else {
     h.u32(0);
@@ -81,7 +88,7 @@ Hash hash_set_layout(const VkDescriptorSetLayoutCreateInfo& l, const std::string
     h.u32(b.stageFlags);
     if (b.pImmutableSamplers && (b.descriptorType == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER ||
                                  b.descriptorType == VK_DESCRIPTOR_TYPE_SAMPLER))
-      for (std::uint32_t j = 0; j < b.descriptorCount; ++j) h.u64(hash_from_handle(b.pImmutableSamplers[j]));
+      for (std::uint32_t j = 0; j < b.descriptorCount; ++j) h.u64(handle_hash(Tag::sampler, b.pImmutableSamplers[j]));
   }
   hash_pnext_chain(h, l.pNext, nullptr, 0, where);
   return h.get();
@@ -91,7 +98,7 @@ Hash hash_pipeline_layout(const VkPipelineLayoutCreateInfo& l) {
   Hasher h;
   h.u32(l.setLayoutCount);
   for (std::uint32_t i = 0; i < l.setLayoutCount; ++i) {
-    const Hash s = hash_from_handle(l.pSetLayouts[i]);
+    const Hash s = handle_hash(Tag::descriptor_set_layout, l.pSetLayouts[i]);
     if (s)
       h.u64(s);
     else
@@ -197,7 +204,7 @@ Hash hash_compute(const VkComputePipelineCreateInfo& p, const std::string& where
   const VkPipelineShaderStageCreateInfo& s = p.stage;
   if (!s.pName) fail(where, "cannot hash a compute stage without an entry point name");
   Hasher h;
-  h.u64(hash_from_handle(p.layout));
+  h.u64(handle_hash(Tag::pipeline_layout, p.layout));
   h.u32(hashed_flags(p));
   hash_base(h, p);
   // Compute hashes its stage in an order of its own (kept for compatibility).
@@ -218,7 +225,7 @@ Hash hash_raytracing(const VkRayTracingPipelineCreateInfoKHR& p, const std::stri
   Hasher h;
   h.u32(hashed_flags(p));
   h.u32(p.maxPipelineRayRecursionDepth);
-  h.u64(hash_from_handle(p.layout));
+  h.u64(handle_hash(Tag::pipeline_layout, p.layout));
   hash_base(h, p);
   h.u32(p.stageCount);
   for (std::uint32_t i = 0; i < p.stageCount; ++i) hash_stage(h, p.pStages[i], where);
@@ -248,7 +255,7 @@ Hash hash_raytracing(const VkRayTracingPipelineCreateInfoKHR& p, const std::stri
     hash_pnext_chain(h, g.pNext, nullptr, 0, where);
   }
   if (p.pLibraryInfo) {
-    hash_library_info(h, *p.pLibraryInfo);
+    hash_library_info(h, *p.pLibraryInfo, Tag::raytracing_pipeline);
     hash_pnext_chain(h, p.pLibraryInfo->pNext, nullptr, 0, where);
   } else {
     h.u32(0);
@@ -302,6 +309,11 @@ Hash hash_application_info(const VkApplicationInfo* app, const VkPhysicalDeviceF
   return h.get();
 }
 
+const HandleResolver*& current_resolver() {
+  thread_local const HandleResolver* resolver = nullptr;
+  return resolver;
+}
+
 Hash hash_link(const ApplicationLink& link) {
   Hasher h;
   h.u64(link.application);
@@ -314,8 +326,9 @@ Hash hash_link(const ApplicationLink& link) {
 
 namespace libtrace::foz {
 
-Hash compute_hash(const Object& o, const Lookup& lookup, const std::string& where) {
+Hash compute_hash(const Object& o, const Lookup& lookup, const std::string& where, const HandleResolver* resolve) {
   using namespace detail;
+  const ResolverScope scope(resolve);
   switch (o.tag) {
     case Tag::application_info: return hash_application_info(o.application, o.features, where);
     case Tag::application_blob_link: return hash_link(o.link);

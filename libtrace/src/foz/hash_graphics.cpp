@@ -253,13 +253,13 @@ Hash hash_graphics_pipeline(const Object& o, const Lookup& lookup, const std::st
   h.u32(flags2 ? 0 : static_cast<std::uint32_t>(normalize_pipeline_flags(ci.flags)));
   // Unlike compute and ray tracing, no placeholder without a parent.
   if ((ci.flags & VK_PIPELINE_CREATE_DERIVATIVE_BIT) && ci.basePipelineHandle != VK_NULL_HANDLE) {
-    h.u64(hash_from_handle(ci.basePipelineHandle));
+    h.u64(handle_hash(Tag::graphics_pipeline, ci.basePipelineHandle));
     h.s32(ci.basePipelineIndex);
   }
   const DynamicStateInfo d = dynamic_state_info(ci.pDynamicState);
   GlobalStateInfo g = global_state_info(ci, d, SubpassMeta{true, true});
-  h.u64(g.layout_state ? hash_from_handle(ci.layout) : 0);
-  const Hash render_pass = g.render_pass_state ? hash_from_handle(ci.renderPass) : 0;
+  h.u64(g.layout_state ? handle_hash(Tag::pipeline_layout, ci.layout) : 0);
+  const Hash render_pass = g.render_pass_state ? handle_hash(Tag::render_pass, ci.renderPass) : 0;
   h.u64(render_pass);
   g = global_state_info(ci, d, subpass_meta(ci, render_pass, lookup, where));
   h.u32(g.render_pass_state ? ci.subpass : 0u);

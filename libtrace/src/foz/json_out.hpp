@@ -56,8 +56,8 @@ class Out {
     hash(h);
   }
   template <typename Handle>
-  void handle(const char* k, Handle h) {
-    hash(k, hash_from_handle(h));
+  void handle(const char* k, Tag tag, Handle h) {
+    hash(k, handle_hash(tag, h));
   }
   void begin_object(const char* k = nullptr) {
     if (k) w_.Key(k);

@@ -57,6 +57,38 @@ inline std::uint64_t normalize_pipeline_flags(std::uint64_t flags) {
                         VK_PIPELINE_CREATE_2_CAPTURE_DATA_BIT_KHR};
 }
 
+// The hash of the object a handle inside a struct stands for. Parsed structs
+// hold hashes already; a capture layer's live structs hold real handles,
+// which the resolver of a ResolverScope on this thread maps (compute_hash
+// and serialize_payload open one when given a resolver).
+const HandleResolver*& current_resolver();
+template <typename Handle>
+Hash handle_hash(Tag tag, Handle h) {
+  if (h == VK_NULL_HANDLE) return 0;
+  const HandleResolver* r = current_resolver();
+  return r ? (*r)(tag, hash_from_handle(h)) : hash_from_handle(h);
+}
+class ResolverScope {
+ public:
+  explicit ResolverScope(const HandleResolver* r) : saved_(current_resolver()) { current_resolver() = r; }
+  ~ResolverScope() { current_resolver() = saved_; }
+  ResolverScope(const ResolverScope&) = delete;
+  ResolverScope& operator=(const ResolverScope&) = delete;
+
+ private:
+  const HandleResolver* saved_;
+};
+
+inline Tag pipeline_tag(const VkGraphicsPipelineCreateInfo&) { return Tag::graphics_pipeline; }
+inline Tag pipeline_tag(const VkComputePipelineCreateInfo&) { return Tag::compute_pipeline; }
+inline Tag pipeline_tag(const VkRayTracingPipelineCreateInfoKHR&) { return Tag::raytracing_pipeline; }
+
+Hash hash_module(const VkShaderModuleCreateInfo& m);
+// The module a stage uses: its handle's, that of an inline
+// VkShaderModuleCreateInfo (which hashes like the module it stands for), or 0
+// (a module identifier).
+Hash stage_module_or_zero(const VkPipelineShaderStageCreateInfo& s);
+
 template <typename T>
 const T* find_pnext(VkStructureType s_type, const void* p) {
   for (; p; p = static_cast<const VkBaseInStructure*>(p)->pNext)
@@ -119,7 +151,9 @@ Hash hash_application_info(const VkApplicationInfo* app, const VkPhysicalDeviceF
                            const std::string& where);
 Hash hash_link(const ApplicationLink& link);
 Hash hash_graphics_pipeline(const Object& o, const Lookup& lookup, const std::string& where);
-void hash_library_info(Hasher& h, const VkPipelineLibraryCreateInfoKHR& info);
+// Libraries of graphics pipelines (in the pNext chain) are graphics pipelines,
+// those of ray-tracing pipelines (pLibraryInfo) ray-tracing ones.
+void hash_library_info(Hasher& h, const VkPipelineLibraryCreateInfoKHR& info, Tag library_tag);
 // One shader stage as graphics and ray-tracing pipelines hash it.
 void hash_stage(Hasher& h, const VkPipelineShaderStageCreateInfo& stage, const std::string& where);
 

@@ -273,8 +273,9 @@ Object parse_bucket_info(std::string_view payload, Hash hash, Arena& arena, cons
   return o;
 }
 
-std::string serialize_payload(const Object& o, const std::string& where) {
+std::string serialize_payload(const Object& o, const std::string& where, const HandleResolver* resolve) {
   using namespace detail;
+  const ResolverScope scope(resolve);
   if (o.tag == Tag::bucket_info) return std::string(o.raw_json);
   rapidjson::StringBuffer buf;
   JsonWriter w(buf);

@@ -55,3 +55,40 @@ void hash_pdf2_chain(Hasher& h, const void* p) {
 }
 
 }  // namespace libtrace::foz::detail
+
+namespace libtrace::foz {
+
+Object application_object(const VkApplicationInfo* app, const VkDeviceCreateInfo& device, Arena& arena) {
+  using namespace detail;
+  Object o;
+  o.tag = Tag::application_info;
+  if (app) {
+    auto* a = arena.make<VkApplicationInfo>();
+    *a = *app;
+    a->pNext = nullptr;  // Fossilize records none
+    if (app->pApplicationName) a->pApplicationName = arena.copy_string(app->pApplicationName);
+    if (app->pEngineName) a->pEngineName = arena.copy_string(app->pEngineName);
+    o.application = a;
+  }
+  auto* features = arena.make<VkPhysicalDeviceFeatures2>();
+  features->sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+  if (const auto* f = find_pnext<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, device.pNext))
+    features->features = f->features;
+  else if (device.pEnabledFeatures)
+    features->features = *device.pEnabledFeatures;
+  auto** tail = reinterpret_cast<VkBaseOutStructure**>(&features->pNext);
+  for (auto* s = static_cast<const VkBaseInStructure*>(device.pNext); s; s = s->pNext) {
+    const Pdf2Struct* d = find_pdf2(s->sType);
+    if (!d) continue;
+    auto* copy = static_cast<VkBaseOutStructure*>(arena.allocate(d->size, alignof(VkBaseOutStructure)));
+    std::memcpy(copy, s, d->size);
+    copy->pNext = nullptr;
+    *tail = copy;
+    tail = &copy->pNext;
+  }
+  o.features = features;
+  o.hash = hash_application_info(o.application, o.features, "application info");
+  return o;
+}
+
+}  // namespace libtrace::foz

@@ -120,7 +120,7 @@ void write_set_layout(Out& o, const VkDescriptorSetLayoutCreateInfo& l) {
     o.u32("binding", b.binding);
     if (b.pImmutableSamplers) {
       o.begin_array("immutableSamplers");
-      for (std::uint32_t j = 0; j < b.descriptorCount; ++j) o.hash(hash_from_handle(b.pImmutableSamplers[j]));
+      for (std::uint32_t j = 0; j < b.descriptorCount; ++j) o.hash(handle_hash(Tag::sampler, b.pImmutableSamplers[j]));
       o.end_array();
     }
     o.end_object();
@@ -143,7 +143,7 @@ void write_pipeline_layout(Out& o, const VkPipelineLayoutCreateInfo& l) {
   }
   o.end_array();
   o.begin_array("setLayouts");
-  for (std::uint32_t i = 0; i < l.setLayoutCount; ++i) o.hash(hash_from_handle(l.pSetLayouts[i]));
+  for (std::uint32_t i = 0; i < l.setLayoutCount; ++i) o.hash(handle_hash(Tag::descriptor_set_layout, l.pSetLayouts[i]));
   o.end_array();
   o.end_object();
 }

@@ -32,7 +32,7 @@ void write_stages(Out& o, const VkPipelineShaderStageCreateInfo* stages, std::ui
     o.begin_object();
     o.u32("flags", s.flags);
     o.str("name", s.pName ? s.pName : "");
-    o.handle("module", s.module);
+    o.hash("module", stage_module_or_zero(s));
     o.u32("stage", s.stage);
     if (s.pSpecializationInfo) write_specialization(o, *s.pSpecializationInfo);
     write_pnext(o, s.pNext, nullptr);
@@ -159,7 +159,8 @@ void write_depth_stencil(Out& o, const VkPipelineDepthStencilStateCreateInfo& ds
 void write_library_info(Out& o, const VkPipelineLibraryCreateInfoKHR& l, bool in_chain) {
   o.begin_object();
   o.begin_array("libraries");
-  for (std::uint32_t i = 0; i < l.libraryCount; ++i) o.hash(hash_from_handle(l.pLibraries[i]));
+  const Tag tag = in_chain ? Tag::graphics_pipeline : Tag::raytracing_pipeline;
+  for (std::uint32_t i = 0; i < l.libraryCount; ++i) o.hash(handle_hash(tag, l.pLibraries[i]));
   o.end_array();
   if (in_chain)
     o.u32("sType", l.sType);
@@ -171,14 +172,14 @@ void write_library_info(Out& o, const VkPipelineLibraryCreateInfoKHR& l, bool in
 void write_compute_pipeline(Out& o, const VkComputePipelineCreateInfo& p) {
   o.begin_object();
   o.u32("flags", p.flags);
-  o.handle("layout", p.layout);
-  o.handle("basePipelineHandle", p.basePipelineHandle);
+  o.handle("layout", Tag::pipeline_layout, p.layout);
+  o.handle("basePipelineHandle", Tag::compute_pipeline, p.basePipelineHandle);
   o.s32("basePipelineIndex", p.basePipelineIndex);
   const VkPipelineShaderStageCreateInfo& s = p.stage;
   o.begin_object("stage");
   o.u32("flags", s.flags);
   o.u32("stage", s.stage);
-  o.handle("module", s.module);
+  o.hash("module", stage_module_or_zero(s));
   o.str("name", s.pName ? s.pName : "");
   if (s.pSpecializationInfo) write_specialization(o, *s.pSpecializationInfo);
   write_pnext(o, s.pNext, nullptr);
@@ -190,8 +191,8 @@ void write_compute_pipeline(Out& o, const VkComputePipelineCreateInfo& p) {
 void write_raytracing_pipeline(Out& o, const VkRayTracingPipelineCreateInfoKHR& p) {
   o.begin_object();
   o.u32("flags", p.flags);
-  o.handle("layout", p.layout);
-  o.handle("basePipelineHandle", p.basePipelineHandle);
+  o.handle("layout", Tag::pipeline_layout, p.layout);
+  o.handle("basePipelineHandle", Tag::raytracing_pipeline, p.basePipelineHandle);
   o.s32("basePipelineIndex", p.basePipelineIndex);
   o.u32("maxPipelineRayRecursionDepth", p.maxPipelineRayRecursionDepth);
   if (p.pDynamicState) write_dynamic(o, *p.pDynamicState);
@@ -231,10 +232,10 @@ void write_graphics_pipeline(Out& o, const VkGraphicsPipelineCreateInfo& p) {
   const GlobalStateInfo g = global_state_info(p, dyn, SubpassMeta{true, true});
   o.begin_object();
   o.u32("flags", p.flags);
-  o.handle("basePipelineHandle", p.basePipelineHandle);
+  o.handle("basePipelineHandle", Tag::graphics_pipeline, p.basePipelineHandle);
   o.s32("basePipelineIndex", p.basePipelineIndex);
-  o.handle("layout", p.layout);
-  o.handle("renderPass", p.renderPass);
+  o.handle("layout", Tag::pipeline_layout, p.layout);
+  o.handle("renderPass", Tag::render_pass, p.renderPass);
   o.u32("subpass", p.subpass);
   if (g.tessellation_state) {
     o.begin_object("tessellationState");

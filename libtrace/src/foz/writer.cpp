@@ -256,6 +256,18 @@ void ArchiveWriter::write_entries_unchecked(std::span<const std::uint8_t> entrie
   w.entries_written += count;
 }
 
+void ArchiveWriter::flush() {
+  Impl& w = *impl_;
+  if (!w.committed && !w.temp) w.fd_out->flush();
+}
+
+void ArchiveWriter::abandon() {
+  Impl& w = *impl_;
+  if (w.committed) return;
+  w.committed = true;
+  w.fd_out->abandon();
+}
+
 void ArchiveWriter::commit() {
   Impl& w = *impl_;
   if (w.committed) return;

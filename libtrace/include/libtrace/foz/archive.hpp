@@ -286,6 +286,14 @@ class ArchiveWriter {
   // write_raw_unchecked; a long run goes to the file in one system call.
   void write_entries_unchecked(std::span<const std::uint8_t> entries, std::uint64_t count);
 
+  // Exclusive and append: hands what is buffered to the file now (a reader,
+  // or the file after the process is killed, sees every entry so far).
+  void flush();
+  // Exclusive and append, in a forked child that must not touch its
+  // parent's archive: the buffer is dropped and the descriptor closed,
+  // nothing more is written; the writer is done.
+  void abandon();
+
   // Makes everything written durable in the file system's view: overwrite
   // renames the temporary over the destination; the others flush.
   void commit();

@@ -196,16 +196,38 @@ std::vector<Object> parse_document(std::string_view json, Arena& arena, const st
 // hash, or null when it is not available (then hashing that pipeline fails).
 using Lookup = std::function<const Object*(Tag tag, Hash hash)>;
 
+// Tag 0 as Fossilize's layer records it when a device is created: the
+// instance's application info (may be null) and the device's features: a
+// VkPhysicalDeviceFeatures2 (the one in the device create info's chain, else
+// one made of pEnabledFeatures) followed by the feature structs of that chain
+// which Fossilize keeps, in chain order. Copied into `arena`; `hash` is
+// Fossilize's application/feature hash, which also names the archive.
+Object application_object(const VkApplicationInfo* app, const VkDeviceCreateInfo& device, Arena& arena);
+
+// Handles in structs a capture layer hands over are real handles, not hashes:
+// a resolver returns the hash of the object of that tag created with that
+// handle (pipelines: any of the three pipeline tags), or throws when it has
+// none. `raw` is never 0.
+using HandleResolver = std::function<Hash(Tag tag, std::uint64_t raw)>;
+
 // Fossilize's hash of the object (fossilize.cpp, namespace Hashing): equal to
-// the hash the entry is stored under when Fossilize recorded it.
-Hash compute_hash(const Object& object, const Lookup& lookup, const std::string& where);
+// the hash the entry is stored under when Fossilize recorded it. With a
+// resolver, every handle in the struct tree is mapped through it; a stage
+// whose module is given inline (VkShaderModuleCreateInfo in its pNext)
+// hashes like that module.
+Hash compute_hash(const Object& object, const Lookup& lookup, const std::string& where,
+                  const HandleResolver* resolve = nullptr);
 
 // The payload Fossilize writes for this object: compact JSON with
 // {"version":6,"<key>":{"<hash>":{...}}} (shader modules: JSON + NUL +
 // varint SPIR-V; application infos and links have their own envelopes). Keys
 // appear in Fossilize's order, so payloads of parsed Fossilize entries come
 // back as the same JSON value, usually the same bytes.
-std::string serialize_payload(const Object& object, const std::string& where);
+// With a resolver, handles are mapped as for compute_hash and an inline
+// stage module is written as the hash of that module (which the caller
+// records as a shader module of its own, as Fossilize's layer does).
+std::string serialize_payload(const Object& object, const std::string& where,
+                              const HandleResolver* resolve = nullptr);
 
 // Streams one whole-state JSON document built from objects of any tags, in
 // the layout Fossilize's StateReplayer reads (shader code as base64 "code"),

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+// One application's .foz archive in this process, as Fossilize's layer keeps
+// one per application/feature hash: BASE.<hash>.<N>.foz, created exclusively
+// (the first free N) when the first entry is written, so processes of one
+// application never share a file.
+//
+// Objects arrive serialized, on the application's threads; a writer thread
+// compresses them and appends each with its application link, then hands the
+// bytes to the file, so a killed process leaves every entry written so far.
+// Whatever was accepted stays in memory: a forked child that records
+// something new starts an archive of its own that holds everything it knows,
+// so nothing in it refers to an entry only its parent's archive has.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "libtrace/foz/archive.hpp"
+#include "libtrace/foz/object.hpp"
+
+namespace libtrace::capture {
+
+struct RecorderOptions {
+  std::string base;    // BASE of BASE.<hash>.<N>.foz
+  std::string report;  // a file each new archive's name is appended to ("" none)
+};
+
+// An object serialized before the driver saw it, not yet accepted.
+struct PendingEntry {
+  foz::Tag tag;
+  foz::Hash hash;
+  std::string payload;
+};
+
+class FozRecorder {
+ public:
+  // `application` is the tag-0 object (application_object()); it is the
+  // first entry of every archive this recorder writes.
+  FozRecorder(RecorderOptions opt, const foz::Object& application);
+  ~FozRecorder();  // writes what is queued, then stops the thread
+  FozRecorder(const FozRecorder&) = delete;
+  FozRecorder& operator=(const FozRecorder&) = delete;
+
+  foz::Hash application_hash() const { return app_hash_; }
+  bool contains(foz::Tag tag, foz::Hash hash) const;
+  // Queues an entry (and its link) unless (tag, hash) is recorded already.
+  bool add(foz::Tag tag, foz::Hash hash, std::string payload);
+  // Waits until everything queued so far is in the file, or writing failed.
+  void drain();
+  // Stops the writer thread after drain(); add() starts it again.
+  void stop();
+
+  // From a signal handler on a thread dying inside the driver: writes what is
+  // queued and then `last` (the pipelines being created) on this thread,
+  // waiting at most `budget` for the writer thread to let go of the file.
+  void write_before_dying(const std::vector<PendingEntry>& last, std::chrono::milliseconds budget);
+
+  // Render passes stay parsed for hashing the graphics pipelines that use
+  // them (whether they use color or depth attachments changes the hash).
+  void keep_render_pass(foz::Hash hash, const std::string& payload);
+  const foz::Object* render_pass(foz::Hash hash) const;
+
+  // pthread_atfork: the file and the writer thread are the parent's.
+  void before_fork();
+  void after_fork_in_parent();
+  void after_fork_in_child();
+
+ private:
+  struct Stored {
+    foz::Tag tag;
+    foz::Hash hash;
+    std::string payload;
+  };
+  void start_locked();
+  void run();
+  void write_pending();  // write_mu_ held
+  void write_one(const Stored& s);
+
+  RecorderOptions opt_;
+  foz::Hash app_hash_;
+
+  mutable std::mutex mu_;  // history_, keys_, stop_, thread_
+  std::condition_variable wake_, drained_;
+  std::deque<Stored> history_;  // every accepted entry, in order; never shrinks
+  std::array<std::unordered_set<foz::Hash>, foz::kTagCount> keys_;
+  std::unique_ptr<std::thread> thread_;
+  bool stop_ = false;
+
+  std::timed_mutex write_mu_;  // writer_, written_: whoever writes the file
+  std::unique_ptr<foz::ArchiveWriter> writer_;
+  std::atomic<std::size_t> written_{0};  // history_ entries in this process's file
+  std::atomic<bool> failed_{false};
+
+  mutable std::mutex rp_mu_;
+  foz::Arena rp_arena_;
+  std::unordered_map<foz::Hash, foz::Object> render_passes_;
+};
+
+}  // namespace libtrace::capture

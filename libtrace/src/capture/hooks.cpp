@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: MIT
+// VK_LAYER_TRAK_capture's entry points: instance and device bookkeeping, and
+// the creation calls whose create infos go into the archive. Every other
+// command is the next layer's own function pointer, so the layer costs
+// nothing where it records nothing.
+#include "libtrace/capture/layer.hpp"
+
+#include <pthread.h>
+
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "capture/crash_guard.hpp"
+#include "capture/foz_capture.hpp"
+#include "capture/names.hpp"
+#include "layer/layer.hpp"
+
+namespace libtrace::capture {
+
+namespace {
+
+struct Instance {
+  VkInstance handle = VK_NULL_HANDLE;
+  layer::InstanceTable t;
+  PFN_vkGetInstanceProcAddr next_gipa = nullptr;
+  bool has_app = false;
+  VkApplicationInfo app{};
+  std::string app_name, engine_name;
+};
+
+struct Device {
+  VkDevice handle = VK_NULL_HANDLE;
+  layer::DeviceTable t;
+  std::shared_ptr<FozCapture> capture;  // null: nothing recorded for it
+};
+
+struct Config {
+  std::string foz_base, report;
+  bool signals = true;
+};
+
+// Never destroyed: a hook may still run while the process exits.
+struct Global {
+  Config config;
+  layer::KeyedState<Instance> instances;
+  layer::KeyedState<Device> devices;
+  std::mutex mu;  // recorders
+  std::unordered_map<foz::Hash, std::shared_ptr<FozRecorder>> recorders;
+};
+
+Global& global();
+
+void before_fork() {
+  Global& g = global();
+  g.mu.lock();
+  for (auto& [hash, r] : g.recorders) r->before_fork();
+}
+void after_fork_in_parent() {
+  Global& g = global();
+  for (auto& [hash, r] : g.recorders) r->after_fork_in_parent();
+  g.mu.unlock();
+}
+void after_fork_in_child() {
+  Global& g = global();
+  for (auto& [hash, r] : g.recorders) r->after_fork_in_child();
+  g.mu.unlock();
+}
+
+// At exit (and when the layer's library would be unloaded) every queued
+// entry is written and the writer threads are joined.
+struct FlushAtExit {
+  ~FlushAtExit() {
+    Global& g = global();
+    const std::lock_guard lock(g.mu);
+    for (auto& [hash, r] : g.recorders) r->stop();
+  }
+};
+
+Global& global() {
+  static Global* g = [] {
+    auto* n = new Global;
+    n->config.foz_base = layer::env(kEnvFoz);
+    if (n->config.foz_base.empty()) n->config.foz_base = "capture";
+    n->config.report = layer::env(kEnvReport);
+    n->config.signals = layer::env(kEnvSignals) != "0";
+    ::pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child);
+    return n;
+  }();
+  static FlushAtExit flush;
+  return *g;
+}
+
+std::shared_ptr<FozRecorder> recorder_for(const foz::Object& application) {
+  Global& g = global();
+  const std::lock_guard lock(g.mu);
+  auto& r = g.recorders[application.hash];
+  if (!r) r = std::make_shared<FozRecorder>(RecorderOptions{g.config.foz_base, g.config.report}, application);
+  return r;
+}
+
+std::shared_ptr<Device> device_of(const void* dispatchable) {
+  return global().devices.find(layer::dispatch_key(dispatchable));
+}
+
+// Recording never fails a call: whatever escapes is logged once.
+template <typename Fn>
+void quietly(const char* what, Fn&& fn) {
+  try {
+    fn();
+  } catch (const std::exception& e) {
+    layer::log_once(kLayerName, what, e.what());
+  }
+}
+
+// ---- instance ----
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo* ci, const VkAllocationCallbacks* alloc,
+                                              VkInstance* out) {
+  const PFN_vkGetInstanceProcAddr gipa = layer::take_instance_link(ci);
+  if (!gipa) return VK_ERROR_INITIALIZATION_FAILED;
+  const auto create = reinterpret_cast<PFN_vkCreateInstance>(gipa(VK_NULL_HANDLE, "vkCreateInstance"));
+  if (!create) return VK_ERROR_INITIALIZATION_FAILED;
+  const VkResult r = create(ci, alloc, out);
+  if (r != VK_SUCCESS) return r;
+  quietly("cannot follow an instance", [&] {
+    auto inst = std::make_shared<Instance>();
+    inst->handle = *out;
+    inst->next_gipa = gipa;
+    layer::load_instance_table(inst->t, *out, gipa);
+    if (const VkApplicationInfo* app = ci->pApplicationInfo) {
+      inst->has_app = true;
+      inst->app = *app;
+      inst->app.pNext = nullptr;
+      if (app->pApplicationName) inst->app.pApplicationName = (inst->app_name = app->pApplicationName).c_str();
+      if (app->pEngineName) inst->app.pEngineName = (inst->engine_name = app->pEngineName).c_str();
+    }
+    global().instances.insert(layer::dispatch_key(*out), std::move(inst));
+  });
+  return r;
+}
+
+VKAPI_ATTR void VKAPI_CALL DestroyInstance(VkInstance instance, const VkAllocationCallbacks* alloc) {
+  if (!instance) return;
+  const auto inst = global().instances.erase(layer::dispatch_key(instance));
+  if (inst && inst->t.DestroyInstance) inst->t.DestroyInstance(instance, alloc);
+}
+
+// ---- device ----
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice gpu, const VkDeviceCreateInfo* ci,
+                                            const VkAllocationCallbacks* alloc, VkDevice* out) {
+  const auto inst = global().instances.find(layer::dispatch_key(gpu));
+  const layer::DeviceLink link = layer::take_device_link(ci);
+  if (!inst || !link.gipa || !link.gdpa) return VK_ERROR_INITIALIZATION_FAILED;
+  const auto create = reinterpret_cast<PFN_vkCreateDevice>(link.gipa(inst->handle, "vkCreateDevice"));
+  if (!create) return VK_ERROR_INITIALIZATION_FAILED;
+  const VkResult r = create(gpu, ci, alloc, out);
+  if (r != VK_SUCCESS) return r;
+  auto dev = std::make_shared<Device>();
+  dev->handle = *out;
+  layer::load_device_table(dev->t, *out, link.gdpa);
+  quietly("cannot record this device's application info; nothing of it is captured", [&] {
+    foz::Arena arena;
+    const foz::Object app = foz::application_object(inst->has_app ? &inst->app : nullptr, *ci, arena);
+    dev->capture = std::make_shared<FozCapture>(recorder_for(app));
+    if (global().config.signals) install_crash_handlers();
+  });
+  global().devices.insert(layer::dispatch_key(*out), std::move(dev));
+  return r;
+}
+
+VKAPI_ATTR void VKAPI_CALL DestroyDevice(VkDevice device, const VkAllocationCallbacks* alloc) {
+  if (!device) return;
+  const auto dev = global().devices.erase(layer::dispatch_key(device));
+  if (!dev) return;
+  // What this device made is in the file before the application moves on.
+  if (dev->capture) quietly("cannot finish writing the archive", [&] { dev->capture->recorder().drain(); });
+  dev->t.DestroyDevice(device, alloc);
+}
+
+// ---- objects ----
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateSampler(VkDevice device, const VkSamplerCreateInfo* ci,
+                                             const VkAllocationCallbacks* alloc, VkSampler* out) {
+  const auto d = device_of(device);
+  const VkResult r = d->t.CreateSampler(device, ci, alloc, out);
+  if (r == VK_SUCCESS && d->capture) d->capture->sampler(*ci, *out);
+  return r;
+}
+
+template <PFN_vkCreateSamplerYcbcrConversion layer::DeviceTable::*Next>
+VKAPI_ATTR VkResult VKAPI_CALL CreateSamplerYcbcrConversion(VkDevice device,
+                                                            const VkSamplerYcbcrConversionCreateInfo* ci,
+                                                            const VkAllocationCallbacks* alloc,
+                                                            VkSamplerYcbcrConversion* out) {
+  const auto d = device_of(device);
+  const VkResult r = (d->t.*Next)(device, ci, alloc, out);
+  if (r == VK_SUCCESS && d->capture) quietly("cannot keep a YCbCr conversion", [&] {
+      d->capture->ycbcr_conversion(*ci, *out);
+    });
+  return r;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateDescriptorSetLayout(VkDevice device, const VkDescriptorSetLayoutCreateInfo* ci,
+                                                         const VkAllocationCallbacks* alloc,
+                                                         VkDescriptorSetLayout* out) {
+  const auto d = device_of(device);
+  const VkResult r = d->t.CreateDescriptorSetLayout(device, ci, alloc, out);
+  if (r == VK_SUCCESS && d->capture) d->capture->set_layout(*ci, *out);
+  return r;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreatePipelineLayout(VkDevice device, const VkPipelineLayoutCreateInfo* ci,
+                                                    const VkAllocationCallbacks* alloc, VkPipelineLayout* out) {
+  const auto d = device_of(device);
+  const VkResult r = d->t.CreatePipelineLayout(device, ci, alloc, out);
+  if (r == VK_SUCCESS && d->capture) d->capture->pipeline_layout(*ci, *out);
+  return r;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateShaderModule(VkDevice device, const VkShaderModuleCreateInfo* ci,
+                                                  const VkAllocationCallbacks* alloc, VkShaderModule* out) {
+  const auto d = device_of(device);
+  const VkResult r = d->t.CreateShaderModule(device, ci, alloc, out);
+  if (r == VK_SUCCESS && d->capture) d->capture->shader_module(*ci, *out);
+  return r;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateRenderPass(VkDevice device, const VkRenderPassCreateInfo* ci,
+                                                const VkAllocationCallbacks* alloc, VkRenderPass* out) {
+  const auto d = device_of(device);
+  const VkResult r = d->t.CreateRenderPass(device, ci, alloc, out);
+  if (r == VK_SUCCESS && d->capture) d->capture->render_pass(ci, *out);
+  return r;
+}
+
+template <PFN_vkCreateRenderPass2 layer::DeviceTable::*Next>
+VKAPI_ATTR VkResult VKAPI_CALL CreateRenderPass2(VkDevice device, const VkRenderPassCreateInfo2* ci,
+                                                 const VkAllocationCallbacks* alloc, VkRenderPass* out) {
+  const auto d = device_of(device);
+  const VkResult r = (d->t.*Next)(device, ci, alloc, out);
+  if (r == VK_SUCCESS && d->capture) d->capture->render_pass(ci, *out);
+  return r;
+}
+
+// The three vkCreate*Pipelines: hashed and serialized first, then guarded
+// while the driver compiles, then recorded.
+template <typename Call>
+VkResult create_pipelines(Device& d, foz::Tag tag, const void* infos, std::uint32_t count, VkPipeline* out,
+                          Call&& call) {
+  if (!d.capture) return call();
+  PreparedPipelines p;
+  quietly("cannot record pipelines", [&] { p = d.capture->prepare(tag, infos, count); });
+  VkResult r;
+  {
+    const CrashGuard guard(d.capture->recorder(), p);
+    r = call();
+  }
+  quietly("cannot record pipelines", [&] { d.capture->created(p, out, count); });
+  return r;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateGraphicsPipelines(VkDevice device, VkPipelineCache cache, std::uint32_t count,
+                                                       const VkGraphicsPipelineCreateInfo* ci,
+                                                       const VkAllocationCallbacks* alloc, VkPipeline* out) {
+  const auto d = device_of(device);
+  return create_pipelines(*d, foz::Tag::graphics_pipeline, ci, count, out,
+                          [&] { return d->t.CreateGraphicsPipelines(device, cache, count, ci, alloc, out); });
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelineCache cache, std::uint32_t count,
+                                                      const VkComputePipelineCreateInfo* ci,
+                                                      const VkAllocationCallbacks* alloc, VkPipeline* out) {
+  const auto d = device_of(device);
+  return create_pipelines(*d, foz::Tag::compute_pipeline, ci, count, out,
+                          [&] { return d->t.CreateComputePipelines(device, cache, count, ci, alloc, out); });
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateRayTracingPipelinesKHR(VkDevice device, VkDeferredOperationKHR deferred,
+                                                            VkPipelineCache cache, std::uint32_t count,
+                                                            const VkRayTracingPipelineCreateInfoKHR* ci,
+                                                            const VkAllocationCallbacks* alloc, VkPipeline* out) {
+  const auto d = device_of(device);
+  return create_pipelines(*d, foz::Tag::raytracing_pipeline, ci, count, out, [&] {
+    return d->t.CreateRayTracingPipelinesKHR(device, deferred, cache, count, ci, alloc, out);
+  });
+}
+
+// ---- lookup ----
+
+struct Hook {
+  const char* name;
+  PFN_vkVoidFunction fn;
+};
+
+template <typename F>
+PFN_vkVoidFunction fn(F f) {
+  return reinterpret_cast<PFN_vkVoidFunction>(f);
+}
+
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice device, const char* name);
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetInstanceProcAddr(VkInstance instance, const char* name);
+
+const Hook kDeviceHooks[] = {
+    {"vkGetDeviceProcAddr", fn(GetDeviceProcAddr)},
+    {"vkDestroyDevice", fn(DestroyDevice)},
+    {"vkCreateSampler", fn(CreateSampler)},
+    {"vkCreateSamplerYcbcrConversion", fn(CreateSamplerYcbcrConversion<&layer::DeviceTable::CreateSamplerYcbcrConversion>)},
+    {"vkCreateSamplerYcbcrConversionKHR",
+     fn(CreateSamplerYcbcrConversion<&layer::DeviceTable::CreateSamplerYcbcrConversionKHR>)},
+    {"vkCreateDescriptorSetLayout", fn(CreateDescriptorSetLayout)},
+    {"vkCreatePipelineLayout", fn(CreatePipelineLayout)},
+    {"vkCreateShaderModule", fn(CreateShaderModule)},
+    {"vkCreateRenderPass", fn(CreateRenderPass)},
+    {"vkCreateRenderPass2", fn(CreateRenderPass2<&layer::DeviceTable::CreateRenderPass2>)},
+    {"vkCreateRenderPass2KHR", fn(CreateRenderPass2<&layer::DeviceTable::CreateRenderPass2KHR>)},
+    {"vkCreateGraphicsPipelines", fn(CreateGraphicsPipelines)},
+    {"vkCreateComputePipelines", fn(CreateComputePipelines)},
+    {"vkCreateRayTracingPipelinesKHR", fn(CreateRayTracingPipelinesKHR)},
+};
+
+const Hook kInstanceHooks[] = {
+    {"vkGetInstanceProcAddr", fn(GetInstanceProcAddr)},
+    {"vkCreateInstance", fn(CreateInstance)},
+    {"vkDestroyInstance", fn(DestroyInstance)},
+    {"vkCreateDevice", fn(CreateDevice)},
+};
+
+template <std::size_t N>
+PFN_vkVoidFunction find_hook(const Hook (&hooks)[N], const char* name) {
+  for (const Hook& h : hooks)
+    if (std::strcmp(h.name, name) == 0) return h.fn;
+  return nullptr;
+}
+
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice device, const char* name) {
+  const auto d = device_of(device);
+  if (!d) return nullptr;
+  const PFN_vkVoidFunction next = d->t.GetDeviceProcAddr(device, name);
+  // A command the driver lacks stays absent: a hook for it would tell the
+  // application it is there.
+  if (!next) return nullptr;
+  const PFN_vkVoidFunction hook = find_hook(kDeviceHooks, name);
+  return hook ? hook : next;
+}
+
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetInstanceProcAddr(VkInstance instance, const char* name) {
+  if (const PFN_vkVoidFunction hook = find_hook(kInstanceHooks, name)) return hook;
+  if (!instance) return nullptr;
+  const auto inst = global().instances.find(layer::dispatch_key(instance));
+  if (!inst) return nullptr;
+  const PFN_vkVoidFunction next = inst->next_gipa(instance, name);
+  if (!next) return nullptr;
+  const PFN_vkVoidFunction hook = find_hook(kDeviceHooks, name);
+  return hook ? hook : next;
+}
+
+}  // namespace
+
+VkResult negotiate_layer(VkNegotiateLayerInterface* v) {
+  return layer::negotiate(v, GetInstanceProcAddr, GetDeviceProcAddr);
+}
+
+}  // namespace libtrace::capture

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: MIT
+// The capture layer's name and the environment it reads, in one place: the
+// layer, its manifest and the launcher must agree on them.
+#pragma once
+
+namespace libtrace::capture {
+
+inline constexpr const char* kLayerName = "VK_LAYER_TRAK_capture";
+
+// BASE of the .foz archives (BASE.<hash>.<N>.foz); "capture" in the current
+// directory when the layer is enabled without it.
+inline constexpr const char* kEnvFoz = "TRAK_CAPTURE_FOZ";
+// A file the layer appends the name of every archive it creates to.
+inline constexpr const char* kEnvReport = "TRAK_CAPTURE_REPORT";
+// "0": no signal handlers (the pipeline being created when the driver
+// crashes is then not written).
+inline constexpr const char* kEnvSignals = "TRAK_CAPTURE_SIGNALS";
+
+}  // namespace libtrace::capture
