@@ -102,7 +102,7 @@ void FozCapture::record(foz::Tag tag, const void* ci, std::uint64_t handle) {
     o.hash = foz::compute_hash(o, lookup_, where, &resolver_);
     remember(tag, handle, o.hash);
     if (recorder_->contains(tag, o.hash)) return;
-    std::string payload = foz::serialize_payload(o, where, &resolver_);
+    std::string payload = foz::serialize_payload(o, where, &resolver_, &lookup_);
     if (tag == foz::Tag::render_pass) recorder_->keep_render_pass(o.hash, payload);
     recorder_->add(tag, o.hash, std::move(payload));
   } catch (const std::exception& e) {
@@ -246,7 +246,7 @@ PreparedPipelines FozCapture::prepare(foz::Tag tag, const void* infos, std::uint
       const std::string where(foz::tag_name(tag));
       o.hash = foz::compute_hash(o, lookup_, where, &resolver);
       p.hashes[i] = o.hash;
-      if (!recorder_->contains(tag, o.hash)) p.payloads[i] = foz::serialize_payload(o, where, &resolver);
+      if (!recorder_->contains(tag, o.hash)) p.payloads[i] = foz::serialize_payload(o, where, &resolver, &lookup_);
     } catch (const std::exception& e) {
       p.hashes[i] = 0;
       log_failure(tag, e);

@@ -48,6 +48,11 @@ class FozCapture {
   // VkComputePipelineCreateInfo or VkRayTracingPipelineCreateInfoKHR (by
   // tag). Inline shader modules are recorded here as modules of their own.
   PreparedPipelines prepare(foz::Tag tag, const void* infos, std::uint32_t count);
+
+  // pthread_atfork, as KeyedState's.
+  void before_fork() { mu_.lock(); }
+  void after_fork_in_parent() { mu_.unlock(); }
+  void after_fork_in_child() { new (&mu_) std::shared_mutex; }
   // After the driver returned: the pipelines it made are recorded.
   void created(PreparedPipelines& p, const VkPipeline* pipelines, std::uint32_t count);
 

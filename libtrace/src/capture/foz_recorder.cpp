@@ -4,6 +4,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <new>
+
 #include "capture/names.hpp"
 #include "layer/layer.hpp"
 #include "libtrace/core/error.hpp"
@@ -182,9 +184,13 @@ void FozRecorder::after_fork_in_parent() {
 }
 
 void FozRecorder::after_fork_in_child() {
-  rp_mu_.unlock();
-  mu_.unlock();
-  write_mu_.unlock();
+  // Fresh locks and condition variables: the copies may hold the state of
+  // parent threads that do not exist here (a notify in flight, a waiter).
+  new (&rp_mu_) std::mutex;
+  new (&mu_) std::mutex;
+  new (&write_mu_) std::timed_mutex;
+  new (&wake_) std::condition_variable;
+  new (&drained_) std::condition_variable;
   // The writer thread did not come along, and the open archive is the
   // parent's: neither may be touched (joining a thread of another process
   // is undefined; writing would interleave with the parent).

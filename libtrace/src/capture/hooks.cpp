@@ -9,10 +9,12 @@
 
 #include <cstring>
 #include <memory>
+#include <new>
 #include <mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "capture/crash_guard.hpp"
 #include "capture/foz_capture.hpp"
@@ -48,26 +50,46 @@ struct Global {
   Config config;
   layer::KeyedState<Instance> instances;
   layer::KeyedState<Device> devices;
-  std::mutex mu;  // recorders
+  std::mutex mu;  // recorders, captures
   std::unordered_map<foz::Hash, std::shared_ptr<FozRecorder>> recorders;
+  std::vector<std::weak_ptr<FozCapture>> captures;
 };
 
 Global& global();
 
+// fork(): every lock of the layer is taken first, so that the child's copy
+// of the state is whole, and the child starts with new ones.
+template <typename Fn>
+void each_capture(Global& g, Fn&& fn) {
+  for (const auto& weak : g.captures)
+    if (const auto c = weak.lock()) fn(*c);
+}
 void before_fork() {
   Global& g = global();
   g.mu.lock();
+  g.instances.before_fork();
+  g.devices.before_fork();
+  each_capture(g, [](FozCapture& c) { c.before_fork(); });
   for (auto& [hash, r] : g.recorders) r->before_fork();
+  layer::log_before_fork();
 }
 void after_fork_in_parent() {
   Global& g = global();
+  layer::log_after_fork_in_parent();
   for (auto& [hash, r] : g.recorders) r->after_fork_in_parent();
+  each_capture(g, [](FozCapture& c) { c.after_fork_in_parent(); });
+  g.devices.after_fork_in_parent();
+  g.instances.after_fork_in_parent();
   g.mu.unlock();
 }
 void after_fork_in_child() {
   Global& g = global();
+  layer::log_after_fork_in_child();
   for (auto& [hash, r] : g.recorders) r->after_fork_in_child();
-  g.mu.unlock();
+  each_capture(g, [](FozCapture& c) { c.after_fork_in_child(); });
+  g.devices.after_fork_in_child();
+  g.instances.after_fork_in_child();
+  new (&g.mu) std::mutex;
 }
 
 // At exit (and when the layer's library would be unloaded) every queued
@@ -167,6 +189,11 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice gpu, const VkDevice
     foz::Arena arena;
     const foz::Object app = foz::application_object(inst->has_app ? &inst->app : nullptr, *ci, arena);
     dev->capture = std::make_shared<FozCapture>(recorder_for(app));
+    {
+      Global& g = global();
+      const std::lock_guard lock(g.mu);
+      g.captures.push_back(dev->capture);
+    }
     if (global().config.signals) install_crash_handlers();
   });
   global().devices.insert(layer::dispatch_key(*out), std::move(dev));

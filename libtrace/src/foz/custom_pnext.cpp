@@ -152,6 +152,33 @@ void hash_ds_resolve(Hasher& h, const VkBaseInStructure* p, const HashContext& c
 }
 
 // ---- VkPipelineRenderingCreateInfo: what counts depends on the library state ----
+constexpr const char* kRenderingMembers = "depthAttachmentFormat stencilAttachmentFormat viewMask pColorAttachmentFormats";
+
+// A library part without the output interface ignores the formats (and
+// without any shader state the view mask): Fossilize records them cleared.
+void write_rendering(Out& o, const VkBaseInStructure* p, const DynamicStateInfo*) {
+  VkPipelineRenderingCreateInfo t = as<VkPipelineRenderingCreateInfo>(p);
+  const auto state = o.library_state();
+  if (!(state & VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_OUTPUT_INTERFACE_BIT_EXT)) {
+    t.colorAttachmentCount = 0;
+    t.pColorAttachmentFormats = nullptr;
+    t.depthAttachmentFormat = t.stencilAttachmentFormat = VK_FORMAT_UNDEFINED;
+    if (!(state & (VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_SHADER_BIT_EXT |
+                   VK_GRAPHICS_PIPELINE_LIBRARY_PRE_RASTERIZATION_SHADERS_BIT_EXT)))
+      t.viewMask = 0;
+  }
+  open(o, p);
+  write_members(o, &t, "VkPipelineRenderingCreateInfo", kRenderingMembers);
+  o.end_object();
+}
+
+const VkBaseInStructure* read_rendering(const Node& n, VkStructureType s, Tag) {
+  n.only({"sType", "depthAttachmentFormat", "stencilAttachmentFormat", "viewMask", "colorAttachmentFormats"});
+  auto* t = make<VkPipelineRenderingCreateInfo>(n, s);
+  read_members(n, t, "VkPipelineRenderingCreateInfo", kRenderingMembers);
+  return base(t);
+}
+
 void hash_rendering(Hasher& h, const VkBaseInStructure* p, const HashContext& c) {
   const auto& t = as<VkPipelineRenderingCreateInfo>(p);
   const bool formats = (c.state & VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_OUTPUT_INTERFACE_BIT_EXT) != 0;
@@ -423,9 +450,7 @@ constexpr PnextProfile kProfiles[] = {
      hash_ds_resolve},
     {S(FRAGMENT_SHADING_RATE_ATTACHMENT_INFO_KHR), nullptr, nullptr, write_fsr_attachment, read_fsr_attachment,
      hash_fsr_attachment},
-    {S(PIPELINE_RENDERING_CREATE_INFO),
-     "depthAttachmentFormat stencilAttachmentFormat viewMask pColorAttachmentFormats", nullptr, kNoWrite, kNoRead,
-     hash_rendering},
+    {S(PIPELINE_RENDERING_CREATE_INFO), nullptr, nullptr, write_rendering, read_rendering, hash_rendering},
     {S(PIPELINE_COLOR_WRITE_CREATE_INFO_EXT), nullptr, nullptr, write_color_write, read_color_write, hash_color_write},
     {S(PIPELINE_SAMPLE_LOCATIONS_STATE_CREATE_INFO_EXT), nullptr, nullptr, write_sample_locations_state,
      read_sample_locations_state, hash_sample_locations_state},

@@ -244,6 +244,13 @@ void hash_color_blend(Hasher& h, const VkPipelineColorBlendStateCreateInfo& b, c
 
 }  // namespace
 
+SubpassMeta graphics_subpass_meta(const VkGraphicsPipelineCreateInfo& ci, const Lookup& lookup,
+                                  const std::string& where) {
+  const DynamicStateInfo d = dynamic_state_info(ci.pDynamicState);
+  const GlobalStateInfo g = global_state_info(ci, d, SubpassMeta{true, true});
+  return subpass_meta(ci, g.render_pass_state ? handle_hash(Tag::render_pass, ci.renderPass) : 0, lookup, where);
+}
+
 Hash hash_graphics_pipeline(const Object& o, const Lookup& lookup, const std::string& where) {
   const auto& ci = *o.as<VkGraphicsPipelineCreateInfo>();
   const auto state = effective_library_flags(ci);

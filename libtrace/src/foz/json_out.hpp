@@ -16,11 +16,20 @@ namespace libtrace::foz::detail {
 
 using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
 
+inline constexpr VkGraphicsPipelineLibraryFlagsEXT kAllLibraryState =
+    VK_GRAPHICS_PIPELINE_LIBRARY_VERTEX_INPUT_INTERFACE_BIT_EXT |
+    VK_GRAPHICS_PIPELINE_LIBRARY_PRE_RASTERIZATION_SHADERS_BIT_EXT |
+    VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_SHADER_BIT_EXT | VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_OUTPUT_INTERFACE_BIT_EXT;
+
 class Out {
  public:
   Out(JsonWriter& w, const std::string& where) : w_(w), where_(where) {}
   JsonWriter& raw() { return w_; }
   const std::string& where() const { return where_; }
+  // The graphics pipeline library state being written (all of it outside
+  // pipeline libraries): Fossilize leaves out what a library part ignores.
+  VkGraphicsPipelineLibraryFlagsEXT library_state() const { return library_state_; }
+  void set_library_state(VkGraphicsPipelineLibraryFlagsEXT s) { library_state_ = s; }
 
   void key(const char* k) { w_.Key(k); }
   void u32(const char* k, std::uint32_t v) {
@@ -79,6 +88,7 @@ class Out {
  private:
   JsonWriter& w_;
   const std::string& where_;
+  VkGraphicsPipelineLibraryFlagsEXT library_state_ = kAllLibraryState;
 };
 
 // "pNext": [...] when `p` is not null (Fossilize writes the member even when
@@ -95,7 +105,10 @@ void write_set_layout(Out& o, const VkDescriptorSetLayoutCreateInfo& l);
 void write_pipeline_layout(Out& o, const VkPipelineLayoutCreateInfo& l);
 void write_render_pass(Out& o, const VkRenderPassCreateInfo& rp);
 void write_render_pass2(Out& o, const VkRenderPassCreateInfo2& rp);
-void write_graphics_pipeline(Out& o, const VkGraphicsPipelineCreateInfo& p);
+// `meta`: what the subpass uses. A parsed object holds only the state blocks
+// Fossilize kept, so assuming both loses nothing; a live create info may
+// carry blocks its subpass ignores, which Fossilize leaves out.
+void write_graphics_pipeline(Out& o, const VkGraphicsPipelineCreateInfo& p, SubpassMeta meta = {true, true});
 void write_compute_pipeline(Out& o, const VkComputePipelineCreateInfo& p);
 void write_raytracing_pipeline(Out& o, const VkRayTracingPipelineCreateInfoKHR& p);
 // "applicationInfo": {...}, "physicalDeviceFeatures": {...} members.

@@ -151,6 +151,10 @@ Hash hash_application_info(const VkApplicationInfo* app, const VkPhysicalDeviceF
                            const std::string& where);
 Hash hash_link(const ApplicationLink& link);
 Hash hash_graphics_pipeline(const Object& o, const Lookup& lookup, const std::string& where);
+// Whether the pipeline's subpass (its render pass's, or its rendering info's)
+// uses color and depth/stencil attachments.
+SubpassMeta graphics_subpass_meta(const VkGraphicsPipelineCreateInfo& ci, const Lookup& lookup,
+                                  const std::string& where);
 // Libraries of graphics pipelines (in the pNext chain) are graphics pipelines,
 // those of ray-tracing pipelines (pLibraryInfo) ray-tracing ones.
 void hash_library_info(Hasher& h, const VkPipelineLibraryCreateInfoKHR& info, Tag library_tag);

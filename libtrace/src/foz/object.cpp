@@ -273,7 +273,8 @@ Object parse_bucket_info(std::string_view payload, Hash hash, Arena& arena, cons
   return o;
 }
 
-std::string serialize_payload(const Object& o, const std::string& where, const HandleResolver* resolve) {
+std::string serialize_payload(const Object& o, const std::string& where, const HandleResolver* resolve,
+                              const Lookup* lookup) {
   using namespace detail;
   const ResolverScope scope(resolve);
   if (o.tag == Tag::bucket_info) return std::string(o.raw_json);
@@ -320,7 +321,11 @@ std::string serialize_payload(const Object& o, const std::string& where, const H
           else
             write_render_pass(out, *o.as<VkRenderPassCreateInfo>());
           break;
-        case Tag::graphics_pipeline: write_graphics_pipeline(out, *o.as<VkGraphicsPipelineCreateInfo>()); break;
+        case Tag::graphics_pipeline: {
+          const auto& ci = *o.as<VkGraphicsPipelineCreateInfo>();
+          write_graphics_pipeline(out, ci, lookup ? graphics_subpass_meta(ci, *lookup, where) : SubpassMeta{true, true});
+          break;
+        }
         case Tag::compute_pipeline: write_compute_pipeline(out, *o.as<VkComputePipelineCreateInfo>()); break;
         default: write_raytracing_pipeline(out, *o.as<VkRayTracingPipelineCreateInfoKHR>()); break;
       }

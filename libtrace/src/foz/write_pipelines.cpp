@@ -225,11 +225,12 @@ void write_raytracing_pipeline(Out& o, const VkRayTracingPipelineCreateInfoKHR& 
   o.end_object();
 }
 
-void write_graphics_pipeline(Out& o, const VkGraphicsPipelineCreateInfo& p) {
+void write_graphics_pipeline(Out& o, const VkGraphicsPipelineCreateInfo& p, SubpassMeta meta) {
   const DynamicStateInfo dyn = dynamic_state_info(p.pDynamicState);
-  // What a recording keeps: Fossilize copies assuming the subpass uses color
-  // and depth, and drops from the JSON what the pipeline does not use.
-  const GlobalStateInfo g = global_state_info(p, dyn, SubpassMeta{true, true});
+  // What a recording keeps: Fossilize drops from the JSON what the pipeline
+  // does not use.
+  const GlobalStateInfo g = global_state_info(p, dyn, meta);
+  o.set_library_state(effective_library_flags(p));
   o.begin_object();
   o.u32("flags", p.flags);
   o.handle("basePipelineHandle", Tag::graphics_pipeline, p.basePipelineHandle);
@@ -319,6 +320,7 @@ void write_graphics_pipeline(Out& o, const VkGraphicsPipelineCreateInfo& p) {
   if (g.module_state) write_stages(o, p.pStages, p.stageCount);
   write_pnext(o, p.pNext, &dyn);
   o.end_object();
+  o.set_library_state(kAllLibraryState);
 }
 
 }  // namespace libtrace::foz::detail

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <mutex>
+#include <new>
 #include <set>
 
 namespace libtrace::layer {
@@ -67,11 +68,23 @@ void log(std::string_view layer, std::string_view message) {
   }
 }
 
-void log_once(std::string_view layer, std::string_view what, std::string_view detail) {
+namespace {
+
+std::mutex& log_mutex() {
   static std::mutex mu;
+  return mu;
+}
+
+}  // namespace
+
+void log_before_fork() { log_mutex().lock(); }
+void log_after_fork_in_parent() { log_mutex().unlock(); }
+void log_after_fork_in_child() { new (&log_mutex()) std::mutex; }
+
+void log_once(std::string_view layer, std::string_view what, std::string_view detail) {
   static std::set<std::string, std::less<>> seen;
   {
-    const std::lock_guard lock(mu);
+    const std::lock_guard lock(log_mutex());
     if (seen.find(what) != seen.end()) return;
     seen.emplace(what);
   }

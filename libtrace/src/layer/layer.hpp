@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <mutex>
 #include <shared_mutex>
 #include <string>
@@ -64,11 +65,12 @@ class KeyedState {
     map_.erase(it);
     return out;
   }
-  template <typename Fn>
-  void for_each(Fn&& fn) const {
-    const std::shared_lock lock(mu_);
-    for (const auto& [key, state] : map_) fn(*state);
-  }
+  // pthread_atfork: held across fork() so that the child's copy is whole;
+  // the child gets a new lock (a lock word copied mid-use belongs to a
+  // thread the child does not have).
+  void before_fork() { mu_.lock(); }
+  void after_fork_in_parent() { mu_.unlock(); }
+  void after_fork_in_child() { new (&mu_) std::shared_mutex; }
 
  private:
   mutable std::shared_mutex mu_;
@@ -82,6 +84,11 @@ void log(std::string_view layer, std::string_view message);
 // ones are dropped. An application that trips one problem on
 // every frame must not drown in it.
 void log_once(std::string_view layer, std::string_view what, std::string_view detail);
+
+// pthread_atfork for log_once()'s lock.
+void log_before_fork();
+void log_after_fork_in_parent();
+void log_after_fork_in_child();
 
 // The environment variable's value, "" when unset.
 std::string env(const char* name);

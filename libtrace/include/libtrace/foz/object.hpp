@@ -225,9 +225,12 @@ Hash compute_hash(const Object& object, const Lookup& lookup, const std::string&
 // back as the same JSON value, usually the same bytes.
 // With a resolver, handles are mapped as for compute_hash and an inline
 // stage module is written as the hash of that module (which the caller
-// records as a shader module of its own, as Fossilize's layer does).
+// records as a shader module of its own, as Fossilize's layer does). With a
+// lookup, a graphics pipeline leaves out the state blocks its subpass does
+// not use (color blend, depth/stencil), as Fossilize's layer records live
+// create infos; the hash never depends on them either way.
 std::string serialize_payload(const Object& object, const std::string& where,
-                              const HandleResolver* resolve = nullptr);
+                              const HandleResolver* resolve = nullptr, const Lookup* lookup = nullptr);
 
 // Streams one whole-state JSON document built from objects of any tags, in
 // the layout Fossilize's StateReplayer reads (shader code as base64 "code"),
