@@ -126,6 +126,19 @@ for path in files_under('tools'):
             continue
         problems.append(f'{where}: a tool includes "{name}" (neither libtrace/…, tool_main.hpp nor its own folder {own}/)')
 
+# 3b. Layers are built from a module's public header, like tools, and export
+#     the loader's one entry point and nothing else.
+for path in files_under('layers'):
+    text = open(path, encoding='utf-8', errors='replace').read()
+    for m in include_re.finditer(text):
+        bracket, name = m.groups()
+        if bracket == '"' and not name.startswith('libtrace/'):
+            problems.append(f'{rel(path)}:{text.count(chr(10), 0, m.start()) + 1}: a layer includes "{name}" '
+                            '(only libtrace/… public headers)')
+    for m in re.finditer(r'visibility\("default"\)\)\)[^(]*?(\w+)\s*\(', text):
+        if m.group(1) != 'vkNegotiateLoaderLayerInterfaceVersion':
+            problems.append(f'{rel(path)}: a layer exports {m.group(1)} (only vkNegotiateLoaderLayerInterfaceVersion)')
+
 # 4. Tests reach internals through libtrace_internal_dep, never by relative paths.
 for path in files_under('tests'):
     text = open(path, encoding='utf-8', errors='replace').read()

@@ -60,7 +60,7 @@ std::vector<std::string> command_environment(const RunOptions& opt, const std::s
 
 std::string make_report_file() {
   const char* tmp = std::getenv("TMPDIR");
-  std::string path = std::string(tmp && *tmp ? tmp : "/tmp") + "/trak-capture-report.XXXXXX";
+  std::string path = std::string(tmp && *tmp ? tmp : "/tmp") + "/capture-report.XXXXXX";
   const int fd = ::mkstemp(path.data());
   if (fd < 0) throw_errno(path, "create");
   ::close(fd);

@@ -106,9 +106,11 @@ void write_pipeline_layout(Out& o, const VkPipelineLayoutCreateInfo& l);
 void write_render_pass(Out& o, const VkRenderPassCreateInfo& rp);
 void write_render_pass2(Out& o, const VkRenderPassCreateInfo2& rp);
 // `meta`: what the subpass uses. A parsed object holds only the state blocks
-// Fossilize kept, so assuming both loses nothing; a live create info may
-// carry blocks its subpass ignores, which Fossilize leaves out.
-void write_graphics_pipeline(Out& o, const VkGraphicsPipelineCreateInfo& p, SubpassMeta meta = {true, true});
+// Fossilize kept, so assuming both loses nothing; a live create info (`live`:
+// a capture layer's) may carry blocks its subpass ignores, which Fossilize
+// leaves out.
+void write_graphics_pipeline(Out& o, const VkGraphicsPipelineCreateInfo& p, SubpassMeta meta = {true, true},
+                             bool live = false);
 void write_compute_pipeline(Out& o, const VkComputePipelineCreateInfo& p);
 void write_raytracing_pipeline(Out& o, const VkRayTracingPipelineCreateInfoKHR& p);
 // "applicationInfo": {...}, "physicalDeviceFeatures": {...} members.

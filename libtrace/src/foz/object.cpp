@@ -323,7 +323,8 @@ std::string serialize_payload(const Object& o, const std::string& where, const H
           break;
         case Tag::graphics_pipeline: {
           const auto& ci = *o.as<VkGraphicsPipelineCreateInfo>();
-          write_graphics_pipeline(out, ci, lookup ? graphics_subpass_meta(ci, *lookup, where) : SubpassMeta{true, true});
+          write_graphics_pipeline(out, ci, lookup ? graphics_subpass_meta(ci, *lookup, where) : SubpassMeta{true, true},
+                                  resolve != nullptr);
           break;
         }
         case Tag::compute_pipeline: write_compute_pipeline(out, *o.as<VkComputePipelineCreateInfo>()); break;

@@ -225,7 +225,7 @@ void write_raytracing_pipeline(Out& o, const VkRayTracingPipelineCreateInfoKHR& 
   o.end_object();
 }
 
-void write_graphics_pipeline(Out& o, const VkGraphicsPipelineCreateInfo& p, SubpassMeta meta) {
+void write_graphics_pipeline(Out& o, const VkGraphicsPipelineCreateInfo& p, SubpassMeta meta, bool live) {
   const DynamicStateInfo dyn = dynamic_state_info(p.pDynamicState);
   // What a recording keeps: Fossilize drops from the JSON what the pipeline
   // does not use.
@@ -235,9 +235,13 @@ void write_graphics_pipeline(Out& o, const VkGraphicsPipelineCreateInfo& p, Subp
   o.u32("flags", p.flags);
   o.handle("basePipelineHandle", Tag::graphics_pipeline, p.basePipelineHandle);
   o.s32("basePipelineIndex", p.basePipelineIndex);
-  o.handle("layout", Tag::pipeline_layout, p.layout);
-  o.handle("renderPass", Tag::render_pass, p.renderPass);
-  o.u32("subpass", p.subpass);
+  // Fossilize's layer records state a live pipeline does not use as null
+  // (a library part may name a render pass or layout it ignores); a parsed
+  // one is written as it was read.
+  const bool render_pass = !live || g.render_pass_state;
+  o.handle("layout", Tag::pipeline_layout, !live || g.layout_state ? p.layout : VK_NULL_HANDLE);
+  o.handle("renderPass", Tag::render_pass, render_pass ? p.renderPass : VK_NULL_HANDLE);
+  o.u32("subpass", render_pass ? p.subpass : 0);
   if (g.tessellation_state) {
     o.begin_object("tessellationState");
     o.u32("flags", p.pTessellationState->flags);
@@ -255,7 +259,9 @@ void write_graphics_pipeline(Out& o, const VkGraphicsPipelineCreateInfo& p, Subp
     o.f32("minSampleShading", ms.minSampleShading);
     o.u32("alphaToOneEnable", ms.alphaToOneEnable);
     o.u32("alphaToCoverageEnable", ms.alphaToCoverageEnable);
-    if (ms.pSampleMask)
+    // A dynamic sample mask is not recorded (a live create info may still
+    // point at one).
+    if (ms.pSampleMask && !dyn.sample_mask)
       o.u32_array("sampleMask", ms.pSampleMask, (static_cast<std::uint32_t>(ms.rasterizationSamples) + 31) / 32);
     write_pnext(o, ms.pNext, &dyn);
     o.end_object();

@@ -223,9 +223,11 @@ Hash compute_hash(const Object& object, const Lookup& lookup, const std::string&
 // varint SPIR-V; application infos and links have their own envelopes). Keys
 // appear in Fossilize's order, so payloads of parsed Fossilize entries come
 // back as the same JSON value, usually the same bytes.
-// With a resolver, handles are mapped as for compute_hash and an inline
-// stage module is written as the hash of that module (which the caller
-// records as a shader module of its own, as Fossilize's layer does). With a
+// With a resolver the create info is a live one, recorded as Fossilize's
+// layer records it: handles are mapped as for compute_hash, an inline stage
+// module is written as the hash of that module (which the caller records as
+// a shader module of its own), and a pipeline layout or render pass a
+// library part does not use is written as null. With a
 // lookup, a graphics pipeline leaves out the state blocks its subpass does
 // not use (color blend, depth/stencil), as Fossilize's layer records live
 // create infos; the hash never depends on them either way.

@@ -1,0 +1,41 @@
+# Sourced by the capture tests: paths, a scratch folder, and the checks they
+# share. Meson sets TOOLS (build/tools), APPS (the test applications), DATA
+# (tests/data), SRC (this folder) and FOSSILIZE (the oracle's folder, or "").
+set -u
+CAPTURE=$TOOLS/capture/trak-capture STAT=$TOOLS/stat/trak-stat REPLAY=$TOOLS/replay/trak-replay
+CONVERT=$TOOLS/convert/trak-convert STORM=$APPS/capture_pipeline_storm CRASH=$APPS/capture_crash_in_create
+LAYER_DIR=$TOOLS/../layers/capture
+work=$(mktemp -d) || exit 99
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 99
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+skip() { echo "skipped: $*" >&2; exit 77; }
+
+# The oracle is optional beside a fresh clone; CI (../shared beside it) has it.
+need_fossilize() {
+  [ -n "$FOSSILIZE" ] && [ -x "$FOSSILIZE/bin/fossilize-list" ] ||
+    skip "needs Fossilize's layer and tools (../shared/tools/fossilize) as the oracle"
+}
+need_xvfb() {
+  command -v xvfb-run >/dev/null || skip "needs xvfb-run (package xvfb) to give $1 a display"
+  command -v "$1" >/dev/null || skip "needs $1 (package $2)"
+}
+xrun() { xvfb-run -a -s "-screen 0 1280x1024x24 +extension GLX" "$@"; }
+
+# Entries (tag, hash) of archives, sorted; and per tag counts.
+keys() { python3 "$SRC/foz_entries.py" keys "$@"; }
+count() { keys "$2" | awk -v t="$1" '$1 == t' | wc -l; }
+# Every pipeline of the archives compiles again on the device.
+replays() {
+  "$REPLAY" "$@" > replay.out 2>&1 || { cat replay.out >&2; fail "trak-replay $*"; }
+}
+# Both layers on one run: the same calls reach both, so the archives must agree.
+with_both_layers() {
+  name=$1; shift
+  VK_ADD_LAYER_PATH=$LAYER_DIR:$FOSSILIZE/layer VK_INSTANCE_LAYERS=VK_LAYER_TRAK_capture:VK_LAYER_fossilize \
+    TRAK_CAPTURE_FOZ=$work/trak-$name FOSSILIZE_DUMP_PATH=$work/fz-$name "$@" > "$name.out" 2> "$name.err" ||
+    { cat "$name.err" >&2; fail "$* under both layers"; }
+  python3 "$SRC/foz_entries.py" same "$work/trak-$name".*.foz -- "$work/fz-$name".*.foz ||
+    fail "$name: trak's and Fossilize's archives differ"
+}
