@@ -28,7 +28,9 @@ keys() { python3 "$SRC/foz_entries.py" keys "$@"; }
 count() { keys "$2" | awk -v t="$1" '$1 == t' | wc -l; }
 # Every pipeline of the archives compiles again on the device.
 replays() {
-  "$REPLAY" "$@" > replay.out 2>&1 || { cat replay.out >&2; fail "trak-replay $*"; }
+  "$REPLAY" --json "$@" > replay.json 2> replay.err || { cat replay.err >&2; fail "trak-replay $*"; }
+  jq -e '.graphics.total + .compute.total > 0 and
+         ([.graphics, .compute, .raytracing] | all(.ok == .total))' replay.json > /dev/null || { cat replay.json >&2; fail "trak-replay did not create every pipeline of $*"; }
 }
 # Both layers on one run: the same calls reach both, so the archives must agree.
 with_both_layers() {
