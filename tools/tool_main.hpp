@@ -131,6 +131,14 @@ class HelpFormatter final : public CLI::Formatter {
     return out;
   }
 
+  // A tool that runs a command (prefix_command) says where the command goes.
+  std::string make_usage(const CLI::App* app, std::string name) const override {
+    std::string u = CLI::Formatter::make_usage(app, std::move(name));
+    if (app->get_prefix_command() && !u.empty() && u.back() == '\n')
+      u.insert(u.size() - 1, " [--] COMMAND [ARGS...]");
+    return u;
+  }
+
   std::string make_option_opts(const CLI::Option* opt) const override {
     const std::string type = opt->get_type_name();
     if (type.empty() || !opt->nonpositional()) return {};  // a flag, or a positional

@@ -74,8 +74,9 @@ Without trak-capture (launchers that cannot wrap the command):
   VK_ADD_LAYER_PATH=<dir of VkLayer_trak_capture.json> VK_INSTANCE_LAYERS=VK_LAYER_TRAK_capture \
   TRAK_CAPTURE_FOZ=/tmp/caps/cube vkcube
 
-Exit status: the command's (128 + N when signal N ended it), 127 when it cannot be found, 126 when it cannot be
-run, 1 or 2 for trak-capture's own errors.)");
+Exit status: the command's (128 + N when signal N ended it); 127 when it cannot be found, 126 when it
+cannot be run; 1 or 2 for trak-capture's own errors.
+)");
 
   return tools::run(app, argc, argv, [&]() -> int {
     std::vector<std::string> command = app.remaining();

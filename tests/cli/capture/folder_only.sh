@@ -1,0 +1,2 @@
+mkdir caps
+"$CAPTURE" --foz caps/ -- true

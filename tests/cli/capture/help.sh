@@ -1,0 +1,1 @@
+"$CAPTURE" --help | grep -E '^(Usage|  --foz|  trak-capture --foz /tmp)'

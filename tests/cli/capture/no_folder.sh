@@ -1,0 +1,1 @@
+"$CAPTURE" --foz no/such/folder/app -- true

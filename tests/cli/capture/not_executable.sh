@@ -1,0 +1,2 @@
+printf 'echo hi\n' > script
+"$CAPTURE" --foz x -- ./script

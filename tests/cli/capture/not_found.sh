@@ -1,0 +1,1 @@
+"$CAPTURE" --foz x -- no-such-program-here --c 3
