@@ -10,6 +10,7 @@
 #include "layer/layer.hpp"
 #include "libtrace/core/error.hpp"
 #include "libtrace/core/io.hpp"
+#include "libtrace/foz/archive.hpp"
 
 namespace libtrace::capture {
 
@@ -36,13 +37,9 @@ void report_archive(const std::string& report, const std::string& path) {
 
 FozRecorder::FozRecorder(RecorderOptions opt, const foz::Object& application)
     : opt_(std::move(opt)), app_hash_(application.hash) {
-  std::string payload = foz::serialize_payload(application, "application info");
-  keys_[0].insert(app_hash_);
-  history_.push_back({foz::Tag::application_info, app_hash_, std::move(payload)});
   // Fossilize writes the application info when the device is created, even
   // for an application that then creates nothing.
-  const std::lock_guard lock(mu_);
-  start_locked();
+  add(foz::Tag::application_info, app_hash_, foz::serialize_payload(application, "application info"));
 }
 
 FozRecorder::~FozRecorder() { stop(); }
@@ -56,7 +53,7 @@ bool FozRecorder::add(foz::Tag tag, foz::Hash hash, std::string payload) {
   {
     const std::lock_guard lock(mu_);
     if (!keys_[static_cast<std::size_t>(tag)].insert(hash).second) return false;
-    history_.push_back({tag, hash, std::move(payload)});
+    queue_.push_back({tag, hash, std::move(payload)});
     start_locked();
   }
   wake_.notify_one();
@@ -71,8 +68,7 @@ void FozRecorder::start_locked() {
 
 void FozRecorder::drain() {
   std::unique_lock lock(mu_);
-  const std::size_t target = history_.size();
-  drained_.wait(lock, [&] { return !thread_ || failed_ || written_ >= target; });
+  drained_.wait(lock, [&] { return !thread_ || failed_ || (queue_.empty() && writing_ == 0); });
 }
 
 void FozRecorder::stop() {
@@ -91,43 +87,55 @@ void FozRecorder::run() {
   for (;;) {
     {
       std::unique_lock lock(mu_);
-      wake_.wait(lock, [&] { return stop_ || failed_ || written_ < history_.size(); });
-      if (failed_ || (stop_ && written_ >= history_.size())) break;
+      wake_.wait(lock, [&] { return stop_ || failed_ || !queue_.empty(); });
+      if (failed_ || (stop_ && queue_.empty())) break;
     }
     {
       const std::lock_guard wl(write_mu_);
-      write_pending();
+      write_queued();
     }
     drained_.notify_all();
   }
   drained_.notify_all();
 }
 
-void FozRecorder::write_pending() {
-  std::vector<const Stored*> batch;
+void FozRecorder::write_queued() {
+  std::deque<Stored> batch;
   {
-    // Deque elements stay where they are while others are appended: the
-    // pointers are taken under the lock, the bytes written outside it.
     const std::lock_guard lock(mu_);
-    for (std::size_t i = written_; i < history_.size(); ++i) batch.push_back(&history_[i]);
+    batch.swap(queue_);
+    writing_ = batch.size();
   }
-  if (batch.empty() || failed_) return;
-  try {
-    for (const Stored* s : batch) write_one(*s);
-    writer_->flush();
-  } catch (const std::exception& e) {
-    failed_ = true;
-    layer::log_once(kLayerName, "stopped writing " + (writer_ ? writer_->path() : opt_.base), e.what());
+  if (!batch.empty() && !failed_) {
+    try {
+      for (const Stored& s : batch) write_one(s);
+      writer_->flush();
+    } catch (const std::exception& e) {
+      failed_ = true;
+      layer::log_once(kLayerName, "stopped writing " + (writer_ ? writer_->path() : opt_.base), e.what());
+    }
   }
   const std::lock_guard lock(mu_);
-  written_ += batch.size();
+  writing_ = 0;
+}
+
+void FozRecorder::open_archive() {
+  writer_ = foz::ArchiveWriter::create_numbered(opt_.base + "." + foz::hash_hex(app_hash_));
+  report_archive(opt_.report, writer_->path());
+  if (inherit_path_.empty()) return;
+  // The parent's entries as they were at the fork: the file may have grown
+  // since, and what came later is the parent's own.
+  InputFile in(inherit_path_);
+  std::vector<std::uint8_t> bytes(inherit_bytes_);
+  bytes.resize(in.read(bytes.data(), bytes.size()));
+  foz::ArchiveScanner scan(bytes, inherit_path_);
+  for (foz::ScannedEntry e; scan.next(e);)
+    if (e.known_tag()) writer_->write_raw(e.tag(), e.hash, e.header, e.stored);
+  inherit_path_.clear();
 }
 
 void FozRecorder::write_one(const Stored& s) {
-  if (!writer_) {
-    writer_ = foz::ArchiveWriter::create_numbered(opt_.base + "." + foz::hash_hex(app_hash_));
-    report_archive(opt_.report, writer_->path());
-  }
+  if (!writer_) open_archive();
   // Fossilize writes an object's link first, then the object.
   if (s.tag != foz::Tag::application_info) {
     foz::Object link;
@@ -144,17 +152,19 @@ void FozRecorder::write_one(const Stored& s) {
 
 void FozRecorder::write_before_dying(const std::vector<PendingEntry>& last, std::chrono::milliseconds budget) {
   const auto deadline = std::chrono::steady_clock::now() + budget;
+  // Holding the file's lock, the writer thread is between batches: what it
+  // has not taken is in the queue.
   if (!write_mu_.try_lock_until(deadline)) return;
-  // The lock of the queue is held only for moments, unless by this very
-  // thread when it died: then give up rather than wait forever.
+  // The queue's lock is held only for moments, unless by this very thread
+  // when it died: then give up rather than wait forever.
   bool locked = false;
   while (!(locked = mu_.try_lock()) && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   if (locked) {
     for (const PendingEntry& e : last)
-      if (keys_[static_cast<std::size_t>(e.tag)].insert(e.hash).second) history_.push_back({e.tag, e.hash, e.payload});
+      if (keys_[static_cast<std::size_t>(e.tag)].insert(e.hash).second) queue_.push_back({e.tag, e.hash, e.payload});
     mu_.unlock();
-    write_pending();
+    write_queued();
   }
   write_mu_.unlock();
 }
@@ -193,13 +203,20 @@ void FozRecorder::after_fork_in_child() {
   new (&drained_) std::condition_variable;
   // The writer thread did not come along, and the open archive is the
   // parent's: neither may be touched (joining a thread of another process
-  // is undefined; writing would interleave with the parent).
+  // is undefined; writing would interleave with the parent). What the
+  // parent's archive holds now is what the child's will start with.
   static_cast<void>(thread_.release());
-  if (writer_) writer_->abandon();
-  writer_.reset();
-  written_ = 0;
+  if (writer_) {
+    if (inherit_path_.empty()) {
+      inherit_path_ = writer_->path();
+      inherit_bytes_ = writer_->bytes_written();
+    }
+    writer_->abandon();
+    writer_.reset();
+  }
   stop_ = false;
   failed_ = false;
+  writing_ = 0;
 }
 
 }  // namespace libtrace::capture

@@ -7,9 +7,10 @@
 // Objects arrive serialized, on the application's threads; a writer thread
 // compresses them and appends each with its application link, then hands the
 // bytes to the file, so a killed process leaves every entry written so far.
-// Whatever was accepted stays in memory: a forked child that records
-// something new starts an archive of its own that holds everything it knows,
-// so nothing in it refers to an entry only its parent's archive has.
+// Memory holds the queue, not the archive: a forked child that records
+// something new starts an archive of its own and first copies into it the
+// entries its parent's archive held at the fork, so nothing in it refers to
+// an entry only the parent's archive has.
 #pragma once
 
 #include <array>
@@ -83,22 +84,29 @@ class FozRecorder {
   };
   void start_locked();
   void run();
-  void write_pending();  // write_mu_ held
+  // With write_mu_ held: takes the queue and writes it.
+  void write_queued();
   void write_one(const Stored& s);
+  void open_archive();
 
   RecorderOptions opt_;
   foz::Hash app_hash_;
 
-  mutable std::mutex mu_;  // history_, keys_, stop_, thread_
+  // Lock order: write_mu_, then mu_, then rp_mu_.
+  std::timed_mutex write_mu_;  // writer_, inherit_*: whoever writes the file
+  std::unique_ptr<foz::ArchiveWriter> writer_;
+  // A forked child's first archive starts with the first inherit_bytes_
+  // bytes' entries of its parent's archive.
+  std::string inherit_path_;
+  std::uint64_t inherit_bytes_ = 0;
+
+  mutable std::mutex mu_;  // queue_, writing_, keys_, stop_, thread_
   std::condition_variable wake_, drained_;
-  std::deque<Stored> history_;  // every accepted entry, in order; never shrinks
-  std::array<std::unordered_set<foz::Hash>, foz::kTagCount> keys_;
+  std::deque<Stored> queue_;  // accepted, not in the file yet
+  std::size_t writing_ = 0;   // taken from the queue, being written
+  std::array<std::unordered_set<foz::Hash>, foz::kTagCount> keys_;  // every entry accepted
   std::unique_ptr<std::thread> thread_;
   bool stop_ = false;
-
-  std::timed_mutex write_mu_;  // writer_, written_: whoever writes the file
-  std::unique_ptr<foz::ArchiveWriter> writer_;
-  std::atomic<std::size_t> written_{0};  // history_ entries in this process's file
   std::atomic<bool> failed_{false};
 
   mutable std::mutex rp_mu_;
