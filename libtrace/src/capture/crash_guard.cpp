@@ -2,6 +2,7 @@
 #include "capture/crash_guard.hpp"
 
 #include <signal.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <mutex>
@@ -41,9 +42,15 @@ void pass_on(int sig, siginfo_t* info, void* context) {
 void on_fatal(int sig, siginfo_t* info, void* context) {
   if (CrashGuard* g = t_guard) {
     t_guard = nullptr;  // a fault in what follows goes straight on
+    // Writing allocates and compresses, which a driver that died holding the
+    // allocator's lock would block forever: past 10 s the process goes, as
+    // it was going to anyway, rather than hang.
+    ::signal(SIGALRM, SIG_DFL);
+    ::alarm(10);
     layer::log(kLayerName, "signal " + std::to_string(sig) +
                                " during pipeline creation: writing the pipeline being created to the archive");
     g->recorder->write_before_dying(g->pipelines->pending(), std::chrono::seconds(3));
+    ::alarm(0);
   }
   pass_on(sig, info, context);
 }
