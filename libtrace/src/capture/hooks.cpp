@@ -19,20 +19,12 @@
 #include "capture/crash_guard.hpp"
 #include "capture/foz_capture.hpp"
 #include "capture/names.hpp"
+#include "layer/instance.hpp"
 #include "layer/layer.hpp"
 
 namespace libtrace::capture {
 
 namespace {
-
-struct Instance {
-  VkInstance handle = VK_NULL_HANDLE;
-  layer::InstanceTable t;
-  PFN_vkGetInstanceProcAddr next_gipa = nullptr;
-  bool has_app = false;
-  VkApplicationInfo app{};
-  std::string app_name, engine_name;
-};
 
 struct Device {
   VkDevice handle = VK_NULL_HANDLE;
@@ -48,7 +40,7 @@ struct Config {
 // Never destroyed: a hook may still run while the process exits.
 struct Global {
   Config config;
-  layer::KeyedState<Instance> instances;
+  layer::KeyedState<layer::Instance> instances;
   layer::KeyedState<Device> devices;
   std::mutex mu;  // recorders, captures
   std::unordered_map<foz::Hash, std::shared_ptr<FozRecorder>> recorders;
@@ -142,33 +134,11 @@ void quietly(const char* what, Fn&& fn) {
 
 VKAPI_ATTR VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo* ci, const VkAllocationCallbacks* alloc,
                                               VkInstance* out) {
-  const PFN_vkGetInstanceProcAddr gipa = layer::take_instance_link(ci);
-  if (!gipa) return VK_ERROR_INITIALIZATION_FAILED;
-  const auto create = reinterpret_cast<PFN_vkCreateInstance>(gipa(VK_NULL_HANDLE, "vkCreateInstance"));
-  if (!create) return VK_ERROR_INITIALIZATION_FAILED;
-  const VkResult r = create(ci, alloc, out);
-  if (r != VK_SUCCESS) return r;
-  quietly("cannot follow an instance", [&] {
-    auto inst = std::make_shared<Instance>();
-    inst->handle = *out;
-    inst->next_gipa = gipa;
-    layer::load_instance_table(inst->t, *out, gipa);
-    if (const VkApplicationInfo* app = ci->pApplicationInfo) {
-      inst->has_app = true;
-      inst->app = *app;
-      inst->app.pNext = nullptr;
-      if (app->pApplicationName) inst->app.pApplicationName = (inst->app_name = app->pApplicationName).c_str();
-      if (app->pEngineName) inst->app.pEngineName = (inst->engine_name = app->pEngineName).c_str();
-    }
-    global().instances.insert(layer::dispatch_key(*out), std::move(inst));
-  });
-  return r;
+  return layer::create_instance(ci, alloc, out, global().instances);
 }
 
 VKAPI_ATTR void VKAPI_CALL DestroyInstance(VkInstance instance, const VkAllocationCallbacks* alloc) {
-  if (!instance) return;
-  const auto inst = global().instances.erase(layer::dispatch_key(instance));
-  if (inst && inst->t.DestroyInstance) inst->t.DestroyInstance(instance, alloc);
+  layer::destroy_instance(instance, alloc, global().instances);
 }
 
 // ---- device ----
@@ -319,50 +289,36 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateRayTracingPipelinesKHR(VkDevice device, VkD
 
 // ---- lookup ----
 
-struct Hook {
-  const char* name;
-  PFN_vkVoidFunction fn;
-};
-
-template <typename F>
-PFN_vkVoidFunction fn(F f) {
-  return reinterpret_cast<PFN_vkVoidFunction>(f);
-}
+using layer::Hook;
+constexpr auto entry = [](auto f) { return layer::hook_fn(f); };
 
 VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice device, const char* name);
 VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetInstanceProcAddr(VkInstance instance, const char* name);
 
 const Hook kDeviceHooks[] = {
-    {"vkGetDeviceProcAddr", fn(GetDeviceProcAddr)},
-    {"vkDestroyDevice", fn(DestroyDevice)},
-    {"vkCreateSampler", fn(CreateSampler)},
-    {"vkCreateSamplerYcbcrConversion", fn(CreateSamplerYcbcrConversion<&layer::DeviceTable::CreateSamplerYcbcrConversion>)},
+    {"vkGetDeviceProcAddr", entry(GetDeviceProcAddr)},
+    {"vkDestroyDevice", entry(DestroyDevice)},
+    {"vkCreateSampler", entry(CreateSampler)},
+    {"vkCreateSamplerYcbcrConversion", entry(CreateSamplerYcbcrConversion<&layer::DeviceTable::CreateSamplerYcbcrConversion>)},
     {"vkCreateSamplerYcbcrConversionKHR",
-     fn(CreateSamplerYcbcrConversion<&layer::DeviceTable::CreateSamplerYcbcrConversionKHR>)},
-    {"vkCreateDescriptorSetLayout", fn(CreateDescriptorSetLayout)},
-    {"vkCreatePipelineLayout", fn(CreatePipelineLayout)},
-    {"vkCreateShaderModule", fn(CreateShaderModule)},
-    {"vkCreateRenderPass", fn(CreateRenderPass)},
-    {"vkCreateRenderPass2", fn(CreateRenderPass2<&layer::DeviceTable::CreateRenderPass2>)},
-    {"vkCreateRenderPass2KHR", fn(CreateRenderPass2<&layer::DeviceTable::CreateRenderPass2KHR>)},
-    {"vkCreateGraphicsPipelines", fn(CreateGraphicsPipelines)},
-    {"vkCreateComputePipelines", fn(CreateComputePipelines)},
-    {"vkCreateRayTracingPipelinesKHR", fn(CreateRayTracingPipelinesKHR)},
+     entry(CreateSamplerYcbcrConversion<&layer::DeviceTable::CreateSamplerYcbcrConversionKHR>)},
+    {"vkCreateDescriptorSetLayout", entry(CreateDescriptorSetLayout)},
+    {"vkCreatePipelineLayout", entry(CreatePipelineLayout)},
+    {"vkCreateShaderModule", entry(CreateShaderModule)},
+    {"vkCreateRenderPass", entry(CreateRenderPass)},
+    {"vkCreateRenderPass2", entry(CreateRenderPass2<&layer::DeviceTable::CreateRenderPass2>)},
+    {"vkCreateRenderPass2KHR", entry(CreateRenderPass2<&layer::DeviceTable::CreateRenderPass2KHR>)},
+    {"vkCreateGraphicsPipelines", entry(CreateGraphicsPipelines)},
+    {"vkCreateComputePipelines", entry(CreateComputePipelines)},
+    {"vkCreateRayTracingPipelinesKHR", entry(CreateRayTracingPipelinesKHR)},
 };
 
 const Hook kInstanceHooks[] = {
-    {"vkGetInstanceProcAddr", fn(GetInstanceProcAddr)},
-    {"vkCreateInstance", fn(CreateInstance)},
-    {"vkDestroyInstance", fn(DestroyInstance)},
-    {"vkCreateDevice", fn(CreateDevice)},
+    {"vkGetInstanceProcAddr", entry(GetInstanceProcAddr)},
+    {"vkCreateInstance", entry(CreateInstance)},
+    {"vkDestroyInstance", entry(DestroyInstance)},
+    {"vkCreateDevice", entry(CreateDevice)},
 };
-
-template <std::size_t N>
-PFN_vkVoidFunction find_hook(const Hook (&hooks)[N], const char* name) {
-  for (const Hook& h : hooks)
-    if (std::strcmp(h.name, name) == 0) return h.fn;
-  return nullptr;
-}
 
 VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice device, const char* name) {
   const auto d = device_of(device);
@@ -371,18 +327,18 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice device, cons
   // A command the driver lacks stays absent: a hook for it would tell the
   // application it is there.
   if (!next) return nullptr;
-  const PFN_vkVoidFunction hook = find_hook(kDeviceHooks, name);
+  const PFN_vkVoidFunction hook = layer::find_hook(kDeviceHooks, name);
   return hook ? hook : next;
 }
 
 VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetInstanceProcAddr(VkInstance instance, const char* name) {
-  if (const PFN_vkVoidFunction hook = find_hook(kInstanceHooks, name)) return hook;
+  if (const PFN_vkVoidFunction hook = layer::find_hook(kInstanceHooks, name)) return hook;
   if (!instance) return nullptr;
   const auto inst = global().instances.find(layer::dispatch_key(instance));
   if (!inst) return nullptr;
   const PFN_vkVoidFunction next = inst->next_gipa(instance, name);
   if (!next) return nullptr;
-  const PFN_vkVoidFunction hook = find_hook(kDeviceHooks, name);
+  const PFN_vkVoidFunction hook = layer::find_hook(kDeviceHooks, name);
   return hook ? hook : next;
 }
 

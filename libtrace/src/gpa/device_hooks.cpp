@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: MIT
+// VK_LAYER_TRAK_gpa at device level: device creation (the extension taken
+// out of the list the driver sees, the features the emulation needs turned
+// on), the extension's 12 entry points, and the proc-address lookups.
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gpa/state.hpp"
+#include "layer/chain.hpp"
+
+namespace libtrace::gpa {
+
+namespace {
+
+std::shared_ptr<Device> device_of(const void* dispatchable) {
+  return global().devices.find(layer::dispatch_key(dispatchable));
+}
+
+// The device create info the driver sees: without VK_AMD_gpa_interface, with
+// pipeline statistics queries and host query reset turned on.
+struct PatchedCreateInfo {
+  VkDeviceCreateInfo ci;
+  std::vector<const char*> extensions;
+  VkPhysicalDeviceFeatures features{};
+  VkPhysicalDeviceHostQueryResetFeatures host_reset{};
+  layer::ChainCopy chain;
+
+  PatchedCreateInfo(const VkDeviceCreateInfo& in, const Support& s) : ci(in), chain(in.pNext) {
+    for (std::uint32_t i = 0; i < in.enabledExtensionCount; ++i)
+      if (std::strcmp(in.ppEnabledExtensionNames[i], kExtension) != 0)
+        extensions.push_back(in.ppEnabledExtensionNames[i]);
+    if (s.host_reset_extension) extensions.push_back(VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME);
+    ci.enabledExtensionCount = static_cast<std::uint32_t>(extensions.size());
+    ci.ppEnabledExtensionNames = extensions.data();
+    const bool statistics = s.statistics != 0;
+    if (auto* f2 = chain.find<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2)) {
+      if (statistics) f2->features.pipelineStatisticsQuery = VK_TRUE;
+    } else {
+      if (in.pEnabledFeatures) features = *in.pEnabledFeatures;
+      if (statistics) features.pipelineStatisticsQuery = VK_TRUE;
+      ci.pEnabledFeatures = &features;
+    }
+    if (auto* v12 = chain.find<VkPhysicalDeviceVulkan12Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES))
+      v12->hostQueryReset = VK_TRUE;
+    else if (auto* h = chain.find<VkPhysicalDeviceHostQueryResetFeatures>(
+                 VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES))
+      h->hostQueryReset = VK_TRUE;
+    else {
+      host_reset.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES;
+      host_reset.hostQueryReset = VK_TRUE;
+      chain.prepend(&host_reset);
+    }
+    ci.pNext = chain.head();
+  }
+};
+
+bool asks_for_extension(const VkDeviceCreateInfo& ci) {
+  for (std::uint32_t i = 0; i < ci.enabledExtensionCount; ++i)
+    if (std::strcmp(ci.ppEnabledExtensionNames[i], kExtension) == 0) return true;
+  return false;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice pd, const VkDeviceCreateInfo* ci,
+                                            const VkAllocationCallbacks* alloc, VkDevice* out) {
+  const auto inst = instance_of(pd);
+  const layer::DeviceLink link = layer::take_device_link(ci);
+  if (!inst || !link.gipa || !link.gdpa) return VK_ERROR_INITIALIZATION_FAILED;
+  const auto create = reinterpret_cast<PFN_vkCreateDevice>(link.gipa(inst->handle, "vkCreateDevice"));
+  if (!create) return VK_ERROR_INITIALIZATION_FAILED;
+  const Support s = support_of(*inst, pd);
+  const bool emulate = s.offered && asks_for_extension(*ci);
+  VkResult r;
+  if (emulate) {
+    const PatchedCreateInfo patched(*ci, s);
+    r = create(pd, &patched.ci, alloc, out);
+  } else {
+    r = create(pd, ci, alloc, out);
+  }
+  if (r != VK_SUCCESS) return r;
+  auto dev = std::make_shared<Device>();
+  layer::load_device_table(dev->t, *out, link.gdpa);
+  if (emulate) {
+    DeviceContext ctx;
+    ctx.device = *out;
+    ctx.t = &dev->t;
+    inst->t.GetPhysicalDeviceMemoryProperties(pd, &ctx.memory);
+    ctx.statistics = s.statistics;
+    dev->emulation = std::make_unique<Emulation>(ctx);
+  }
+  dev->handle = *out;
+  global().devices.insert(layer::dispatch_key(*out), std::move(dev));
+  return r;
+}
+
+VKAPI_ATTR void VKAPI_CALL DestroyDevice(VkDevice device, const VkAllocationCallbacks* alloc) {
+  if (!device) return;
+  const auto dev = global().devices.erase(layer::dispatch_key(device));
+  if (!dev) return;
+  dev->emulation.reset();  // its sessions' pools and buffers go before the device
+  dev->t.DestroyDevice(device, alloc);
+}
+
+// ---- the extension ----
+
+// The emulation of the device a handle belongs to. Reached only where the
+// device lookup handed out these entry points, that is where it emulates;
+// the instance lookup hands them out before any device exists, and a device
+// whose driver has the extension then gets the driver's own.
+Emulation* emulation(const void* dispatchable) {
+  const auto d = device_of(dispatchable);
+  return d ? d->emulation.get() : nullptr;
+}
+template <typename Pfn>
+Pfn native(const void* dispatchable, const char* name) {
+  const auto d = device_of(dispatchable);
+  return d ? reinterpret_cast<Pfn>(d->t.GetDeviceProcAddr(d->handle, name)) : nullptr;
+}
+#define TRAK_GPA_FORWARD(name, pfn, handle, fallback, ...)                    \
+  do {                                                                          \
+    Emulation* e = emulation(handle);                                           \
+    if (!e) {                                                                   \
+      const auto f = native<pfn>(handle, name);                                 \
+      if (f) return f(handle, __VA_ARGS__);                                     \
+      return fallback;                                                          \
+    }                                                                           \
+  } while (false)
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateGpaSessionAMD(VkDevice device, const VkGpaSessionCreateInfoAMD* ci,
+                                                   const VkAllocationCallbacks* alloc, VkGpaSessionAMD* out) {
+  TRAK_GPA_FORWARD("vkCreateGpaSessionAMD", PFN_vkCreateGpaSessionAMD, device, VK_ERROR_EXTENSION_NOT_PRESENT, ci,
+                   alloc, out);
+  return emulation(device)->create_session(ci, out);
+}
+VKAPI_ATTR void VKAPI_CALL DestroyGpaSessionAMD(VkDevice device, VkGpaSessionAMD s,
+                                                const VkAllocationCallbacks* alloc) {
+  TRAK_GPA_FORWARD("vkDestroyGpaSessionAMD", PFN_vkDestroyGpaSessionAMD, device, void(), s, alloc);
+  emulation(device)->destroy_session(s);
+}
+VKAPI_ATTR VkResult VKAPI_CALL SetGpaDeviceClockModeAMD(VkDevice device, VkGpaDeviceClockModeInfoAMD* info) {
+  TRAK_GPA_FORWARD("vkSetGpaDeviceClockModeAMD", PFN_vkSetGpaDeviceClockModeAMD, device,
+                   VK_ERROR_EXTENSION_NOT_PRESENT, info);
+  if (!info) return VK_ERROR_INITIALIZATION_FAILED;
+  switch (info->clockMode) {
+    case VK_GPA_DEVICE_CLOCK_MODE_QUERY_AMD:
+      // Vulkan tells nothing of clocks: 0 is "unknown".
+      info->memoryClockRatioToPeak = info->engineClockRatioToPeak = 0.0f;
+      return VK_SUCCESS;
+    case VK_GPA_DEVICE_CLOCK_MODE_DEFAULT_AMD: return VK_SUCCESS;  // clocks are the driver's: the default
+    default:
+      layer::log_once(kLayerName, "clock modes cannot be set", "Vulkan has no control of a device's clocks");
+      return VK_ERROR_FEATURE_NOT_PRESENT;
+  }
+}
+VKAPI_ATTR VkResult VKAPI_CALL GetGpaDeviceClockInfoAMD(VkDevice device, VkGpaDeviceGetClockInfoAMD* info) {
+  TRAK_GPA_FORWARD("vkGetGpaDeviceClockInfoAMD", PFN_vkGetGpaDeviceClockInfoAMD, device,
+                   VK_ERROR_EXTENSION_NOT_PRESENT, info);
+  if (!info) return VK_ERROR_INITIALIZATION_FAILED;
+  info->memoryClockRatioToPeak = info->engineClockRatioToPeak = 0.0f;  // unknown
+  info->memoryClockFrequency = info->engineClockFrequency = 0;
+  return VK_SUCCESS;
+}
+VKAPI_ATTR VkResult VKAPI_CALL CmdBeginGpaSessionAMD(VkCommandBuffer cb, VkGpaSessionAMD s) {
+  TRAK_GPA_FORWARD("vkCmdBeginGpaSessionAMD", PFN_vkCmdBeginGpaSessionAMD, cb, VK_ERROR_EXTENSION_NOT_PRESENT, s);
+  return emulation(cb)->cmd_begin_session(cb, s);
+}
+VKAPI_ATTR VkResult VKAPI_CALL CmdEndGpaSessionAMD(VkCommandBuffer cb, VkGpaSessionAMD s) {
+  TRAK_GPA_FORWARD("vkCmdEndGpaSessionAMD", PFN_vkCmdEndGpaSessionAMD, cb, VK_ERROR_EXTENSION_NOT_PRESENT, s);
+  return emulation(cb)->cmd_end_session(cb, s);
+}
+VKAPI_ATTR VkResult VKAPI_CALL CmdBeginGpaSampleAMD(VkCommandBuffer cb, VkGpaSessionAMD s,
+                                                    const VkGpaSampleBeginInfoAMD* info, std::uint32_t* id) {
+  TRAK_GPA_FORWARD("vkCmdBeginGpaSampleAMD", PFN_vkCmdBeginGpaSampleAMD, cb, VK_ERROR_EXTENSION_NOT_PRESENT, s,
+                   info, id);
+  return emulation(cb)->cmd_begin_sample(cb, s, info, id);
+}
+VKAPI_ATTR void VKAPI_CALL CmdEndGpaSampleAMD(VkCommandBuffer cb, VkGpaSessionAMD s, std::uint32_t id) {
+  TRAK_GPA_FORWARD("vkCmdEndGpaSampleAMD", PFN_vkCmdEndGpaSampleAMD, cb, void(), s, id);
+  emulation(cb)->cmd_end_sample(cb, s, id);
+}
+VKAPI_ATTR VkResult VKAPI_CALL GetGpaSessionStatusAMD(VkDevice device, VkGpaSessionAMD s) {
+  TRAK_GPA_FORWARD("vkGetGpaSessionStatusAMD", PFN_vkGetGpaSessionStatusAMD, device,
+                   VK_ERROR_EXTENSION_NOT_PRESENT, s);
+  return emulation(device)->status(s);
+}
+VKAPI_ATTR VkResult VKAPI_CALL GetGpaSessionResultsAMD(VkDevice device, VkGpaSessionAMD s, std::uint32_t id,
+                                                       std::size_t* size, void* data) {
+  TRAK_GPA_FORWARD("vkGetGpaSessionResultsAMD", PFN_vkGetGpaSessionResultsAMD, device,
+                   VK_ERROR_EXTENSION_NOT_PRESENT, s, id, size, data);
+  return emulation(device)->results(s, id, size, data);
+}
+VKAPI_ATTR VkResult VKAPI_CALL ResetGpaSessionAMD(VkDevice device, VkGpaSessionAMD s) {
+  TRAK_GPA_FORWARD("vkResetGpaSessionAMD", PFN_vkResetGpaSessionAMD, device, VK_ERROR_EXTENSION_NOT_PRESENT, s);
+  return emulation(device)->reset_session(s);
+}
+VKAPI_ATTR void VKAPI_CALL CmdCopyGpaSessionResultsAMD(VkCommandBuffer cb, VkGpaSessionAMD s) {
+  TRAK_GPA_FORWARD("vkCmdCopyGpaSessionResultsAMD", PFN_vkCmdCopyGpaSessionResultsAMD, cb, void(), s);
+  emulation(cb)->cmd_copy_results(cb, s);
+}
+
+// ---- lookup ----
+
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice device, const char* name);
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetInstanceProcAddr(VkInstance instance, const char* name);
+
+constexpr auto entry = [](auto f) { return layer::hook_fn(f); };
+
+// Offered on a device only where the emulation runs.
+const layer::Hook kExtensionHooks[] = {
+    {"vkCreateGpaSessionAMD", entry(CreateGpaSessionAMD)},
+    {"vkDestroyGpaSessionAMD", entry(DestroyGpaSessionAMD)},
+    {"vkSetGpaDeviceClockModeAMD", entry(SetGpaDeviceClockModeAMD)},
+    {"vkGetGpaDeviceClockInfoAMD", entry(GetGpaDeviceClockInfoAMD)},
+    {"vkCmdBeginGpaSessionAMD", entry(CmdBeginGpaSessionAMD)},
+    {"vkCmdEndGpaSessionAMD", entry(CmdEndGpaSessionAMD)},
+    {"vkCmdBeginGpaSampleAMD", entry(CmdBeginGpaSampleAMD)},
+    {"vkCmdEndGpaSampleAMD", entry(CmdEndGpaSampleAMD)},
+    {"vkGetGpaSessionStatusAMD", entry(GetGpaSessionStatusAMD)},
+    {"vkGetGpaSessionResultsAMD", entry(GetGpaSessionResultsAMD)},
+    {"vkResetGpaSessionAMD", entry(ResetGpaSessionAMD)},
+    {"vkCmdCopyGpaSessionResultsAMD", entry(CmdCopyGpaSessionResultsAMD)},
+};
+
+const layer::Hook kDeviceHooks[] = {
+    {"vkGetDeviceProcAddr", entry(GetDeviceProcAddr)},
+    {"vkDestroyDevice", entry(DestroyDevice)},
+};
+
+const layer::Hook kInstanceHooks[] = {
+    {"vkGetInstanceProcAddr", entry(GetInstanceProcAddr)},
+    {"vkCreateInstance", entry(CreateInstance)},
+    {"vkDestroyInstance", entry(DestroyInstance)},
+    {"vkCreateDevice", entry(CreateDevice)},
+    {"vkEnumerateDeviceExtensionProperties", entry(EnumerateDeviceExtensionProperties)},
+    {"vkGetPhysicalDeviceFeatures2", entry(GetPhysicalDeviceFeatures2)},
+    {"vkGetPhysicalDeviceFeatures2KHR", entry(GetPhysicalDeviceFeatures2KHR)},
+    {"vkGetPhysicalDeviceProperties2", entry(GetPhysicalDeviceProperties2)},
+    {"vkGetPhysicalDeviceProperties2KHR", entry(GetPhysicalDeviceProperties2KHR)},
+};
+
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice device, const char* name) {
+  const auto d = device_of(device);
+  if (!d) return nullptr;
+  if (const PFN_vkVoidFunction f = layer::find_hook(kExtensionHooks, name))
+    return d->emulation ? f : d->t.GetDeviceProcAddr(device, name);  // the driver's own, or none
+  const PFN_vkVoidFunction next = d->t.GetDeviceProcAddr(device, name);
+  if (!next) return nullptr;
+  const PFN_vkVoidFunction hook = layer::find_hook(kDeviceHooks, name);
+  return hook ? hook : next;
+}
+
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetInstanceProcAddr(VkInstance instance, const char* name) {
+  if (const PFN_vkVoidFunction hook = layer::find_hook(kInstanceHooks, name)) return hook;
+  if (!instance) return nullptr;
+  const auto inst = global().instances.find(layer::dispatch_key(instance));
+  if (!inst) return nullptr;
+  // Device commands asked of the instance: the loader dispatches them to the
+  // device, whose lookup decides.
+  if (const PFN_vkVoidFunction f = layer::find_hook(kExtensionHooks, name)) return f;
+  const PFN_vkVoidFunction next = inst->next_gipa(instance, name);
+  if (!next) return nullptr;
+  const PFN_vkVoidFunction hook = layer::find_hook(kDeviceHooks, name);
+  return hook ? hook : next;
+}
+
+}  // namespace
+
+VkResult negotiate_layer(VkNegotiateLayerInterface* v) {
+  return layer::negotiate(v, GetInstanceProcAddr, GetDeviceProcAddr);
+}
+
+}  // namespace libtrace::gpa
