@@ -242,6 +242,13 @@ int run(CLI::App& app, int argc, char** argv, Body&& body) {
   return kFailure;
 }
 
+// This program's own path (to find what was built or installed beside it).
+inline std::string self_path() {
+  char buf[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string();
+}
+
 // Every tool's warnings: one line each, "<tool>: warning: <where>: <why>", on
 // a clean line. With `shown`, only the first `*shown` are printed and the
 // counter says how many came in all.

@@ -10,15 +10,10 @@
 
 #include "libtrace/capture/run.hpp"
 #include "libtrace/foz/stat.hpp"
+#include "libtrace/layer/find.hpp"
 #include "tool_main.hpp"
 
 namespace {
-
-std::string self_path() {
-  char buf[4096];
-  const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
-  return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string();
-}
 
 bool is_dir(const std::string& p) {
   struct stat st {};
@@ -87,7 +82,8 @@ cannot be run; 1 or 2 for trak-capture's own errors.
     if (foz_base.empty() || foz_base.back() == '/')
       throw tools::UsageError("--foz needs a name, not a folder (for example " + foz_base + "app)");
     if (!is_dir(folder)) throw libtrace::Error(libtrace::Errc::io, folder, "no such folder (--foz)");
-    if (layer_dir.empty()) layer_dir = libtrace::capture::find_layer_dir(self_path());
+    if (layer_dir.empty()) layer_dir = libtrace::layer::find_layer_dir(tools::self_path(), libtrace::capture::kLayerFolder,
+                                                         libtrace::capture::kManifest);
     if (layer_dir.empty())
       throw libtrace::Error(libtrace::Errc::io, "VkLayer_trak_capture.json",
                             "not found beside this build or install (--layer-path DIR)");

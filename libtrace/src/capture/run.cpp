@@ -3,7 +3,6 @@
 
 #include <fcntl.h>
 #include <signal.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,18 +19,6 @@ extern char** environ;
 namespace libtrace::capture {
 
 namespace {
-
-constexpr const char* kManifest = "VkLayer_trak_capture.json";
-
-bool is_file(const std::string& p) {
-  struct stat st {};
-  return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
-
-std::string dir_of(const std::string& p) {
-  const std::size_t slash = p.rfind('/');
-  return slash == std::string::npos ? "." : slash == 0 ? "/" : p.substr(0, slash);
-}
 
 // The environment of the command: ours, with the layer added to the
 // loader's search path and to the enabled layers (after any the user set).
@@ -76,13 +63,6 @@ std::vector<std::string> read_lines(const std::string& path) {
 }
 
 }  // namespace
-
-std::string find_layer_dir(const std::string& exe) {
-  const std::string bin = dir_of(exe);
-  for (const std::string& dir : {bin + "/../../layers/capture", bin + "/../share/vulkan/explicit_layer.d"})
-    if (is_file(dir + "/" + kManifest)) return dir;
-  return "";
-}
 
 RunResult run(const RunOptions& opt) {
   RunResult result;

@@ -27,9 +27,8 @@ struct RunResult {
 // environment cannot be set up (no temporary file, no fork).
 RunResult run(const RunOptions& opt);
 
-// Where the layer's manifest is for a tool installed or built at `exe` (the
-// tool's own path): the build tree's layers/capture beside tools/, or the
-// installed share/vulkan/explicit_layer.d. "" when neither holds it.
-std::string find_layer_dir(const std::string& exe);
+// The layer's manifest, for layer::find_layer_dir().
+inline constexpr const char* kLayerFolder = "capture";
+inline constexpr const char* kManifest = "VkLayer_trak_capture.json";
 
 }  // namespace libtrace::capture
