@@ -1,6 +1,6 @@
 #!/bin/sh
 # usage: run_case.sh BUILD_TOOLS_DIR DATA_DIR CASE
-# Runs CASE.sh in a scratch directory with $CONVERT, $REPACK, $STAT, $REPLAY, $MERGE, $CAPTURE,
+# Runs CASE.sh in a scratch directory with $CONVERT, $REPACK, $STAT, $REPLAY, $MERGE, $CAPTURE, $GPA,
 # $APPS (the capture tests' programs) and $DATA set, then compares stdout/stderr with CASE.stdout/CASE.stderr (when present)
 # and the exit status with CASE.exit (default 0). "@DATA@" in expected files
 # stands for $DATA. A case with the line "# needs: vulkan device" is skipped
@@ -18,7 +18,7 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/work"
 (cd "$tmp/work" && CONVERT="$tools/convert/trak-convert" REPACK="$tools/convert/trak-repack" \
   STAT="$tools/stat/trak-stat" REPLAY="$tools/replay/trak-replay" MERGE="$tools/merge/trak-merge" DATA="$data" \
-  CAPTURE="$tools/capture/trak-capture" APPS="$tools/../tests/capture/apps" \
+  CAPTURE="$tools/capture/trak-capture" GPA="$tools/gpa/trak-gpa" APPS="$tools/../tests/capture/apps" \
   sh "$case.sh" >../stdout 2>../stderr); rc=$?
 [ "$rc" = 77 ] && { echo "skipped: $(tail -n 1 "$tmp/stderr")"; exit 77; }
 want=0; [ -f "$case.exit" ] && want=$(cat "$case.exit")

@@ -148,9 +148,7 @@ VKAPI_ATTR VkResult VKAPI_CALL SetGpaDeviceClockModeAMD(VkDevice device, VkGpaDe
       info->memoryClockRatioToPeak = info->engineClockRatioToPeak = 0.0f;
       return VK_SUCCESS;
     case VK_GPA_DEVICE_CLOCK_MODE_DEFAULT_AMD: return VK_SUCCESS;  // clocks are the driver's: the default
-    default:
-      layer::log_once(kLayerName, "clock modes cannot be set", "Vulkan has no control of a device's clocks");
-      return VK_ERROR_FEATURE_NOT_PRESENT;
+    default: return VK_ERROR_FEATURE_NOT_PRESENT;  // Vulkan has no control of a device's clocks
   }
 }
 VKAPI_ATTR VkResult VKAPI_CALL GetGpaDeviceClockInfoAMD(VkDevice device, VkGpaDeviceGetClockInfoAMD* info) {

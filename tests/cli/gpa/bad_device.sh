@@ -1,0 +1,2 @@
+# needs: vulkan device
+"$GPA" info --device no-such-gpu

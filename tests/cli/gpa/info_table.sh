@@ -1,0 +1,2 @@
+# needs: vulkan device
+"$GPA" info | sed -n '2,4p;8,10p'
