@@ -49,7 +49,26 @@ bool FozRecorder::contains(foz::Tag tag, foz::Hash hash) const {
   return keys_[static_cast<std::size_t>(tag)].count(hash) != 0;
 }
 
+namespace {
+
+// Set in a forked child: see after_fork_in_child().
+std::atomic<bool> g_synchronous{false};
+
+}  // namespace
+
+void FozRecorder::write_synchronously() { g_synchronous = true; }
+
 bool FozRecorder::add(foz::Tag tag, foz::Hash hash, std::string payload) {
+  if (g_synchronous) {
+    const std::lock_guard wl(write_mu_);
+    {
+      const std::lock_guard lock(mu_);
+      if (!keys_[static_cast<std::size_t>(tag)].insert(hash).second) return false;
+      queue_.push_back({tag, hash, std::move(payload)});
+    }
+    write_queued();
+    return true;
+  }
   {
     const std::lock_guard lock(mu_);
     if (!keys_[static_cast<std::size_t>(tag)].insert(hash).second) return false;
@@ -127,7 +146,7 @@ void FozRecorder::open_archive() {
   // since, and what came later is the parent's own.
   InputFile in(inherit_path_);
   std::vector<std::uint8_t> bytes(inherit_bytes_);
-  bytes.resize(in.read(bytes.data(), bytes.size()));
+  bytes.resize(in.read_full(bytes.data(), bytes.size()));
   foz::ArchiveScanner scan(bytes, inherit_path_);
   for (foz::ScannedEntry e; scan.next(e);)
     if (e.known_tag()) writer_->write_raw(e.tag(), e.hash, e.header, e.stored);
@@ -217,6 +236,9 @@ void FozRecorder::after_fork_in_child() {
   stop_ = false;
   failed_ = false;
   writing_ = 0;
+  // Children often leave with _exit(), which no thread of ours outlives:
+  // from here on each entry is written before the call that made it returns.
+  write_synchronously();
 }
 
 }  // namespace libtrace::capture

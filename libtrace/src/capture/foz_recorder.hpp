@@ -71,10 +71,13 @@ class FozRecorder {
   void keep_render_pass(foz::Hash hash, const std::string& payload);
   const foz::Object* render_pass(foz::Hash hash) const;
 
-  // pthread_atfork: the file and the writer thread are the parent's.
+  // pthread_atfork: the file and the writer thread are the parent's. In the
+  // child every recorder then writes on the creating thread.
   void before_fork();
   void after_fork_in_parent();
   void after_fork_in_child();
+  // From now on, in this process, entries are written by add() itself.
+  static void write_synchronously();
 
  private:
   struct Stored {

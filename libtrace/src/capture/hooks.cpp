@@ -76,6 +76,7 @@ void after_fork_in_parent() {
 }
 void after_fork_in_child() {
   Global& g = global();
+  FozRecorder::write_synchronously();  // recorders made in the child too
   layer::log_after_fork_in_child();
   for (auto& [hash, r] : g.recorders) r->after_fork_in_child();
   each_capture(g, [](FozCapture& c) { c.after_fork_in_child(); });

@@ -16,6 +16,7 @@ namespace {
 
 constexpr std::uint32_t kSlots = 64;              // samples per chunk
 constexpr VkDeviceSize kTimestampBytes = 16;      // a slot's pair of timestamps
+constexpr std::uint32_t kComplete = 1;            // the marker of a complete session
 
 // A single pipeline stage names where a timestamp goes; several (or the host
 // stage) go to the bottom of the pipe, after all of them, and none to the
@@ -46,10 +47,13 @@ struct Emulation::Session {
   std::mutex mu;
   Session* source = nullptr;  // secondaryCopySource
   std::vector<Chunk> chunks;
-  std::vector<Sample> samples;
-  std::uint32_t generation = 1;  // the marker value that says "complete"
-  bool ended = false;            // vkCmdEndGpaSessionAMD (or a copy) recorded since the last reset
+  std::vector<Sample> samples;  // as last recorded: a command buffer submitted again reuses them
 };
+
+// The marker word after a session's results: the host clears it when the
+// session is reset, the session's end (or a copy into it) sets it once the
+// results are in the buffer. A constant, not a count of resets: a command
+// buffer recorded once may be submitted again after each reset.
 
 Emulation::Emulation(DeviceContext ctx) : ctx_(ctx) {}
 
@@ -57,6 +61,8 @@ Emulation::~Emulation() {
   for (auto& s : sessions_)
     for (Chunk& c : s->chunks) destroy_chunk(c);
 }
+
+VkDeviceSize Emulation::marker_offset() const { return kSlots * (kTimestampBytes + statistics_stride()); }
 
 std::uint32_t Emulation::statistics_stride() const {
   return static_cast<std::uint32_t>(std::popcount(ctx_.statistics)) * 8;
@@ -155,16 +161,14 @@ VkResult Emulation::reset_session(VkGpaSessionAMD handle) {
     reset(ctx_.device, c.timestamps, 0, 2 * kSlots);
     if (c.statistics) reset(ctx_.device, c.statistics, 0, kSlots);
   }
-  s.samples.clear();
-  s.ended = false;
-  ++s.generation;
+  if (!s.chunks.empty()) std::memset(s.chunks[0].mapped + marker_offset(), 0, sizeof kComplete);
   return VK_SUCCESS;
 }
 
 VkResult Emulation::cmd_begin_session(VkCommandBuffer, VkGpaSessionAMD handle) {
   Session& s = *session(handle);
   const std::lock_guard lock(s.mu);
-  s.ended = false;
+  s.samples.clear();  // what is recorded from here on is the session's
   return VK_SUCCESS;
 }
 
@@ -269,11 +273,9 @@ VkResult Emulation::cmd_end_session(VkCommandBuffer cb, VkGpaSessionAMD handle) 
   }
   barrier(t, cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
           VK_ACCESS_TRANSFER_WRITE_BIT);
-  const VkDeviceSize marker = kSlots * (kTimestampBytes + stride);
-  t.CmdFillBuffer(cb, s.chunks[0].buffer, marker, 4, s.generation);
+  t.CmdFillBuffer(cb, s.chunks[0].buffer, marker_offset(), sizeof kComplete, kComplete);
   barrier(t, cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
           VK_ACCESS_HOST_READ_BIT);
-  s.ended = true;
   return VK_SUCCESS;
 }
 
@@ -304,21 +306,20 @@ void Emulation::cmd_copy_results(VkCommandBuffer cb, VkGpaSessionAMD handle) {
   }
   barrier(t, cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
           VK_ACCESS_TRANSFER_WRITE_BIT);
-  t.CmdFillBuffer(cb, dst.chunks[0].buffer, data, 4, dst.generation);
+  t.CmdFillBuffer(cb, dst.chunks[0].buffer, data, sizeof kComplete, kComplete);
   barrier(t, cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
           VK_ACCESS_HOST_READ_BIT);
   dst.samples = src->samples;
   for (auto& sample : dst.samples) sample.open_in = VK_NULL_HANDLE;
-  dst.ended = true;
 }
 
 VkResult Emulation::status(VkGpaSessionAMD handle) {
   Session& s = *session(handle);
   const std::lock_guard lock(s.mu);
-  if (!s.ended || s.chunks.empty()) return VK_NOT_READY;
+  if (s.chunks.empty()) return VK_NOT_READY;
   std::uint32_t marker;
-  std::memcpy(&marker, s.chunks[0].mapped + kSlots * (kTimestampBytes + statistics_stride()), sizeof marker);
-  return marker == s.generation ? VK_SUCCESS : VK_NOT_READY;
+  std::memcpy(&marker, s.chunks[0].mapped + marker_offset(), sizeof marker);
+  return marker == kComplete ? VK_SUCCESS : VK_NOT_READY;
 }
 
 VkResult Emulation::results(VkGpaSessionAMD handle, std::uint32_t id, std::size_t* size, void* data) {

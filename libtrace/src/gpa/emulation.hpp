@@ -5,8 +5,10 @@
 //
 // A session owns chunks of 64 sample slots: two timestamp queries and one
 // statistics query per slot, and a host-visible buffer the results are
-// copied to when the session ends, followed by a marker word (the session's
-// generation): the session is complete when the marker is there. Query
+// copied to when the session ends, followed by a marker word: the session is
+// complete when the marker is there. Resetting a session resets its queries
+// and clears the marker; a command buffer recorded once may then be
+// submitted again and fill the same samples anew. Query
 // pools are reset from the host (hostQueryReset, which the layer enables),
 // so samples may begin anywhere, render passes included.
 //
@@ -66,6 +68,7 @@ class Emulation {
   bool add_chunk(Session& s);
   void destroy_chunk(Chunk& c);
   std::uint32_t statistics_stride() const;
+  VkDeviceSize marker_offset() const;
 
   DeviceContext ctx_;
   std::mutex mu_;  // sessions_
