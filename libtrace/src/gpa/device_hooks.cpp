@@ -3,6 +3,7 @@
 // out of the list the driver sees, the features the emulation needs turned
 // on), the extension's 12 entry points, and the proc-address lookups.
 #include <cstring>
+#include <type_traits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -27,7 +28,8 @@ struct PatchedCreateInfo {
   VkPhysicalDeviceHostQueryResetFeatures host_reset{};
   layer::ChainCopy chain;
 
-  PatchedCreateInfo(const VkDeviceCreateInfo& in, const Support& s) : ci(in), chain(in.pNext) {
+  PatchedCreateInfo(const VkDeviceCreateInfo& in, const Support& s)
+      : ci(in), chain(in.pNext, {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GPA_FEATURES_AMD}) {
     for (std::uint32_t i = 0; i < in.enabledExtensionCount; ++i)
       if (std::strcmp(in.ppEnabledExtensionNames[i], kExtension) != 0)
         extensions.push_back(in.ppEnabledExtensionNames[i]);
@@ -62,6 +64,8 @@ bool asks_for_extension(const VkDeviceCreateInfo& ci) {
   return false;
 }
 
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice device, const char* name);
+
 VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice pd, const VkDeviceCreateInfo* ci,
                                             const VkAllocationCallbacks* alloc, VkDevice* out) {
   const auto inst = instance_of(pd);
@@ -70,7 +74,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice pd, const VkDeviceC
   const auto create = reinterpret_cast<PFN_vkCreateDevice>(link.gipa(inst->handle, "vkCreateDevice"));
   if (!create) return VK_ERROR_INITIALIZATION_FAILED;
   const Support s = support_of(*inst, pd);
-  const bool emulate = s.offered && asks_for_extension(*ci);
+  ProfileOptions profile = profile_options_from_environment();
+  const bool emulate = s.offered && (asks_for_extension(*ci) || !profile.rows.empty());
   VkResult r;
   if (emulate) {
     const PatchedCreateInfo patched(*ci, s);
@@ -90,7 +95,29 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice pd, const VkDeviceC
     dev->emulation = std::make_unique<Emulation>(ctx);
   }
   dev->handle = *out;
+  Device& d = *dev;
   global().devices.insert(layer::dispatch_key(*out), std::move(dev));
+  if (!profile.rows.empty()) {
+    // The profiler is a client of the extension like any other: its entry
+    // points come from this layer's lookup (the emulation's, or the driver's).
+    ExtensionEntryPoints fns;
+    const auto get = [&](auto& f, const char* name) {
+      f = reinterpret_cast<std::remove_reference_t<decltype(f)>>(GetDeviceProcAddr(*out, name));
+    };
+    get(fns.create, "vkCreateGpaSessionAMD");
+    get(fns.destroy, "vkDestroyGpaSessionAMD");
+    get(fns.begin_session, "vkCmdBeginGpaSessionAMD");
+    get(fns.end_session, "vkCmdEndGpaSessionAMD");
+    get(fns.begin_sample, "vkCmdBeginGpaSampleAMD");
+    get(fns.end_sample, "vkCmdEndGpaSampleAMD");
+    get(fns.status, "vkGetGpaSessionStatusAMD");
+    get(fns.results, "vkGetGpaSessionResultsAMD");
+    get(fns.reset, "vkResetGpaSessionAMD");
+    if (fns.complete())
+      d.profiler = std::make_unique<Profiler>(*out, fns, std::move(profile), s.properties.limits.timestampPeriod);
+    else
+      layer::log_once(kLayerName, "cannot profile this device", "it has no VK_AMD_gpa_interface to sample with");
+  }
   return r;
 }
 
@@ -98,6 +125,7 @@ VKAPI_ATTR void VKAPI_CALL DestroyDevice(VkDevice device, const VkAllocationCall
   if (!device) return;
   const auto dev = global().devices.erase(layer::dispatch_key(device));
   if (!dev) return;
+  dev->profiler.reset();   // reads what is still out, with the device there
   dev->emulation.reset();  // its sessions' pools and buffers go before the device
   dev->t.DestroyDevice(device, alloc);
 }
@@ -197,9 +225,163 @@ VKAPI_ATTR void VKAPI_CALL CmdCopyGpaSessionResultsAMD(VkCommandBuffer cb, VkGpa
   emulation(cb)->cmd_copy_results(cb, s);
 }
 
+// ---- profiling: the application's command buffers, render passes, draws, submits and presents ----
+
+Profiler* profiler_of(const void* dispatchable, std::shared_ptr<Device>& keep) {
+  keep = device_of(dispatchable);
+  return keep ? keep->profiler.get() : nullptr;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL AllocateCommandBuffers(VkDevice device, const VkCommandBufferAllocateInfo* info,
+                                                      VkCommandBuffer* out) {
+  std::shared_ptr<Device> d;
+  Profiler* p = profiler_of(device, d);
+  const VkResult r = d->t.AllocateCommandBuffers(device, info, out);
+  if (r == VK_SUCCESS && p) p->allocated(info, out);
+  return r;
+}
+
+VKAPI_ATTR void VKAPI_CALL FreeCommandBuffers(VkDevice device, VkCommandPool pool, std::uint32_t count,
+                                              const VkCommandBuffer* cbs) {
+  std::shared_ptr<Device> d;
+  if (Profiler* p = profiler_of(device, d)) p->freed(cbs, count);
+  d->t.FreeCommandBuffers(device, pool, count, cbs);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL BeginCommandBuffer(VkCommandBuffer cb, const VkCommandBufferBeginInfo* info) {
+  std::shared_ptr<Device> d;
+  Profiler* p = profiler_of(cb, d);
+  const VkResult r = d->t.BeginCommandBuffer(cb, info);
+  if (r == VK_SUCCESS && p) {
+    const Profiler::Clock clock(*p);
+    p->began(cb);
+  }
+  return r;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL EndCommandBuffer(VkCommandBuffer cb) {
+  std::shared_ptr<Device> d;
+  if (Profiler* p = profiler_of(cb, d)) {
+    const Profiler::Clock clock(*p);
+    p->ending(cb);
+  }
+  return d->t.EndCommandBuffer(cb);
+}
+
+// A command bracketed by what the profiler does before and after it.
+template <typename Call>
+void bracketed(VkCommandBuffer cb, void (Profiler::*before)(VkCommandBuffer), void (Profiler::*after)(VkCommandBuffer),
+               Call&& call) {
+  std::shared_ptr<Device> d;
+  Profiler* p = profiler_of(cb, d);
+  if (p && before) {
+    const Profiler::Clock clock(*p);
+    (p->*before)(cb);
+  }
+  call(d->t);
+  if (p && after) {
+    const Profiler::Clock clock(*p);
+    (p->*after)(cb);
+  }
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdBeginRenderPass(VkCommandBuffer cb, const VkRenderPassBeginInfo* info,
+                                              VkSubpassContents contents) {
+  bracketed(cb, nullptr, &Profiler::render_pass_began,
+            [&](const layer::DeviceTable& t) { t.CmdBeginRenderPass(cb, info, contents); });
+}
+template <PFN_vkCmdBeginRenderPass2 layer::DeviceTable::*Next>
+VKAPI_ATTR void VKAPI_CALL CmdBeginRenderPass2(VkCommandBuffer cb, const VkRenderPassBeginInfo* info,
+                                               const VkSubpassBeginInfo* subpass) {
+  bracketed(cb, nullptr, &Profiler::render_pass_began, [&](const layer::DeviceTable& t) { (t.*Next)(cb, info, subpass); });
+}
+template <PFN_vkCmdBeginRendering layer::DeviceTable::*Next>
+VKAPI_ATTR void VKAPI_CALL CmdBeginRendering(VkCommandBuffer cb, const VkRenderingInfo* info) {
+  bracketed(cb, nullptr, &Profiler::render_pass_began, [&](const layer::DeviceTable& t) { (t.*Next)(cb, info); });
+}
+VKAPI_ATTR void VKAPI_CALL CmdEndRenderPass(VkCommandBuffer cb) {
+  bracketed(cb, &Profiler::render_pass_ending, nullptr, [&](const layer::DeviceTable& t) { t.CmdEndRenderPass(cb); });
+}
+template <PFN_vkCmdEndRenderPass2 layer::DeviceTable::*Next>
+VKAPI_ATTR void VKAPI_CALL CmdEndRenderPass2(VkCommandBuffer cb, const VkSubpassEndInfo* info) {
+  bracketed(cb, &Profiler::render_pass_ending, nullptr, [&](const layer::DeviceTable& t) { (t.*Next)(cb, info); });
+}
+template <PFN_vkCmdEndRendering layer::DeviceTable::*Next>
+VKAPI_ATTR void VKAPI_CALL CmdEndRendering(VkCommandBuffer cb) {
+  bracketed(cb, &Profiler::render_pass_ending, nullptr, [&](const layer::DeviceTable& t) { (t.*Next)(cb); });
+}
+
+VKAPI_ATTR void VKAPI_CALL CmdDraw(VkCommandBuffer cb, std::uint32_t vertices, std::uint32_t instances,
+                                   std::uint32_t first_vertex, std::uint32_t first_instance) {
+  bracketed(cb, &Profiler::draw_before, &Profiler::draw_after, [&](const layer::DeviceTable& t) {
+    t.CmdDraw(cb, vertices, instances, first_vertex, first_instance);
+  });
+}
+VKAPI_ATTR void VKAPI_CALL CmdDrawIndexed(VkCommandBuffer cb, std::uint32_t indices, std::uint32_t instances,
+                                          std::uint32_t first_index, std::int32_t vertex_offset,
+                                          std::uint32_t first_instance) {
+  bracketed(cb, &Profiler::draw_before, &Profiler::draw_after, [&](const layer::DeviceTable& t) {
+    t.CmdDrawIndexed(cb, indices, instances, first_index, vertex_offset, first_instance);
+  });
+}
+VKAPI_ATTR void VKAPI_CALL CmdDrawIndirect(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset,
+                                           std::uint32_t count, std::uint32_t stride) {
+  bracketed(cb, &Profiler::draw_before, &Profiler::draw_after,
+            [&](const layer::DeviceTable& t) { t.CmdDrawIndirect(cb, buffer, offset, count, stride); });
+}
+VKAPI_ATTR void VKAPI_CALL CmdDrawIndexedIndirect(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset,
+                                                  std::uint32_t count, std::uint32_t stride) {
+  bracketed(cb, &Profiler::draw_before, &Profiler::draw_after,
+            [&](const layer::DeviceTable& t) { t.CmdDrawIndexedIndirect(cb, buffer, offset, count, stride); });
+}
+VKAPI_ATTR void VKAPI_CALL CmdDispatch(VkCommandBuffer cb, std::uint32_t x, std::uint32_t y, std::uint32_t z) {
+  bracketed(cb, &Profiler::draw_before, &Profiler::draw_after,
+            [&](const layer::DeviceTable& t) { t.CmdDispatch(cb, x, y, z); });
+}
+VKAPI_ATTR void VKAPI_CALL CmdDispatchIndirect(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset) {
+  bracketed(cb, &Profiler::draw_before, &Profiler::draw_after,
+            [&](const layer::DeviceTable& t) { t.CmdDispatchIndirect(cb, buffer, offset); });
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit(VkQueue queue, std::uint32_t count, const VkSubmitInfo* submits,
+                                           VkFence fence) {
+  std::shared_ptr<Device> d;
+  if (Profiler* p = profiler_of(queue, d)) {
+    const Profiler::Clock clock(*p);
+    for (std::uint32_t i = 0; i < count; ++i) p->submitting(submits[i].pCommandBuffers, submits[i].commandBufferCount);
+  }
+  return d->t.QueueSubmit(queue, count, submits, fence);
+}
+
+template <PFN_vkQueueSubmit2 layer::DeviceTable::*Next>
+VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit2(VkQueue queue, std::uint32_t count, const VkSubmitInfo2* submits,
+                                            VkFence fence) {
+  std::shared_ptr<Device> d;
+  if (Profiler* p = profiler_of(queue, d)) {
+    const Profiler::Clock clock(*p);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      std::vector<VkCommandBuffer> cbs;
+      for (std::uint32_t j = 0; j < submits[i].commandBufferInfoCount; ++j)
+        cbs.push_back(submits[i].pCommandBufferInfos[j].commandBuffer);
+      p->submitting(cbs.data(), static_cast<std::uint32_t>(cbs.size()));
+    }
+  }
+  return (d->t.*Next)(queue, count, submits, fence);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL QueuePresentKHR(VkQueue queue, const VkPresentInfoKHR* info) {
+  std::shared_ptr<Device> d;
+  Profiler* p = profiler_of(queue, d);
+  const VkResult r = d->t.QueuePresentKHR(queue, info);
+  if (p) {
+    const Profiler::Clock clock(*p);
+    p->presented();
+  }
+  return r;
+}
+
 // ---- lookup ----
 
-VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice device, const char* name);
 VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetInstanceProcAddr(VkInstance instance, const char* name);
 
 constexpr auto entry = [](auto f) { return layer::hook_fn(f); };
@@ -225,6 +407,34 @@ const layer::Hook kDeviceHooks[] = {
     {"vkDestroyDevice", entry(DestroyDevice)},
 };
 
+// Offered on a device only while it is profiled.
+const layer::Hook kProfilingHooks[] = {
+    {"vkAllocateCommandBuffers", entry(AllocateCommandBuffers)},
+    {"vkFreeCommandBuffers", entry(FreeCommandBuffers)},
+    {"vkBeginCommandBuffer", entry(BeginCommandBuffer)},
+    {"vkEndCommandBuffer", entry(EndCommandBuffer)},
+    {"vkCmdBeginRenderPass", entry(CmdBeginRenderPass)},
+    {"vkCmdBeginRenderPass2", entry(CmdBeginRenderPass2<&layer::DeviceTable::CmdBeginRenderPass2>)},
+    {"vkCmdBeginRenderPass2KHR", entry(CmdBeginRenderPass2<&layer::DeviceTable::CmdBeginRenderPass2KHR>)},
+    {"vkCmdBeginRendering", entry(CmdBeginRendering<&layer::DeviceTable::CmdBeginRendering>)},
+    {"vkCmdBeginRenderingKHR", entry(CmdBeginRendering<&layer::DeviceTable::CmdBeginRenderingKHR>)},
+    {"vkCmdEndRenderPass", entry(CmdEndRenderPass)},
+    {"vkCmdEndRenderPass2", entry(CmdEndRenderPass2<&layer::DeviceTable::CmdEndRenderPass2>)},
+    {"vkCmdEndRenderPass2KHR", entry(CmdEndRenderPass2<&layer::DeviceTable::CmdEndRenderPass2KHR>)},
+    {"vkCmdEndRendering", entry(CmdEndRendering<&layer::DeviceTable::CmdEndRendering>)},
+    {"vkCmdEndRenderingKHR", entry(CmdEndRendering<&layer::DeviceTable::CmdEndRenderingKHR>)},
+    {"vkCmdDraw", entry(CmdDraw)},
+    {"vkCmdDrawIndexed", entry(CmdDrawIndexed)},
+    {"vkCmdDrawIndirect", entry(CmdDrawIndirect)},
+    {"vkCmdDrawIndexedIndirect", entry(CmdDrawIndexedIndirect)},
+    {"vkCmdDispatch", entry(CmdDispatch)},
+    {"vkCmdDispatchIndirect", entry(CmdDispatchIndirect)},
+    {"vkQueueSubmit", entry(QueueSubmit)},
+    {"vkQueueSubmit2", entry(QueueSubmit2<&layer::DeviceTable::QueueSubmit2>)},
+    {"vkQueueSubmit2KHR", entry(QueueSubmit2<&layer::DeviceTable::QueueSubmit2KHR>)},
+    {"vkQueuePresentKHR", entry(QueuePresentKHR)},
+};
+
 const layer::Hook kInstanceHooks[] = {
     {"vkGetInstanceProcAddr", entry(GetInstanceProcAddr)},
     {"vkCreateInstance", entry(CreateInstance)},
@@ -244,6 +454,8 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice device, cons
     return d->emulation ? f : d->t.GetDeviceProcAddr(device, name);  // the driver's own, or none
   const PFN_vkVoidFunction next = d->t.GetDeviceProcAddr(device, name);
   if (!next) return nullptr;
+  if (d->profiler)
+    if (const PFN_vkVoidFunction hook = layer::find_hook(kProfilingHooks, name)) return hook;
   const PFN_vkVoidFunction hook = layer::find_hook(kDeviceHooks, name);
   return hook ? hook : next;
 }
@@ -258,9 +470,19 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetInstanceProcAddr(VkInstance instance
   if (const PFN_vkVoidFunction f = layer::find_hook(kExtensionHooks, name)) return f;
   const PFN_vkVoidFunction next = inst->next_gipa(instance, name);
   if (!next) return nullptr;
+  if (!profile_options_from_environment().rows.empty())
+    if (const PFN_vkVoidFunction hook = layer::find_hook(kProfilingHooks, name)) return hook;
   const PFN_vkVoidFunction hook = layer::find_hook(kDeviceHooks, name);
   return hook ? hook : next;
 }
+
+// An application that exits without destroying its device still gets its
+// profile: the rows still out are read and the file closed.
+struct FinishProfilesAtExit {
+  ~FinishProfilesAtExit() {
+    global().devices.for_each([](Device& d) { d.profiler.reset(); });
+  }
+} g_finish_profiles;
 
 }  // namespace
 

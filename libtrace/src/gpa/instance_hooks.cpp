@@ -7,6 +7,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpa/counters.hpp"
@@ -49,7 +50,10 @@ Support support_of(const layer::Instance& inst, VkPhysicalDevice pd) {
   inst.t.GetPhysicalDeviceProperties(pd, &s.properties);
   VkPhysicalDeviceFeatures f{};
   inst.t.GetPhysicalDeviceFeatures(pd, &f);
-  const bool core_reset = VK_API_VERSION_MINOR(s.properties.apiVersion) >= 2;
+  // Core 1.2 commands exist for the lower of the application's and the
+  // device's version; below 1.2 host query reset is an extension.
+  const std::uint32_t api = std::min(inst.api_version, s.properties.apiVersion);
+  const bool core_reset = VK_API_VERSION_MAJOR(api) > 1 || VK_API_VERSION_MINOR(api) >= 2;
   s.host_reset_extension = !core_reset && has_extension(exts, VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME);
   s.offered = !s.native && s.properties.limits.timestampComputeAndGraphics && (core_reset || s.host_reset_extension);
   if (f.pipelineStatisticsQuery) {
@@ -104,10 +108,38 @@ VkResult EnumerateDeviceExtensionProperties(VkPhysicalDevice pd, const char* lay
 
 namespace {
 
+// The extension's own structs leave the chain while the driver fills the
+// rest (it does not know them), and come back after.
+class HiddenFromDriver {
+ public:
+  explicit HiddenFromDriver(void* head) {
+    for (auto* p = static_cast<VkBaseOutStructure*>(head); p && p->pNext;) {
+      const auto s = static_cast<std::uint32_t>(p->pNext->sType);
+      if (s >= 1000133000u && s < 1000134000u) {
+        hidden_.push_back({p, p->pNext});
+        p->pNext = p->pNext->pNext;
+      } else {
+        p = p->pNext;
+      }
+    }
+  }
+  ~HiddenFromDriver() {
+    for (auto it = hidden_.rbegin(); it != hidden_.rend(); ++it) it->first->pNext = it->second;
+  }
+  HiddenFromDriver(const HiddenFromDriver&) = delete;
+  HiddenFromDriver& operator=(const HiddenFromDriver&) = delete;
+
+ private:
+  std::vector<std::pair<VkBaseOutStructure*, VkBaseOutStructure*>> hidden_;  // (before, the hidden one)
+};
+
 template <PFN_vkGetPhysicalDeviceFeatures2 layer::InstanceTable::*Next>
 void features2(VkPhysicalDevice pd, VkPhysicalDeviceFeatures2* f) {
   const auto inst = instance_of(pd);
-  (inst->t.*Next)(pd, f);
+  {
+    const HiddenFromDriver hide(f);
+    (inst->t.*Next)(pd, f);
+  }
   const Support s = support_of(*inst, pd);
   if (!s.offered) return;
   for (auto* p = static_cast<VkBaseOutStructure*>(f->pNext); p; p = p->pNext) {
@@ -123,7 +155,10 @@ void features2(VkPhysicalDevice pd, VkPhysicalDeviceFeatures2* f) {
 template <PFN_vkGetPhysicalDeviceProperties2 layer::InstanceTable::*Next>
 void properties2(VkPhysicalDevice pd, VkPhysicalDeviceProperties2* props) {
   const auto inst = instance_of(pd);
-  (inst->t.*Next)(pd, props);
+  {
+    const HiddenFromDriver hide(props);
+    (inst->t.*Next)(pd, props);
+  }
   const Support s = support_of(*inst, pd);
   if (!s.offered) return;
   for (auto* p = static_cast<VkBaseOutStructure*>(props->pNext); p; p = p->pNext) {

@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "gpa/emulation.hpp"
+#include "gpa/profiler.hpp"
 #include "layer/instance.hpp"
 #include "layer/layer.hpp"
 #include "libtrace/gpa/layer.hpp"
@@ -22,6 +23,7 @@ struct Device {
   VkDevice handle = VK_NULL_HANDLE;
   layer::DeviceTable t;
   std::unique_ptr<Emulation> emulation;  // null where the driver has the extension or it is not enabled
+  std::unique_ptr<Profiler> profiler;    // trak-gpa profile's mode
 };
 
 struct Global {

@@ -3,6 +3,7 @@
 
 #include <vulkan/vk_layer.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "registry/registry.hpp"
@@ -24,10 +25,11 @@ std::size_t size_of(VkStructureType s) {
 
 }  // namespace
 
-ChainCopy::ChainCopy(const void* first) {
+ChainCopy::ChainCopy(const void* first, std::initializer_list<VkStructureType> drop) {
   void** tail = &head_;
   const auto* s = static_cast<const VkBaseInStructure*>(first);
   for (; s; s = s->pNext) {
+    if (std::find(drop.begin(), drop.end(), s->sType) != drop.end()) continue;
     const std::size_t size = size_of(s->sType);
     if (!size) break;
     auto node = std::make_unique<std::max_align_t[]>((size + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t));

@@ -7,6 +7,7 @@
 #include <vulkan/vulkan_core.h>
 
 #include <cstddef>
+#include <initializer_list>
 #include <memory>
 #include <vector>
 
@@ -14,9 +15,11 @@ namespace libtrace::layer {
 
 class ChainCopy {
  public:
-  // An sType this build does not know stops the copy: from there on the
-  // application's structs are linked as they are, and complete() is false.
-  explicit ChainCopy(const void* first);
+  // Structs of the `drop` sTypes are left out (a layer's own, which the
+  // driver must not see). Any other sType this build does not know stops the
+  // copy: from there on the application's structs are linked as they are,
+  // and complete() is false.
+  explicit ChainCopy(const void* first, std::initializer_list<VkStructureType> drop = {});
   ChainCopy(const ChainCopy&) = delete;
   ChainCopy& operator=(const ChainCopy&) = delete;
 

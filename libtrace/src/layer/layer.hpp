@@ -65,6 +65,11 @@ class KeyedState {
     map_.erase(it);
     return out;
   }
+  template <typename Fn>
+  void for_each(Fn&& fn) const {
+    const std::shared_lock lock(mu_);
+    for (const auto& [key, state] : map_) fn(*state);
+  }
   // pthread_atfork: held across fork() so that the child's copy is whole;
   // the child gets a new lock (a lock word copied mid-use belongs to a
   // thread the child does not have).

@@ -21,13 +21,14 @@
 #include "libtrace/gpa/vk_amd_gpa_interface.h"
 
 #include <algorithm>
-#include <array>
 #include <chrono>
 #include <cinttypes>
 #include <cstdarg>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -41,14 +42,19 @@ namespace gpa_client {
 namespace {
 
 const char* const kUsage =
-    "usage: gpa_client [--quiet]\n"
+    "usage: gpa_client [--api-version 1.0|1.1|1.2|1.3] [--gpa-features-first] [--timeout S] [--quiet]\n"
     "  Checks VK_AMD_gpa_interface end to end on the first device that lists it.\n"
     "  Exit 0: all checks passed; 1: a check failed; 77: no device lists the extension.\n"
-    "  --quiet  print only failures and the closing line\n";
+    "  --api-version V  VkApplicationInfo::apiVersion (default 1.1); with 1.0 the\n"
+    "                   client enables VK_KHR_get_physical_device_properties2, as\n"
+    "                   GPUPerfAPI asks applications to, and uses its entry points\n"
+    "  --gpa-features-first  VkPhysicalDeviceGpaFeaturesAMD first in VkDeviceCreateInfo's\n"
+    "                   chain, before VkPhysicalDeviceFeatures2 (default: last)\n"
+    "  --timeout S      seconds a submission may take until its sessions say\n"
+    "                   VK_SUCCESS and its fence signals (default 5)\n"
+    "  --quiet          print only failures and the closing line\n";
 
 constexpr int kExitSkip = 77;
-constexpr auto kTimeout = std::chrono::seconds(5);
-constexpr std::uint64_t kFenceTimeoutNs = 5'000'000'000ull;
 
 // The emulated counters: block GRBM, instance 0, event = log2 of the
 // pipeline statistic.
@@ -68,6 +74,10 @@ constexpr std::uint32_t kDrawVertices = 300;
 constexpr std::uint32_t kImageSize = 64;
 
 bool g_quiet = false;
+std::uint32_t g_api_version = VK_API_VERSION_1_1;
+bool g_gpa_features_first = false;
+// How long a submission may take: the session status polls and the fence.
+unsigned g_timeout_s = 5;
 
 // Vulkan could not be set up, or a check failed that the rest depends on.
 class Abort : public std::runtime_error {
@@ -106,8 +116,7 @@ const char* result_name(VkResult r) {
 std::string text(VkResult r) { return std::string(result_name(r)) + " (" + std::to_string(r) + ")"; }
 std::string text(bool b) { return b ? "true" : "false"; }
 template <typename T>
-  requires std::is_integral_v<T>
-std::string text(T v) {
+std::enable_if_t<std::is_integral_v<T>, std::string> text(T v) {
   return std::to_string(v);
 }
 
@@ -129,8 +138,7 @@ class Checks {
       ++passed_;
     } else {
       ++failed_;
-      std::fprintf(stderr, "gpa_client: FAIL: %s: got %s, expected %s\n", what.c_str(), got.c_str(),
-                   expected.c_str());
+      std::fprintf(stderr, "gpa_client: FAIL: %s: got %s, expected %s\n", what.c_str(), got.c_str(), expected.c_str());
       std::fflush(stderr);
     }
     return ok;
@@ -319,19 +327,29 @@ class Session {
 // with it enabled.
 void open_device(Context& c, Checks& checks) {
   if (volkInitialize() != VK_SUCCESS) throw Abort("no Vulkan loader (libvulkan.so.1)");
-  if (volkGetInstanceVersion() < VK_API_VERSION_1_1) throw Abort("the Vulkan loader is older than 1.1");
+  if (volkGetInstanceVersion() < g_api_version)
+    throw Abort("the Vulkan loader is older than the API version asked for");
+  const bool khr2 = g_api_version < VK_API_VERSION_1_1;  // VK_KHR_get_physical_device_properties2
   VkApplicationInfo app{};
   app.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO;
   app.pApplicationName = "gpa_client";
   app.applicationVersion = 1;
   app.pEngineName = "trak-tests";
   app.engineVersion = 1;
-  app.apiVersion = VK_API_VERSION_1_1;
+  app.apiVersion = g_api_version;
+  const char* const instance_extension = VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_EXTENSION_NAME;
   VkInstanceCreateInfo ici{};
   ici.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
   ici.pApplicationInfo = &app;
+  ici.enabledExtensionCount = khr2 ? 1 : 0;
+  ici.ppEnabledExtensionNames = &instance_extension;
   VK_CHECK(vkCreateInstance(&ici, nullptr, &c.instance));
   volkLoadInstanceOnly(c.instance);
+  const PFN_vkGetPhysicalDeviceFeatures2 get_features2 =
+      khr2 ? vkGetPhysicalDeviceFeatures2KHR : vkGetPhysicalDeviceFeatures2;
+  const PFN_vkGetPhysicalDeviceProperties2 get_properties2 =
+      khr2 ? vkGetPhysicalDeviceProperties2KHR : vkGetPhysicalDeviceProperties2;
+  if (!get_features2 || !get_properties2) throw Abort("no vkGetPhysicalDeviceFeatures2/Properties2");
 
   // The first device with a graphics+compute queue that writes timestamps,
   // preferring one that lists the extension.
@@ -344,7 +362,7 @@ void open_device(Context& c, Checks& checks) {
   for (VkPhysicalDevice pd : pds) {
     VkPhysicalDeviceProperties props{};
     vkGetPhysicalDeviceProperties(pd, &props);
-    if (props.apiVersion < VK_API_VERSION_1_1) continue;
+    if (props.apiVersion < g_api_version) continue;
     std::uint32_t nq = 0;
     vkGetPhysicalDeviceQueueFamilyProperties(pd, &nq, nullptr);
     std::vector<VkQueueFamilyProperties> qs(nq);
@@ -364,14 +382,16 @@ void open_device(Context& c, Checks& checks) {
     break;
   }
   if (!c.physical) {
-    throw Skip(without.empty() ? "no Vulkan 1.1 device with a graphics+compute queue that writes timestamps"
-                               : VK_AMD_GPA_INTERFACE_EXTENSION_NAME " is not listed by " + without +
-                                     " (is a layer that offers it, such as VK_LAYER_TRAK_gpa, loaded?)");
+    throw Skip(without.empty()
+                   ? "no device of the API version asked for with a graphics+compute queue that writes timestamps"
+                   : VK_AMD_GPA_INTERFACE_EXTENSION_NAME " is not listed by " + without +
+                         " (is a layer that offers it, such as VK_LAYER_TRAK_gpa, loaded?)");
   }
   checks.expect(true, "extension listed", "", "");
   checks.eq("VK_AMD_gpa_interface specVersion", spec_version, std::uint32_t{VK_AMD_GPA_INTERFACE_SPEC_VERSION});
   vkGetPhysicalDeviceMemoryProperties(c.physical, &c.memory);
-  info("device %s (Vulkan %u.%u.%u), queue family %u, timestampPeriod %g ns", c.properties.deviceName,
+  info("API version %u.%u asked for; device %s (Vulkan %u.%u.%u), queue family %u, timestampPeriod %g ns",
+       VK_API_VERSION_MAJOR(g_api_version), VK_API_VERSION_MINOR(g_api_version), c.properties.deviceName,
        VK_API_VERSION_MAJOR(c.properties.apiVersion), VK_API_VERSION_MINOR(c.properties.apiVersion),
        VK_API_VERSION_PATCH(c.properties.apiVersion), c.family, c.properties.limits.timestampPeriod);
 
@@ -382,12 +402,11 @@ void open_device(Context& c, Checks& checks) {
   VkPhysicalDeviceFeatures2 f2{};
   f2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
   f2.pNext = &features;
-  vkGetPhysicalDeviceFeatures2(c.physical, &f2);
-  info("features: perfCounters %u, streamingPerfCounters %u, sqThreadTracing %u, clockModes %u",
-       features.perfCounters, features.streamingPerfCounters, features.sqThreadTracing, features.clockModes);
+  get_features2(c.physical, &f2);
+  info("features: perfCounters %u, streamingPerfCounters %u, sqThreadTracing %u, clockModes %u", features.perfCounters,
+       features.streamingPerfCounters, features.sqThreadTracing, features.clockModes);
   checks.require("VkPhysicalDeviceGpaFeaturesAMD.perfCounters", features.perfCounters, VkBool32{VK_TRUE});
-  checks.eq("VkPhysicalDeviceGpaFeaturesAMD.streamingPerfCounters", features.streamingPerfCounters,
-            VkBool32{VK_FALSE});
+  checks.eq("VkPhysicalDeviceGpaFeaturesAMD.streamingPerfCounters", features.streamingPerfCounters, VkBool32{VK_FALSE});
   checks.eq("VkPhysicalDeviceGpaFeaturesAMD.sqThreadTracing", features.sqThreadTracing, VkBool32{VK_FALSE});
   checks.eq("VkPhysicalDeviceGpaFeaturesAMD.clockModes", features.clockModes, VkBool32{VK_FALSE});
 
@@ -399,7 +418,7 @@ void open_device(Context& c, Checks& checks) {
   VkPhysicalDeviceProperties2 p2{};
   p2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
   p2.pNext = &gp;
-  vkGetPhysicalDeviceProperties2(c.physical, &p2);
+  get_properties2(c.physical, &p2);
   checks.require("VkPhysicalDeviceGpaPropertiesAMD.perfBlockCount (pPerfBlocks NULL)", gp.perfBlockCount,
                  std::uint32_t{1});
   std::vector<VkGpaPerfBlockPropertiesAMD> blocks(gp.perfBlockCount);
@@ -409,18 +428,18 @@ void open_device(Context& c, Checks& checks) {
   gp2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GPA_PROPERTIES_2_AMD;
   gp2.revisionId = 0xbad;  // must be written
   gp.pNext = &gp2;
-  vkGetPhysicalDeviceProperties2(c.physical, &p2);
-  checks.eq("VkPhysicalDeviceGpaPropertiesAMD.perfBlockCount (with pPerfBlocks)", gp.perfBlockCount,
-            std::uint32_t{1});
+  get_properties2(c.physical, &p2);
+  checks.eq("VkPhysicalDeviceGpaPropertiesAMD.perfBlockCount (with pPerfBlocks)", gp.perfBlockCount, std::uint32_t{1});
   info("properties: shaderEngineCount %u, maxSqttSeBufferSize %" PRIu64 ", flags 0x%x, revisionId %u",
        gp.shaderEngineCount, static_cast<std::uint64_t>(gp.maxSqttSeBufferSize), gp.flags, gp2.revisionId);
   const VkGpaPerfBlockPropertiesAMD* block = nullptr;
   for (std::uint32_t i = 0; i < std::min<std::uint32_t>(gp.perfBlockCount, blocks.size()); ++i) {
     const auto& b = blocks[i];
-    info("perf block %u: blockType %d, instanceCount %u, maxEventID %u, maxGlobalOnlyCounters %u, "
-         "maxGlobalSharedCounters %u, maxStreamingCounters %u",
-         i, static_cast<int>(b.blockType), b.instanceCount, b.maxEventID, b.maxGlobalOnlyCounters,
-         b.maxGlobalSharedCounters, b.maxStreamingCounters);
+    info(
+        "perf block %u: blockType %d, instanceCount %u, maxEventID %u, maxGlobalOnlyCounters %u, "
+        "maxGlobalSharedCounters %u, maxStreamingCounters %u",
+        i, static_cast<int>(b.blockType), b.instanceCount, b.maxEventID, b.maxGlobalOnlyCounters,
+        b.maxGlobalSharedCounters, b.maxStreamingCounters);
     if (b.blockType == kBlock) block = &b;
   }
   checks.require("perf block GRBM listed", block != nullptr, true);
@@ -428,13 +447,24 @@ void open_device(Context& c, Checks& checks) {
   checks.eq("GRBM maxEventID", block->maxEventID, kMaxEvent);
   checks.eq("VkPhysicalDeviceGpaProperties2AMD.revisionId", gp2.revisionId, std::uint32_t{0});
 
-  // The device: the extension, and its feature asked for the usual way.
+  // The device: the extension, and its feature asked for the usual way, in
+  // a chain with VkPhysicalDeviceFeatures2 (and, from Vulkan 1.2 on,
+  // VkPhysicalDeviceVulkan12Features, all off, as applications of 1.2 have):
+  // by default the extension's struct comes last, with --gpa-features-first
+  // first. Vulkan lets the structs come in any order.
   VkPhysicalDeviceGpaFeaturesAMD on{};
   on.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GPA_FEATURES_AMD;
   on.perfCounters = VK_TRUE;
   VkPhysicalDeviceFeatures2 on2{};
   on2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
-  on2.pNext = &on;
+  VkPhysicalDeviceVulkan12Features on12{};
+  on12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
+  std::vector<VkBaseOutStructure*> chain;
+  if (g_gpa_features_first) chain.push_back(reinterpret_cast<VkBaseOutStructure*>(&on));
+  chain.push_back(reinterpret_cast<VkBaseOutStructure*>(&on2));
+  if (g_api_version >= VK_API_VERSION_1_2) chain.push_back(reinterpret_cast<VkBaseOutStructure*>(&on12));
+  if (!g_gpa_features_first) chain.push_back(reinterpret_cast<VkBaseOutStructure*>(&on));
+  for (std::size_t i = 0; i + 1 < chain.size(); ++i) chain[i]->pNext = chain[i + 1];
   const float priority = 1.0f;
   VkDeviceQueueCreateInfo qci{};
   qci.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
@@ -444,7 +474,7 @@ void open_device(Context& c, Checks& checks) {
   const char* const extension = VK_AMD_GPA_INTERFACE_EXTENSION_NAME;
   VkDeviceCreateInfo dci{};
   dci.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
-  dci.pNext = &on2;
+  dci.pNext = chain.front();
   dci.queueCreateInfoCount = 1;
   dci.pQueueCreateInfos = &qci;
   dci.enabledExtensionCount = 1;
@@ -508,8 +538,8 @@ Work::Work(const Context& c) {
   VkMemoryAllocateInfo mai{};
   mai.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
   mai.allocationSize = req.size;
-  mai.memoryTypeIndex = c.memory_type(req.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                                                              VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+  mai.memoryTypeIndex =
+      c.memory_type(req.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
   VkDeviceMemory m = VK_NULL_HANDLE;
   VK_CHECK(vk.vkAllocateMemory(d, &mai, nullptr, &m));
   counter_memory = Memory(c, m);
@@ -679,8 +709,8 @@ Work::Work(const Context& c) {
   multisample.sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO;
   multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
   VkPipelineColorBlendAttachmentState blend_attachment{};
-  blend_attachment.colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT |
-                                    VK_COLOR_COMPONENT_A_BIT;
+  blend_attachment.colorWriteMask =
+      VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
   VkPipelineColorBlendStateCreateInfo blend{};
   blend.sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO;
   blend.attachmentCount = 1;
@@ -773,7 +803,7 @@ VkGpaPerfCounterAMD counter(std::uint32_t event) { return {kBlock, 0, event}; }
 
 const std::vector<VkGpaPerfCounterAMD> kDispatchCounters = {counter(kCsInvocations), counter(kIaVertices)};
 const std::vector<VkGpaPerfCounterAMD> kDrawCounters = {counter(kIaVertices), counter(kVsInvocations),
-                                                         counter(kCsInvocations), counter(kIaPrimitives)};
+                                                        counter(kCsInvocations), counter(kIaPrimitives)};
 
 // Begins a sample that must be accepted; the id, or ~0u when refused.
 std::uint32_t begin_sample(const Context& c, Checks& checks, VkCommandBuffer cb, VkGpaSessionAMD s,
@@ -890,10 +920,12 @@ MainIds record_main(const Context& c, const Work& w, Checks& checks, VkCommandBu
 }
 
 // Submits |cb| with the fence, polls the sessions' status until all are
-// VK_SUCCESS (or the timeout), then waits for the fence, and checks the
-// status again. Returns whether the fence signalled.
+// VK_SUCCESS (or the timeout), calling |on_ready| with a session's index the
+// first time it is, then waits for the fence, and checks the status again.
+// Returns whether the fence signalled.
 bool submit_and_wait(const Context& c, const Work& w, Checks& checks, VkCommandBuffer cb,
-                     const std::vector<std::pair<VkGpaSessionAMD, std::string>>& sessions, const std::string& run) {
+                     const std::vector<std::pair<VkGpaSessionAMD, std::string>>& sessions, const std::string& run,
+                     const std::function<void(std::size_t)>& on_ready = {}) {
   const VolkDeviceTable& vk = c.vk;
   const VkFence fence = w.fence.get();
   VK_CHECK(vk.vkResetFences(c.device, 1, &fence));
@@ -904,23 +936,38 @@ bool submit_and_wait(const Context& c, const Work& w, Checks& checks, VkCommandB
   const auto start = std::chrono::steady_clock::now();
   VK_CHECK(vk.vkQueueSubmit(c.queue, 1, &si, fence));
 
-  for (const auto& [s, name] : sessions) {
+  struct Poll {
     VkResult r = VK_NOT_READY;
     int polls = 0;
-    while ((r = c.gpa.GetGpaSessionStatus(c.device, s)) == VK_NOT_READY &&
-           std::chrono::steady_clock::now() - start < kTimeout) {
-      ++polls;
-      std::this_thread::sleep_for(std::chrono::microseconds(100));
+    long long us = 0;
+    bool fence_done = false;
+  };
+  std::vector<Poll> polls(sessions.size());
+  const auto timeout = std::chrono::seconds(g_timeout_s);
+  for (std::size_t ready = 0; ready < sessions.size() && std::chrono::steady_clock::now() - start < timeout;) {
+    for (std::size_t i = 0; i < sessions.size(); ++i) {
+      Poll& p = polls[i];
+      if (p.r != VK_NOT_READY) continue;
+      ++p.polls;
+      p.r = c.gpa.GetGpaSessionStatus(c.device, sessions[i].first);
+      if (p.r == VK_NOT_READY) continue;
+      p.fence_done = vk.vkGetFenceStatus(c.device, fence) == VK_SUCCESS;
+      p.us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start).count();
+      if (p.r == VK_SUCCESS && on_ready) on_ready(i);
+      ++ready;
     }
-    const bool fence_done = vk.vkGetFenceStatus(c.device, fence) == VK_SUCCESS;
-    const auto us =
-        std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start).count();
-    checks.eq("vkGetGpaSessionStatusAMD polled up to 5 s after the submit (" + name + ", " + run + ")", r,
-              VK_SUCCESS);
-    info("%s: session %s: %s after %d polls, %lld us (fence %s then)", run.c_str(), name.c_str(), result_name(r),
-         polls, static_cast<long long>(us), fence_done ? "signalled" : "not yet signalled");
+    std::this_thread::sleep_for(std::chrono::microseconds(20));
   }
-  const VkResult wait = vk.vkWaitForFences(c.device, 1, &fence, VK_TRUE, kFenceTimeoutNs);
+  for (std::size_t i = 0; i < sessions.size(); ++i) {
+    const Poll& p = polls[i];
+    const std::string& name = sessions[i].second;
+    checks.eq("vkGetGpaSessionStatusAMD polled up to " + std::to_string(g_timeout_s) + " s after the submit (" + name +
+                  ", " + run + ")",
+              p.r, VK_SUCCESS);
+    info("%s: session %s: %s at poll %d, %lld us after the submit (the fence %s then)", run.c_str(), name.c_str(),
+         result_name(p.r), p.polls, p.us, p.fence_done ? "signalled" : "not signalled yet");
+  }
+  const VkResult wait = vk.vkWaitForFences(c.device, 1, &fence, VK_TRUE, g_timeout_s * 1'000'000'000ull);
   if (!checks.eq("vkWaitForFences (" + run + ")", wait, VK_SUCCESS)) return false;
   for (const auto& [s, name] : sessions)
     checks.eq("vkGetGpaSessionStatusAMD after the fence (" + name + ", " + run + ")",
@@ -955,14 +1002,13 @@ void read_too_small(const Context& c, Checks& checks, VkGpaSessionAMD s, std::ui
   std::size_t size = small;
   const VkResult r = c.gpa.GetGpaSessionResults(c.device, s, id, &size, buffer.data());
   checks.expect(r == VK_INCOMPLETE || r < 0,
-                "vkGetGpaSessionResultsAMD with " + std::to_string(small) + " of " + std::to_string(full) +
-                    " bytes (" + what + ")",
+                "vkGetGpaSessionResultsAMD with " + std::to_string(small) + " of " + std::to_string(full) + " bytes (" +
+                    what + ")",
                 text(r), "VK_INCOMPLETE or an error");
   std::size_t written_past = 0;
   for (std::size_t i = small; i < buffer.size(); ++i)
     if (buffer[i] != 0xa5) ++written_past;
-  checks.eq("bytes written past the " + std::to_string(small) + " given (" + what + ")", written_past,
-            std::size_t{0});
+  checks.eq("bytes written past the " + std::to_string(small) + " given (" + what + ")", written_past, std::size_t{0});
   std::size_t written = 0;
   for (std::size_t i = 0; i < small; ++i)
     if (buffer[i] != 0xa5) ++written;
@@ -1008,8 +1054,8 @@ struct MainValues {
 };
 
 // Checks 3: the results of one run of the main command buffer.
-MainValues check_main_results(const Context& c, const Work& w, Checks& checks, VkGpaSessionAMD s,
-                              const MainIds& ids, bool too_small, const std::string& run) {
+MainValues check_main_results(const Context& c, const Work& w, Checks& checks, VkGpaSessionAMD s, const MainIds& ids,
+                              bool too_small, const std::string& run) {
   const Timing own = own_timestamps(c, w);
   info("%s: the client's own timestamps: %" PRIu64 " .. %" PRIu64 ": %.0f ns", run.c_str(), own.begin, own.end,
        ns(own.end - own.begin, c));
@@ -1079,7 +1125,8 @@ void check_secondary(const Context& c, const Work& w, Checks& checks) {
   vk.vkCmdBindDescriptorSets(secondary, VK_PIPELINE_BIND_POINT_COMPUTE, w.layout.get(), 0, 1, &w.set, 0, nullptr);
   const std::uint32_t timing = begin_sample(c, checks, secondary, s.get(), timing_info(), "TIMING, secondary");
   const std::vector<VkGpaPerfCounterAMD> cs = {counter(kCsInvocations)};
-  const std::uint32_t counters = begin_sample(c, checks, secondary, s.get(), cumulative_info(cs), "CUMULATIVE, secondary");
+  const std::uint32_t counters =
+      begin_sample(c, checks, secondary, s.get(), cumulative_info(cs), "CUMULATIVE, secondary");
   vk.vkCmdDispatch(secondary, 2, 2, 2);
   if (counters != ~0u) c.gpa.CmdEndGpaSample(secondary, s.get(), counters);
   if (timing != ~0u) c.gpa.CmdEndGpaSample(secondary, s.get(), timing);
@@ -1110,7 +1157,17 @@ void check_secondary(const Context& c, const Work& w, Checks& checks) {
             VK_NOT_READY);
   *w.counter_value = 0;
   const std::string run = "secondary x3";
-  const bool done = submit_and_wait(c, w, checks, primary, {{c1.get(), "C1"}, {c2.get(), "C2"}, {s.get(), "S"}}, run);
+  // S says VK_SUCCESS once an execution's end has run: what it holds then
+  // is noted, to tell which execution that was.
+  std::vector<std::uint64_t> early;
+  const auto on_ready = [&](std::size_t i) {
+    if (i != 0) return;
+    std::size_t size = 2 * sizeof(std::uint64_t);
+    early.assign(2, 0);
+    if (c.gpa.GetGpaSessionResults(c.device, s.get(), timing, &size, early.data()) != VK_SUCCESS) early.clear();
+  };
+  const bool done =
+      submit_and_wait(c, w, checks, primary, {{s.get(), "S"}, {c1.get(), "C1"}, {c2.get(), "C2"}}, run, on_ready);
   if (done) {
     const Timing own = own_timestamps(c, w);
     info("%s: the client's own timestamps: %" PRIu64 " .. %" PRIu64 ": %.0f ns", run.c_str(), own.begin, own.end,
@@ -1128,6 +1185,14 @@ void check_secondary(const Context& c, const Work& w, Checks& checks) {
       if (t.size() == 2) order.push_back(check_timing(c, checks, t, own, what));
     }
     // C1 holds the first execution, C2 the second, S the third.
+    if (order.size() == 3 && early.size() == 2) {
+      const char* which = early[0] == order[0].begin   ? "the first execution's (C1's)"
+                          : early[0] == order[1].begin ? "the second execution's (C2's)"
+                          : early[0] == order[2].begin ? "the third execution's, its final ones"
+                                                       : "none of the executions'";
+      info("%s: S's TIMING read as soon as its status said VK_SUCCESS: begin %" PRIu64 ": %s", run.c_str(), early[0],
+           which);
+    }
     if (order.size() == 3) {
       const bool in_order = order[0].end <= order[1].begin && order[1].end <= order[2].begin;
       checks.expect(in_order, "executions in order: C1 before C2 before S (" + run + ")",
@@ -1189,8 +1254,8 @@ int run(Checks& checks) {
     Session main = create_session(c, checks, VK_NULL_HANDLE, "main");
     const VkCommandBuffer cb = allocate(c, w, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
     const MainIds ids = record_main(c, w, checks, cb, main.get(), false, "first run");
-    checks.eq("vkGetGpaSessionStatusAMD before the submit (first run)",
-              c.gpa.GetGpaSessionStatus(c.device, main.get()), VK_NOT_READY);
+    checks.eq("vkGetGpaSessionStatusAMD before the submit (first run)", c.gpa.GetGpaSessionStatus(c.device, main.get()),
+              VK_NOT_READY);
     *w.counter_value = 0;
     if (!submit_and_wait(c, w, checks, cb, {{main.get(), "main"}}, "first run"))
       throw Abort("the first submission did not complete");
@@ -1217,8 +1282,8 @@ int run(Checks& checks) {
       if (outer != ~0u) c.gpa.CmdEndGpaSample(rcb, refusals.get(), outer);
       checks.eq("vkCmdEndGpaSessionAMD (refusals)", c.gpa.CmdEndGpaSession(rcb, refusals.get()), VK_SUCCESS);
       VK_CHECK(c.vk.vkEndCommandBuffer(rcb));
-      checks.eq("vkGetGpaSessionStatusAMD of a session never submitted", c.gpa.GetGpaSessionStatus(c.device, refusals.get()),
-                VK_NOT_READY);
+      checks.eq("vkGetGpaSessionStatusAMD of a session never submitted",
+                c.gpa.GetGpaSessionStatus(c.device, refusals.get()), VK_NOT_READY);
       c.vk.vkFreeCommandBuffers(c.device, w.pool.get(), 1, &rcb);
     }
 
@@ -1262,10 +1327,35 @@ int run(Checks& checks) {
 
 int main(int argc, char** argv) {
   using namespace gpa_client;
+  // Line by line, so that what was printed is there when a call crashes.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--quiet") {
       g_quiet = true;
+    } else if (a == "--timeout" && i + 1 < argc) {
+      const int t = std::atoi(argv[++i]);
+      if (t <= 0) {
+        std::fprintf(stderr, "gpa_client: --timeout wants a number of seconds\n%s", kUsage);
+        return 2;
+      }
+      g_timeout_s = static_cast<unsigned>(t);
+    } else if (a == "--gpa-features-first") {
+      g_gpa_features_first = true;
+    } else if (a == "--api-version" && i + 1 < argc) {
+      const std::string v = argv[++i];
+      if (v == "1.0") {
+        g_api_version = VK_API_VERSION_1_0;
+      } else if (v == "1.1") {
+        g_api_version = VK_API_VERSION_1_1;
+      } else if (v == "1.2") {
+        g_api_version = VK_API_VERSION_1_2;
+      } else if (v == "1.3") {
+        g_api_version = VK_API_VERSION_1_3;
+      } else {
+        std::fprintf(stderr, "gpa_client: unknown API version %s\n%s", v.c_str(), kUsage);
+        return 2;
+      }
     } else if (a == "--help" || a == "-h") {
       std::fputs(kUsage, stdout);
       return 0;

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: MIT
+#include "gpa/profiler.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <string_view>
+#include <thread>
+
+#include "gpa/counters.hpp"
+#include "layer/layer.hpp"
+#include "libtrace/gpa/layer.hpp"
+
+namespace libtrace::gpa {
+
+ProfileOptions profile_options_from_environment() {
+  ProfileOptions o;
+  o.rows = layer::env("TRAK_GPA_PROFILE");
+  const std::string per = layer::env("TRAK_GPA_PER");
+  if (per == "render-pass") o.per = ProfileOptions::render_pass;
+  if (per == "draw") o.per = ProfileOptions::draw;
+  std::string list = layer::env("TRAK_GPA_COUNTERS");
+  if (list.empty()) list = "vs_invocations,fs_invocations,cs_invocations";
+  for (std::size_t at = 0; at <= list.size();) {
+    const std::size_t comma = std::min(list.find(',', at), list.size());
+    if (const Counter* c = find_counter(std::string_view(list).substr(at, comma - at))) o.events.push_back(c->event);
+    at = comma + 1;
+  }
+  return o;
+}
+
+bool ExtensionEntryPoints::complete() const {
+  return create && destroy && begin_session && end_session && begin_sample && end_sample && status && results &&
+         reset;
+}
+
+Profiler::Profiler(VkDevice device, ExtensionEntryPoints fns, ProfileOptions opt, float timestamp_period)
+    : device_(device), fns_(fns), opt_(std::move(opt)), period_(timestamp_period) {
+  out_ = std::fopen(opt_.rows.c_str(), "w");
+  if (!out_) {
+    layer::log_once(kLayerName, "cannot write the profile " + opt_.rows, std::strerror(errno));
+    return;
+  }
+  std::fputs("frame,command_buffer,scope,gpu_ns", out_);
+  for (std::uint32_t e : opt_.events) std::fprintf(out_, ",%s", find_counter(e)->name);
+  std::fputc('\n', out_);
+}
+
+Profiler::~Profiler() {
+  const std::lock_guard lock(mu_);
+  for (auto& [cb, r] : recordings_) {
+    if (r.pending) collect(r, true);
+    if (r.session) fns_.destroy(device_, r.session, nullptr);
+  }
+  if (out_) {
+    std::fprintf(out_, "# cpu_ns=%lld frames=%llu\n", static_cast<long long>(cpu_ns_.load()),
+                 static_cast<unsigned long long>(frame_ - 1));
+    std::fclose(out_);
+  }
+}
+
+void Profiler::allocated(const VkCommandBufferAllocateInfo* info, const VkCommandBuffer* cbs) {
+  if (info->level != VK_COMMAND_BUFFER_LEVEL_PRIMARY) return;  // their work counts where they are executed
+  const std::lock_guard lock(mu_);
+  for (std::uint32_t i = 0; i < info->commandBufferCount; ++i) recordings_[cbs[i]];
+}
+
+void Profiler::freed(const VkCommandBuffer* cbs, std::uint32_t count) {
+  const std::lock_guard lock(mu_);
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const auto it = recordings_.find(cbs[i]);
+    if (it == recordings_.end()) continue;
+    if (it->second.pending) collect(it->second, true);
+    if (it->second.session) fns_.destroy(device_, it->second.session, nullptr);
+    recordings_.erase(it);
+  }
+}
+
+void Profiler::begin_sample(VkCommandBuffer cb, Recording& r, std::string scope) {
+  Sample s;
+  s.scope = std::move(scope);
+  VkGpaSampleBeginInfoAMD info{};
+  info.sType = VK_STRUCTURE_TYPE_GPA_SAMPLE_BEGIN_INFO_AMD;
+  info.sampleType = VK_GPA_SAMPLE_TYPE_TIMING_AMD;
+  info.timingPreSample = VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT;
+  info.timingPostSample = VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT;
+  if (fns_.begin_sample(cb, r.session, &info, &s.timing) != VK_SUCCESS) return;
+  if (!opt_.events.empty()) {
+    std::vector<VkGpaPerfCounterAMD> counters;
+    for (std::uint32_t e : opt_.events) counters.push_back({kStatsBlock, 0, e});
+    info.sampleType = VK_GPA_SAMPLE_TYPE_CUMULATIVE_AMD;
+    info.perfCounterCount = static_cast<std::uint32_t>(counters.size());
+    info.pPerfCounters = counters.data();
+    if (fns_.begin_sample(cb, r.session, &info, &s.cumulative) != VK_SUCCESS) s.cumulative = UINT32_MAX;
+  }
+  r.samples.push_back(std::move(s));
+  r.open = true;
+}
+
+void Profiler::end_sample(VkCommandBuffer cb, Recording& r) {
+  if (!r.open) return;
+  const Sample& s = r.samples.back();
+  if (s.cumulative != UINT32_MAX) fns_.end_sample(cb, r.session, s.cumulative);
+  fns_.end_sample(cb, r.session, s.timing);
+  r.open = false;
+}
+
+void Profiler::began(VkCommandBuffer cb) {
+  const std::lock_guard lock(mu_);
+  const auto it = recordings_.find(cb);
+  if (it == recordings_.end() || !out_) return;
+  Recording& r = it->second;
+  // Recording again: the previous submission is over (Vulkan requires it).
+  if (r.pending) collect(r, true);
+  if (!r.session) {
+    VkGpaSessionCreateInfoAMD ci{};
+    ci.sType = VK_STRUCTURE_TYPE_GPA_SESSION_CREATE_INFO_AMD;
+    if (fns_.create(device_, &ci, nullptr, &r.session) != VK_SUCCESS) return;
+    r.number = next_number_++;
+  } else {
+    fns_.reset(device_, r.session);
+  }
+  r.samples.clear();
+  r.render_passes = r.draws = 0;
+  r.recorded = false;
+  fns_.begin_session(cb, r.session);
+  if (opt_.per == ProfileOptions::command_buffer) begin_sample(cb, r, "command buffer");
+}
+
+void Profiler::ending(VkCommandBuffer cb) {
+  const std::lock_guard lock(mu_);
+  const auto it = recordings_.find(cb);
+  if (it == recordings_.end() || !it->second.session) return;
+  Recording& r = it->second;
+  end_sample(cb, r);
+  fns_.end_session(cb, r.session);
+  r.recorded = true;
+}
+
+void Profiler::render_pass_began(VkCommandBuffer cb) {
+  if (opt_.per != ProfileOptions::render_pass) return;
+  const std::lock_guard lock(mu_);
+  const auto it = recordings_.find(cb);
+  if (it == recordings_.end() || !it->second.session) return;
+  begin_sample(cb, it->second, "render pass " + std::to_string(it->second.render_passes++));
+}
+
+void Profiler::render_pass_ending(VkCommandBuffer cb) {
+  if (opt_.per != ProfileOptions::render_pass) return;
+  const std::lock_guard lock(mu_);
+  const auto it = recordings_.find(cb);
+  if (it != recordings_.end() && it->second.session) end_sample(cb, it->second);
+}
+
+void Profiler::draw_before(VkCommandBuffer cb) {
+  if (opt_.per != ProfileOptions::draw) return;
+  const std::lock_guard lock(mu_);
+  const auto it = recordings_.find(cb);
+  if (it == recordings_.end() || !it->second.session) return;
+  begin_sample(cb, it->second, "draw " + std::to_string(it->second.draws++));
+}
+
+void Profiler::draw_after(VkCommandBuffer cb) {
+  if (opt_.per != ProfileOptions::draw) return;
+  const std::lock_guard lock(mu_);
+  const auto it = recordings_.find(cb);
+  if (it != recordings_.end() && it->second.session) end_sample(cb, it->second);
+}
+
+void Profiler::submitting(const VkCommandBuffer* cbs, std::uint32_t count) {
+  const std::lock_guard lock(mu_);
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const auto it = recordings_.find(cbs[i]);
+    if (it == recordings_.end() || !it->second.recorded) continue;
+    Recording& r = it->second;
+    // Submitted again without being recorded again: its last results first,
+    // then its queries are made ready for this run.
+    if (r.pending) {
+      collect(r, true);
+      fns_.reset(device_, r.session);
+    }
+    r.pending = true;
+    r.frame = frame_;
+  }
+}
+
+void Profiler::presented() {
+  const std::lock_guard lock(mu_);
+  ++frame_;
+  for (auto& [cb, r] : recordings_)
+    if (r.pending) collect(r, false);
+}
+
+bool Profiler::collect(Recording& r, bool wait) {
+  // Waiting is bounded: a submission the application never let finish must
+  // not hang it.
+  for (int tries = 0; fns_.status(device_, r.session) != VK_SUCCESS; ++tries) {
+    if (!wait || tries >= 2000) return false;
+    std::this_thread::sleep_for(std::chrono::microseconds(500));
+  }
+  r.pending = false;
+  if (!out_) return true;
+  std::vector<std::uint64_t> values(opt_.events.size());
+  for (const Sample& s : r.samples) {
+    std::uint64_t ts[2] = {};
+    std::size_t size = sizeof ts;
+    if (fns_.results(device_, r.session, s.timing, &size, ts) != VK_SUCCESS) continue;
+    const double ns = static_cast<double>(ts[1] - ts[0]) * period_;
+    std::fprintf(out_, "%llu,%u,%s,%.0f", static_cast<unsigned long long>(r.frame), r.number, s.scope.c_str(), ns);
+    size = values.size() * sizeof(std::uint64_t);
+    const bool counted =
+        s.cumulative != UINT32_MAX && fns_.results(device_, r.session, s.cumulative, &size, values.data()) == VK_SUCCESS;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (counted)
+        std::fprintf(out_, ",%llu", static_cast<unsigned long long>(values[i]));
+      else
+        std::fputs(",", out_);
+    }
+    std::fputc('\n', out_);
+  }
+  return true;
+}
+
+}  // namespace libtrace::gpa
