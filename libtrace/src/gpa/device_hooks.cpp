@@ -114,7 +114,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice pd, const VkDeviceC
     get(fns.results, "vkGetGpaSessionResultsAMD");
     get(fns.reset, "vkResetGpaSessionAMD");
     if (fns.complete())
-      d.profiler = std::make_unique<Profiler>(*out, fns, std::move(profile), s.properties.limits.timestampPeriod);
+      d.profiler = std::make_unique<Profiler>(*out, fns, std::move(profile), s.properties.limits.timestampPeriod,
+                                              asks_for_extension(*ci));
     else
       layer::log_once(kLayerName, "cannot profile this device", "it has no VK_AMD_gpa_interface to sample with");
   }

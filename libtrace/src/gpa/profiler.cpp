@@ -33,8 +33,16 @@ bool ExtensionEntryPoints::complete() const {
          reset;
 }
 
-Profiler::Profiler(VkDevice device, ExtensionEntryPoints fns, ProfileOptions opt, float timestamp_period)
+Profiler::Profiler(VkDevice device, ExtensionEntryPoints fns, ProfileOptions opt, float timestamp_period,
+                   bool application_samples)
     : device_(device), fns_(fns), opt_(std::move(opt)), period_(timestamp_period) {
+  // Statistics queries cannot nest in a command buffer: an application that
+  // samples counters itself keeps them, the profiler keeps to timestamps.
+  if (application_samples && !opt_.events.empty()) {
+    layer::log_once(kLayerName, "counters left to the application",
+                    "it uses VK_AMD_gpa_interface itself; the profile has GPU times only");
+    opt_.events.clear();
+  }
   out_ = std::fopen(opt_.rows.c_str(), "w");
   if (!out_) {
     layer::log_once(kLayerName, "cannot write the profile " + opt_.rows, std::strerror(errno));

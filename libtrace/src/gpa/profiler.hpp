@@ -57,7 +57,9 @@ struct ExtensionEntryPoints {
 
 class Profiler {
  public:
-  Profiler(VkDevice device, ExtensionEntryPoints fns, ProfileOptions opt, float timestamp_period);
+  // `application_samples`: the application enabled the extension itself.
+  Profiler(VkDevice device, ExtensionEntryPoints fns, ProfileOptions opt, float timestamp_period,
+           bool application_samples);
   ~Profiler();  // reads what is still out and closes the file
 
   void allocated(const VkCommandBufferAllocateInfo* info, const VkCommandBuffer* cbs);

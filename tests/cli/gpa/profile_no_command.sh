@@ -1,0 +1,1 @@
+"$GPA" profile -o x.json

@@ -1,0 +1,1 @@
+"$GPA" profile -- no-such-program-here
