@@ -1104,6 +1104,55 @@ Session create_session(const Context& c, Checks& checks, VkGpaSessionAMD copy_so
   return Session(c, s);
 }
 
+// Check 6b: one session begun in a command buffer and ended in the next, on
+// one queue in one submission, as the extension allows: a TIMING sample that
+// spans both, and a CUMULATIVE sample in the second.
+void check_spanning(const Context& c, const Work& w, Checks& checks) {
+  const VolkDeviceTable& vk = c.vk;
+  Session s = create_session(c, checks, VK_NULL_HANDLE, "spanning two command buffers");
+  const VkCommandBuffer first = allocate(c, w, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
+  const VkCommandBuffer second = allocate(c, w, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
+  begin_primary(c, first);
+  checks.eq("vkCmdBeginGpaSessionAMD (spanning)", c.gpa.CmdBeginGpaSession(first, s.get()), VK_SUCCESS);
+  const std::uint32_t timing = begin_sample(c, checks, first, s.get(), timing_info(), "TIMING, spanning");
+  vk.vkCmdBindPipeline(first, VK_PIPELINE_BIND_POINT_COMPUTE, w.compute.get());
+  vk.vkCmdBindDescriptorSets(first, VK_PIPELINE_BIND_POINT_COMPUTE, w.layout.get(), 0, 1, &w.set, 0, nullptr);
+  vk.vkCmdDispatch(first, 2, 2, 2);
+  VK_CHECK(vk.vkEndCommandBuffer(first));
+  begin_primary(c, second);
+  vk.vkCmdBindPipeline(second, VK_PIPELINE_BIND_POINT_COMPUTE, w.compute.get());
+  vk.vkCmdBindDescriptorSets(second, VK_PIPELINE_BIND_POINT_COMPUTE, w.layout.get(), 0, 1, &w.set, 0, nullptr);
+  const std::vector<VkGpaPerfCounterAMD> cs = {counter(kCsInvocations)};
+  const std::uint32_t counters =
+      begin_sample(c, checks, second, s.get(), cumulative_info(cs), "CUMULATIVE, spanning (second)");
+  vk.vkCmdDispatch(second, 4, 2, 1);
+  if (counters != ~0u) c.gpa.CmdEndGpaSample(second, s.get(), counters);
+  if (timing != ~0u) c.gpa.CmdEndGpaSample(second, s.get(), timing);
+  checks.eq("vkCmdEndGpaSessionAMD (spanning, second)", c.gpa.CmdEndGpaSession(second, s.get()), VK_SUCCESS);
+  VK_CHECK(vk.vkEndCommandBuffer(second));
+  const VkFence fence = w.fence.get();
+  VK_CHECK(vk.vkResetFences(c.device, 1, &fence));
+  const VkCommandBuffer both[2] = {first, second};
+  VkSubmitInfo si{};
+  si.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
+  si.commandBufferCount = 2;
+  si.pCommandBuffers = both;
+  VK_CHECK(vk.vkQueueSubmit(c.queue, 1, &si, fence));
+  VK_CHECK(vk.vkWaitForFences(c.device, 1, &fence, VK_TRUE, std::uint64_t{g_timeout_s} * 1000000000u));
+  checks.eq("vkGetGpaSessionStatusAMD after both command buffers (spanning)",
+            c.gpa.GetGpaSessionStatus(c.device, s.get()), VK_SUCCESS);
+  if (timing != ~0u) {
+    const auto t = read_results(c, checks, s.get(), timing, 2, "TIMING, spanning");
+    if (t.size() == 2) checks.expect(t[1] >= t[0], "TIMING spanning two command buffers: end >= begin", "", "");
+  }
+  if (counters != ~0u) {
+    const auto v = read_results(c, checks, s.get(), counters, 1, "CUMULATIVE, spanning");
+    if (v.size() == 1) checks.eq("cs_invocations, dispatch(4,2,1) in the second command buffer", v[0],
+                                 std::uint64_t{4 * 2 * 1 * 8 * 4 * 1});
+  }
+  vk.vkFreeCommandBuffers(c.device, w.pool.get(), 2, both);
+}
+
 // Check 6: a secondary command buffer with its own session S, executed three
 // times by one primary, with S copied into C1 and C2 after the first and
 // second executions (the extension's example 4.2). Each execution's results
@@ -1308,6 +1357,7 @@ int run(Checks& checks) {
 
     // Check 6.
     check_secondary(c, w, checks);
+    check_spanning(c, w, checks);
 
     // Check 7.
     check_clocks(c, checks);
