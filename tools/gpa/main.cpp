@@ -54,8 +54,8 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"command-buffer", "render-pass", "draw"}))
       ->capture_default_str();
   profile->add_option("--counters", counters,
-                      "Counters sampled with each (names from 'trak-gpa info'; default vs_invocations, "
-                      "fs_invocations, cs_invocations)")
+                      "Counters sampled with each (names from 'trak-gpa info'; 'none' for GPU times only; default "
+                      "vs_invocations, fs_invocations, cs_invocations)")
       ->type_name("LIST");
   std::vector<std::string> command;
   profile->add_option("command", command, "The application and its arguments (after --)");

@@ -20,6 +20,7 @@ ProfileOptions profile_options_from_environment() {
   if (per == "draw") o.per = ProfileOptions::draw;
   std::string list = layer::env("TRAK_GPA_COUNTERS");
   if (list.empty()) list = "vs_invocations,fs_invocations,cs_invocations";
+  if (list == "none") list.clear();  // GPU times only
   for (std::size_t at = 0; at <= list.size();) {
     const std::size_t comma = std::min(list.find(',', at), list.size());
     if (const Counter* c = find_counter(std::string_view(list).substr(at, comma - at))) o.events.push_back(c->event);
