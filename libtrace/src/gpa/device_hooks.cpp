@@ -124,9 +124,11 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice pd, const VkDeviceC
 
 VKAPI_ATTR void VKAPI_CALL DestroyDevice(VkDevice device, const VkAllocationCallbacks* alloc) {
   if (!device) return;
+  // The profiler reads what is still out through the extension's entry
+  // points, which find the device by its key: before the device is forgotten.
+  if (const auto d = device_of(device)) d->profiler.reset();
   const auto dev = global().devices.erase(layer::dispatch_key(device));
   if (!dev) return;
-  dev->profiler.reset();   // reads what is still out, with the device there
   dev->emulation.reset();  // its sessions' pools and buffers go before the device
   dev->t.DestroyDevice(device, alloc);
 }
