@@ -323,24 +323,12 @@ const Hook kInstanceHooks[] = {
 
 VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice device, const char* name) {
   const auto d = device_of(device);
-  if (!d) return nullptr;
-  const PFN_vkVoidFunction next = d->t.GetDeviceProcAddr(device, name);
-  // A command the driver lacks stays absent: a hook for it would tell the
-  // application it is there.
-  if (!next) return nullptr;
-  const PFN_vkVoidFunction hook = layer::find_hook(kDeviceHooks, name);
-  return hook ? hook : next;
+  return d ? layer::hooked_or_next(d->t.GetDeviceProcAddr(device, name), kDeviceHooks, name) : nullptr;
 }
 
 VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetInstanceProcAddr(VkInstance instance, const char* name) {
   if (const PFN_vkVoidFunction hook = layer::find_hook(kInstanceHooks, name)) return hook;
-  if (!instance) return nullptr;
-  const auto inst = global().instances.find(layer::dispatch_key(instance));
-  if (!inst) return nullptr;
-  const PFN_vkVoidFunction next = inst->next_gipa(instance, name);
-  if (!next) return nullptr;
-  const PFN_vkVoidFunction hook = layer::find_hook(kDeviceHooks, name);
-  return hook ? hook : next;
+  return layer::hooked_or_next(layer::next_instance_proc(global().instances, instance, name), kDeviceHooks, name);
 }
 
 }  // namespace

@@ -456,27 +456,22 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice device, cons
   if (const PFN_vkVoidFunction f = layer::find_hook(kExtensionHooks, name))
     return d->emulation ? f : d->t.GetDeviceProcAddr(device, name);  // the driver's own, or none
   const PFN_vkVoidFunction next = d->t.GetDeviceProcAddr(device, name);
-  if (!next) return nullptr;
   if (d->profiler)
-    if (const PFN_vkVoidFunction hook = layer::find_hook(kProfilingHooks, name)) return hook;
-  const PFN_vkVoidFunction hook = layer::find_hook(kDeviceHooks, name);
-  return hook ? hook : next;
+    if (const PFN_vkVoidFunction hook = layer::hooked_or_next(next, kProfilingHooks, name); hook != next) return hook;
+  return layer::hooked_or_next(next, kDeviceHooks, name);
 }
 
 VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetInstanceProcAddr(VkInstance instance, const char* name) {
   if (const PFN_vkVoidFunction hook = layer::find_hook(kInstanceHooks, name)) return hook;
-  if (!instance) return nullptr;
-  const auto inst = global().instances.find(layer::dispatch_key(instance));
-  if (!inst) return nullptr;
   // Device commands asked of the instance: the loader dispatches them to the
   // device, whose lookup decides.
-  if (const PFN_vkVoidFunction f = layer::find_hook(kExtensionHooks, name)) return f;
-  const PFN_vkVoidFunction next = inst->next_gipa(instance, name);
-  if (!next) return nullptr;
-  if (!profile_options_from_environment().rows.empty())
-    if (const PFN_vkVoidFunction hook = layer::find_hook(kProfilingHooks, name)) return hook;
-  const PFN_vkVoidFunction hook = layer::find_hook(kDeviceHooks, name);
-  return hook ? hook : next;
+  if (const PFN_vkVoidFunction f = layer::find_hook(kExtensionHooks, name)) return instance ? f : nullptr;
+  const PFN_vkVoidFunction next = layer::next_instance_proc(global().instances, instance, name);
+  // Whether this process profiles is read once: the loader asks for hundreds of names.
+  static const bool profiling = !profile_options_from_environment().rows.empty();
+  if (profiling)
+    if (const PFN_vkVoidFunction hook = layer::hooked_or_next(next, kProfilingHooks, name); hook != next) return hook;
+  return layer::hooked_or_next(next, kDeviceHooks, name);
 }
 
 // An application that exits without destroying its device still gets its

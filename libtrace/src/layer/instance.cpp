@@ -42,4 +42,10 @@ PFN_vkVoidFunction find_hook(std::span<const Hook> hooks, const char* name) {
   return nullptr;
 }
 
+PFN_vkVoidFunction next_instance_proc(const KeyedState<Instance>& instances, VkInstance instance, const char* name) {
+  if (!instance) return nullptr;
+  const auto inst = instances.find(dispatch_key(instance));
+  return inst ? inst->next_gipa(instance, name) : nullptr;
+}
+
 }  // namespace libtrace::layer

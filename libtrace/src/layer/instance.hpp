@@ -41,4 +41,17 @@ PFN_vkVoidFunction hook_fn(F f) {
 }
 PFN_vkVoidFunction find_hook(std::span<const Hook> hooks, const char* name);
 
+// What a layer answers for `name` given the next layer's answer: its own
+// entry point where `hooks` has one, else `next`. A command the next layer
+// lacks stays absent: a hook for it would tell the application it is there.
+inline PFN_vkVoidFunction hooked_or_next(PFN_vkVoidFunction next, std::span<const Hook> hooks, const char* name) {
+  if (!next) return nullptr;
+  const PFN_vkVoidFunction hook = find_hook(hooks, name);
+  return hook ? hook : next;
+}
+
+// The next layer's vkGetInstanceProcAddr answer for an instance this layer
+// knows; null for one it does not (or a null instance).
+PFN_vkVoidFunction next_instance_proc(const KeyedState<Instance>& instances, VkInstance instance, const char* name);
+
 }  // namespace libtrace::layer

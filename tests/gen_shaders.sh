@@ -1,17 +1,21 @@
 #!/bin/sh
-# Regenerates shaders.hpp from shaders/*.spvasm. The header is committed so
-# that building gpa_client needs no SPIR-V tools; run this after editing a
-# shader (needs spirv-as, spirv-val and python3).
+# Regenerates a test program folder's shaders.hpp from its shaders/*.spvasm
+# (PREFIX.vert, .frag, .comp). The header is committed so that building the
+# programs needs no SPIR-V tools; run this after editing a shader (needs
+# spirv-as, spirv-val and python3):
+#   sh tests/gen_shaders.sh tests/capture/apps storm vulkan1.3
+#   sh tests/gen_shaders.sh tests/gpa/apps gpa vulkan1.1
 set -eu
-here=$(cd "$(dirname "$0")" && pwd)
+[ $# = 3 ] || { echo "usage: gen_shaders.sh DIR PREFIX TARGET_ENV" >&2; exit 2; }
+here=$(cd "$1" && pwd) prefix=$2 env=$3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # SPIR-V 1.0 so that any Vulkan 1.0 driver takes them; validated against the
-# Vulkan 1.1 rules the client runs under.
+# rules of the Vulkan version the program runs under.
 for stage in vert frag comp; do
-  spirv-as --target-env vulkan1.0 "$here/shaders/gpa.$stage.spvasm" -o "$tmp/$stage.spv"
-  spirv-val --target-env vulkan1.1 "$tmp/$stage.spv"
+  spirv-as --target-env vulkan1.0 "$here/shaders/$prefix.$stage.spvasm" -o "$tmp/$stage.spv"
+  spirv-val --target-env "$env" "$tmp/$stage.spv"
 done
 
 python3 - "$tmp" "$here/shaders.hpp" <<'PY'
