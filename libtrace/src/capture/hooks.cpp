@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // VK_LAYER_TRAK_capture's entry points: instance and device bookkeeping, and
-// the creation calls whose create infos go into the archive. Every other
-// command is the next layer's own function pointer, so the layer costs
-// nothing where it records nothing.
+// the creation calls whose create infos go into the archive. Without a trace
+// every other command is the next layer's own function pointer, so the layer
+// costs nothing where it records nothing; with one, every command is the
+// trace's entry point (gen_trace.py), which calls down through these.
 #include "libtrace/capture/layer.hpp"
 
 #include <pthread.h>
@@ -19,6 +20,12 @@
 #include "capture/crash_guard.hpp"
 #include "capture/foz_capture.hpp"
 #include "capture/names.hpp"
+#include "capture/state.hpp"
+#include "capture/trace_call.hpp"
+#include "capture/trace_device.hpp"
+#include "capture/trace_encode.hpp"
+#include "capture/trace_snapshot.hpp"
+#include "capture/trace_stream.hpp"
 #include "layer/instance.hpp"
 #include "layer/layer.hpp"
 
@@ -26,14 +33,10 @@ namespace libtrace::capture {
 
 namespace {
 
-struct Device {
-  VkDevice handle = VK_NULL_HANDLE;
-  layer::DeviceTable t;
-  std::shared_ptr<FozCapture> capture;  // null: nothing recorded for it
-};
-
 struct Config {
-  std::string foz_base, report;
+  std::string foz_base, report;  // foz_base empty: no archive
+  bool trace = false;
+  std::string snapshots;  // frames, as TRAK_CAPTURE_SNAPSHOTS says
   bool signals = true;
 };
 
@@ -76,6 +79,7 @@ void after_fork_in_parent() {
 }
 void after_fork_in_child() {
   Global& g = global();
+  trace::Stream::forget_in_child();
   FozRecorder::write_synchronously();  // recorders made in the child too
   layer::log_after_fork_in_child();
   for (auto& [hash, r] : g.recorders) r->after_fork_in_child();
@@ -92,6 +96,7 @@ struct FlushAtExit {
     Global& g = global();
     const std::lock_guard lock(g.mu);
     for (auto& [hash, r] : g.recorders) r->stop();
+    if (trace::Stream* s = trace::Stream::peek()) s->finish();
   }
 };
 
@@ -99,7 +104,9 @@ Global& global() {
   static Global* g = [] {
     auto* n = new Global;
     n->config.foz_base = layer::env(kEnvFoz);
-    if (n->config.foz_base.empty()) n->config.foz_base = "capture";
+    n->config.trace = !layer::env(kEnvTrace).empty();
+    n->config.snapshots = layer::env(kEnvSnapshots);
+    if (n->config.foz_base.empty() && !n->config.trace) n->config.foz_base = "capture";
     n->config.report = layer::env(kEnvReport);
     n->config.signals = layer::env(kEnvSignals) != "0";
     ::pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child);
@@ -121,6 +128,8 @@ std::shared_ptr<Device> device_of(const void* dispatchable) {
   return global().devices.find(layer::dispatch_key(dispatchable));
 }
 
+bool tracing() { return global().config.trace && trace::Stream::get(); }
+
 // Recording never fails a call: whatever escapes is logged once.
 template <typename Fn>
 void quietly(const char* what, Fn&& fn) {
@@ -131,20 +140,47 @@ void quietly(const char* what, Fn&& fn) {
   }
 }
 
+// ---- trace ----
+
+// The next layer's vkGetDeviceProcAddr for the device being created, with
+// the foz recorder's hooks in front where it records too: the trace's
+// dispatch table, so that both recorders see every call.
+thread_local Device* t_creating = nullptr;
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL down_with_foz(VkDevice device, const char* name) {
+  const PFN_vkVoidFunction next = t_creating->t.GetDeviceProcAddr(device, name);
+  const PFN_vkVoidFunction foz = t_creating->capture ? foz_hook(name) : nullptr;
+  return next && foz ? foz : next;
+}
+
+void start_trace(Device& dev, const layer::Instance& inst) {
+  trace::Stream& stream = *trace::Stream::get();
+  t_creating = &dev;
+  layer::DeviceTable next;
+  layer::load_device_table(next, dev.handle, down_with_foz);
+  t_creating = nullptr;
+  const trace::VirtualTypes& types = trace::virtual_types(dev.gpu, inst.t.GetPhysicalDeviceMemoryProperties);
+  auto t = std::make_shared<trace::DeviceTrace>(stream, dev.handle, dev.gpu, next, types);
+  if (!global().config.snapshots.empty())
+    t->snapshots = std::make_unique<trace::Snapshots>(trace::parse_frames(global().config.snapshots),
+                                                      trace::snapshot_dir(stream.path()));
+  trace::set_template_extent(trace::template_extent_of);
+  dev.trace = std::move(t);
+}
+
 // ---- instance ----
 
-VKAPI_ATTR VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo* ci, const VkAllocationCallbacks* alloc,
+VkResult CreateInstance(const VkInstanceCreateInfo* ci, const VkAllocationCallbacks* alloc,
                                               VkInstance* out) {
   return layer::create_instance(ci, alloc, out, global().instances);
 }
 
-VKAPI_ATTR void VKAPI_CALL DestroyInstance(VkInstance instance, const VkAllocationCallbacks* alloc) {
+void DestroyInstance(VkInstance instance, const VkAllocationCallbacks* alloc) {
   layer::destroy_instance(instance, alloc, global().instances);
 }
 
 // ---- device ----
 
-VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice gpu, const VkDeviceCreateInfo* ci,
+VkResult CreateDevice(VkPhysicalDevice gpu, const VkDeviceCreateInfo* ci,
                                             const VkAllocationCallbacks* alloc, VkDevice* out) {
   const auto inst = global().instances.find(layer::dispatch_key(gpu));
   const layer::DeviceLink link = layer::take_device_link(ci);
@@ -155,8 +191,10 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice gpu, const VkDevice
   if (r != VK_SUCCESS) return r;
   auto dev = std::make_shared<Device>();
   dev->handle = *out;
+  dev->gpu = gpu;
   layer::load_device_table(dev->t, *out, link.gdpa);
-  quietly("cannot record this device's application info; nothing of it is captured", [&] {
+  if (!global().config.foz_base.empty())
+    quietly("cannot record this device's application info; nothing of it is captured", [&] {
     foz::Arena arena;
     const foz::Object app = foz::application_object(inst->has_app ? &inst->app : nullptr, *ci, arena);
     dev->capture = std::make_shared<FozCapture>(recorder_for(app));
@@ -167,14 +205,17 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice gpu, const VkDevice
     }
     if (global().config.signals) install_crash_handlers();
   });
+  if (tracing()) quietly("cannot trace this device", [&] { start_trace(*dev, *inst); });
   global().devices.insert(layer::dispatch_key(*out), std::move(dev));
   return r;
 }
 
-VKAPI_ATTR void VKAPI_CALL DestroyDevice(VkDevice device, const VkAllocationCallbacks* alloc) {
+void DestroyDevice(VkDevice device, const VkAllocationCallbacks* alloc) {
   if (!device) return;
   const auto dev = global().devices.erase(layer::dispatch_key(device));
   if (!dev) return;
+  if (dev->trace && dev->trace->snapshots)
+    quietly("cannot release the snapshots' objects", [&] { dev->trace->snapshots->release(*dev->trace); });
   // What this device made is in the file before the application moves on.
   if (dev->capture) quietly("cannot finish writing the archive", [&] { dev->capture->recorder().drain(); });
   dev->t.DestroyDevice(device, alloc);
@@ -296,9 +337,23 @@ constexpr auto entry = [](auto f) { return layer::hook_fn(f); };
 VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice device, const char* name);
 VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetInstanceProcAddr(VkInstance instance, const char* name);
 
+VKAPI_ATTR VkResult VKAPI_CALL CreateInstanceEntry(const VkInstanceCreateInfo* ci, const VkAllocationCallbacks* alloc,
+                                                   VkInstance* out) {
+  return CreateInstance(ci, alloc, out);
+}
+VKAPI_ATTR void VKAPI_CALL DestroyInstanceEntry(VkInstance instance, const VkAllocationCallbacks* alloc) {
+  DestroyInstance(instance, alloc);
+}
+VKAPI_ATTR VkResult VKAPI_CALL CreateDeviceEntry(VkPhysicalDevice gpu, const VkDeviceCreateInfo* ci,
+                                                 const VkAllocationCallbacks* alloc, VkDevice* out) {
+  return CreateDevice(gpu, ci, alloc, out);
+}
+VKAPI_ATTR void VKAPI_CALL DestroyDeviceEntry(VkDevice device, const VkAllocationCallbacks* alloc) {
+  DestroyDevice(device, alloc);
+}
+
 const Hook kDeviceHooks[] = {
-    {"vkGetDeviceProcAddr", entry(GetDeviceProcAddr)},
-    {"vkDestroyDevice", entry(DestroyDevice)},
+    {"vkDestroyDevice", entry(DestroyDeviceEntry)},
     {"vkCreateSampler", entry(CreateSampler)},
     {"vkCreateSamplerYcbcrConversion", entry(CreateSamplerYcbcrConversion<&layer::DeviceTable::CreateSamplerYcbcrConversion>)},
     {"vkCreateSamplerYcbcrConversionKHR",
@@ -315,23 +370,62 @@ const Hook kDeviceHooks[] = {
 };
 
 const Hook kInstanceHooks[] = {
-    {"vkGetInstanceProcAddr", entry(GetInstanceProcAddr)},
-    {"vkCreateInstance", entry(CreateInstance)},
-    {"vkDestroyInstance", entry(DestroyInstance)},
-    {"vkCreateDevice", entry(CreateDevice)},
+    {"vkCreateInstance", entry(CreateInstanceEntry)},
+    {"vkDestroyInstance", entry(DestroyInstanceEntry)},
+    {"vkCreateDevice", entry(CreateDeviceEntry)},
 };
+
+// With a trace, the trace's entry point for every command the next layer has.
+PFN_vkVoidFunction traced_or_next(PFN_vkVoidFunction next, const char* name) {
+  if (!next) return nullptr;
+  const PFN_vkVoidFunction t = trace::find_entry_point(name);
+  return t ? t : next;
+}
 
 VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice device, const char* name) {
   const auto d = device_of(device);
-  return d ? layer::hooked_or_next(d->t.GetDeviceProcAddr(device, name), kDeviceHooks, name) : nullptr;
+  if (!d) return nullptr;
+  const PFN_vkVoidFunction next = d->t.GetDeviceProcAddr(device, name);
+  if (std::strcmp(name, "vkGetDeviceProcAddr") == 0) return entry(GetDeviceProcAddr);
+  if (d->trace) return traced_or_next(next, name);
+  return layer::hooked_or_next(next, kDeviceHooks, name);
 }
 
 VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetInstanceProcAddr(VkInstance instance, const char* name) {
+  if (std::strcmp(name, "vkGetInstanceProcAddr") == 0) return entry(GetInstanceProcAddr);
+  if (std::strcmp(name, "vkGetDeviceProcAddr") == 0) return entry(GetDeviceProcAddr);
+  if (tracing()) {
+    // vkCreateInstance, vkDestroyInstance, vkCreateDevice: the trace's, which call the hooks below.
+    if (layer::find_hook(kInstanceHooks, name)) return trace::find_entry_point(name);
+    return traced_or_next(layer::next_instance_proc(global().instances, instance, name), name);
+  }
   if (const PFN_vkVoidFunction hook = layer::find_hook(kInstanceHooks, name)) return hook;
   return layer::hooked_or_next(layer::next_instance_proc(global().instances, instance, name), kDeviceHooks, name);
 }
 
 }  // namespace
+
+std::shared_ptr<Device> find_device(const void* dispatchable) { return device_of(dispatchable); }
+std::shared_ptr<layer::Instance> find_instance(const void* dispatchable) {
+  return global().instances.find(layer::dispatch_key(dispatchable));
+}
+
+PFN_vkVoidFunction foz_hook(const char* name) {
+  if (std::strcmp(name, "vkDestroyDevice") == 0) return nullptr;
+  return layer::find_hook(kDeviceHooks, name);
+}
+
+namespace trace {
+VkResult down_vkCreateInstance(const VkInstanceCreateInfo* ci, const VkAllocationCallbacks* alloc, VkInstance* out) {
+  return CreateInstance(ci, alloc, out);
+}
+void down_vkDestroyInstance(VkInstance instance, const VkAllocationCallbacks* alloc) { DestroyInstance(instance, alloc); }
+VkResult down_vkCreateDevice(VkPhysicalDevice gpu, const VkDeviceCreateInfo* ci, const VkAllocationCallbacks* alloc,
+                             VkDevice* out) {
+  return CreateDevice(gpu, ci, alloc, out);
+}
+void down_vkDestroyDevice(VkDevice device, const VkAllocationCallbacks* alloc) { DestroyDevice(device, alloc); }
+}  // namespace trace
 
 VkResult negotiate_layer(VkNegotiateLayerInterface* v) {
   return layer::negotiate(v, GetInstanceProcAddr, GetDeviceProcAddr);

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+#include "capture/trace_call.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
+
+#include "capture/names.hpp"
+#include "capture/trace_device.hpp"
+#include "capture/trace_encode.hpp"
+#include "capture/trace_stream.hpp"
+#include "layer/layer.hpp"
+
+namespace libtrace::capture::trace {
+
+namespace {
+
+CommandInfo make_info(const char* name, Level level) {
+  CommandInfo info;
+  info.level = level;
+  info.hooks = find_hooks(name);
+  info.cmd = registry::find_command(name);
+  if (!info.cmd) return info;
+  info.id = static_cast<std::uint32_t>(info.cmd - registry::commands().data());
+  info.params = info.cmd->params();
+  for (std::size_t i = 0; i < info.params.size(); ++i) {
+    info.param_names.push_back(info.params[i].name());
+    if (is_output(info.params[i])) info.outputs.push_back(static_cast<std::uint8_t>(i));
+  }
+  const std::string_view ret = info.cmd->return_type();
+  if (ret == "VkResult") {
+    info.ret = Ret::result;
+  } else if (ret == "VkBool32") {
+    info.ret = Ret::boolean;
+  } else if (ret == "uint32_t") {
+    info.ret = Ret::uint;
+    info.ret_size = 4;
+  } else if (ret == "uint64_t" || ret == "VkDeviceAddress" || ret == "VkDeviceSize" || ret == "size_t") {
+    info.ret = Ret::uint;
+    info.ret_size = 8;
+  }
+  return info;
+}
+
+Event& thread_event(Stream& s) {
+  thread_local Event e(s);
+  e.clear();
+  return e;
+}
+
+void quietly_log(const CommandInfo& info, const std::exception& ex) {
+  layer::log_once(kLayerName, std::string("cannot trace ") + (info.cmd ? info.cmd->name() : "a call"), ex.what());
+}
+
+}  // namespace
+
+const CommandInfo& command_info(const char* name, Level level) {
+  static std::mutex mu;
+  static std::map<std::string, CommandInfo, std::less<>>* infos = new std::map<std::string, CommandInfo, std::less<>>;
+  const std::lock_guard lock(mu);
+  auto it = infos->find(std::string_view(name));
+  if (it == infos->end()) it = infos->emplace(name, make_info(name, level)).first;
+  return it->second;
+}
+
+Call::Call(const CommandInfo& info_, void** a) : info(info_), args(a) {
+  switch (info.level) {
+    case Level::global: level_ok_ = true; break;
+    case Level::instance:
+      inst = find_instance(*static_cast<void**>(args[0]));
+      level_ok_ = inst != nullptr;
+      break;
+    case Level::device:
+      dev = find_device(*static_cast<void**>(args[0]));
+      level_ok_ = dev != nullptr;
+      break;
+  }
+  Stream* s = Stream::get();
+  if (!s || !info.cmd) return;
+  try {
+    if (info.hooks && info.hooks->before_enter && level_ok_) info.hooks->before_enter(*this);
+    const std::uint32_t tid = s->thread_id();
+    const auto serialize = [&](Event& e) {
+      begin_enter(e, tid, info.id, info.cmd->name(), info.param_names, false);
+      for (std::size_t i = 0; i < info.params.size(); ++i) {
+        if (is_output(info.params[i])) continue;
+        e.byte(0x01);
+        e.uint(i);
+        put_param(e, info.params, i, args);
+      }
+      e.byte(0x00);
+    };
+    Event& e = thread_event(*s);
+    serialize(e);
+    no_ = s->commit(e, Stream::Kind::enter, serialize);
+    entered_ = true;
+    if (info.hooks && info.hooks->before_call && level_ok_) info.hooks->before_call(*this);
+  } catch (const std::exception& ex) {
+    quietly_log(info, ex);
+  }
+}
+
+layer::DeviceTable& Call::device_table() { return dev->trace ? dev->trace->next : dev->t; }
+
+void Call::leave(const void* r) {
+  ret = r;
+  Stream* s = Stream::get();
+  try {
+    if (info.hooks && info.hooks->after_call && level_ok_) info.hooks->after_call(*this);
+    if (!s || !entered_) return;
+    const auto serialize = [&](Event& e) {
+      e.byte(0x01);
+      e.uint(no_);
+      for (const std::uint8_t i : info.outputs) {
+        e.byte(0x01);
+        e.uint(i);
+        put_param(e, info.params, i, args);
+      }
+      if (ret && info.ret != Ret::none) {
+        e.byte(0x02);
+        if (info.ret == Ret::result) {
+          static const registry::Enum* result = registry::find_enum("VkResult");
+          put_enum(e, *result, *static_cast<const VkResult*>(ret));
+        } else if (info.ret == Ret::boolean) {
+          e.byte(*static_cast<const VkBool32*>(ret) ? 0x02 : 0x01);
+        } else if (info.ret_size == 4) {
+          put_uint(e, *static_cast<const std::uint32_t*>(ret));
+        } else {
+          put_uint(e, *static_cast<const std::uint64_t*>(ret));
+        }
+      }
+      e.byte(0x00);
+    };
+    Event& e = thread_event(*s);
+    serialize(e);
+    s->commit(e, Stream::Kind::leave, serialize);
+  } catch (const std::exception& ex) {
+    quietly_log(info, ex);
+  }
+}
+
+PFN_vkVoidFunction find_entry_point(const char* name) {
+  const EntryPoint* end = kEntryPoints + kEntryPointCount;
+  const EntryPoint* it = std::lower_bound(kEntryPoints, end, name,
+                                          [](const EntryPoint& e, const char* n) { return std::strcmp(e.name, n) < 0; });
+  return it != end && std::strcmp(it->name, name) == 0 ? it->fn : nullptr;
+}
+
+}  // namespace libtrace::capture::trace

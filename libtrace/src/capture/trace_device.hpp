@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: MIT
+// What the trace keeps of a device: object-based memory (which buffer and
+// image lives where in which VkDeviceMemory, a copy of every mapped memory
+// to diff against at each submit), the virtual memory types, and what the
+// hooks need of queues, swapchains and descriptor update templates.
+#pragma once
+
+#include <vulkan/vulkan_core.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "capture/trace_stream.hpp"
+#include "layer/dispatch_tables.hpp"
+
+namespace libtrace::capture::trace {
+
+// Memory types as the application sees them. Every real type that is both
+// DEVICE_LOCAL and HOST_VISIBLE is split in two: at its own index a
+// device-local type without the host flags, appended at the end a
+// host-visible one without DEVICE_LOCAL. The application's choice then says
+// which of the two it needs, which a replay on another device must know.
+struct VirtualTypes {
+  VkPhysicalDeviceMemoryProperties real{};
+  VkPhysicalDeviceMemoryProperties shown{};
+  std::vector<std::uint32_t> to_real;  // by shown index
+  std::uint32_t shown_bits(std::uint32_t real_bits) const;
+};
+// Computed once per physical device through `get` (the next layer's).
+const VirtualTypes& virtual_types(VkPhysicalDevice gpu, PFN_vkGetPhysicalDeviceMemoryProperties get);
+
+// A buffer or image bound to memory, by its offset there.
+struct Bound {
+  std::uint64_t handle = 0;
+  bool image = false;
+  VkDeviceSize size = 0;  // buffers: their size; images: their memory requirement
+  bool seen = false;      // its bytes were recorded once: later only what changed
+};
+
+struct Memory {
+  VkDeviceSize size = 0;
+  std::uint32_t real_type = 0;
+  bool host_visible = false;
+  const char* mapped = nullptr;  // the application's pointer to map_offset
+  VkDeviceSize map_offset = 0, map_size = 0;
+  std::vector<char> shadow;  // the bytes last recorded, at memory offsets
+  std::multimap<VkDeviceSize, Bound> objects;
+};
+
+struct TemplateEntry {
+  VkDescriptorType type;
+  std::uint32_t count;
+  std::size_t offset, stride;
+};
+
+struct Swapchain {
+  VkFormat format = VK_FORMAT_UNDEFINED;
+  VkExtent2D extent{};
+  bool readable = false;  // created with TRANSFER_SRC usage
+  std::vector<VkImage> images;
+};
+
+class Snapshots;
+
+struct DeviceTrace {
+  DeviceTrace(Stream& stream, VkDevice device, VkPhysicalDevice gpu, const layer::DeviceTable& next,
+              const VirtualTypes& types);
+  ~DeviceTrace();
+
+  // The memory the host may have written since it was last recorded, diffed
+  // against the copy: update records for every object bound there, before
+  // the submit that may read them.
+  void record_host_writes();
+  // One memory's mapped range (before it is unmapped).
+  void record_host_writes(std::uint64_t memory);
+
+  Stream& stream;
+  VkDevice device;
+  VkPhysicalDevice gpu;
+  layer::DeviceTable next;  // down the chain (through the foz recorder's hooks when it records too)
+  const VirtualTypes& types;
+
+  std::mutex mu;  // everything below
+  std::unordered_map<std::uint64_t, Memory> memories;
+  std::unordered_map<std::uint64_t, std::pair<std::uint64_t, VkDeviceSize>> bound_at;  // object -> memory, offset
+  std::unordered_map<std::uint64_t, VkDeviceSize> buffer_sizes;
+  std::unordered_map<std::uint64_t, std::vector<TemplateEntry>> templates;
+  std::unordered_map<VkQueue, std::uint32_t> queue_families;
+  std::unordered_map<std::uint64_t, Swapchain> swapchains;
+  std::unique_ptr<Snapshots> snapshots;  // null when none are asked for
+
+ private:
+  void record_locked(std::uint64_t memory_handle, Memory& m);
+};
+
+// The bytes of descriptor update template data (0: unknown template).
+std::uint64_t template_extent(const std::vector<TemplateEntry>& entries);
+// The same for a template of the device of `dispatchable` (trace_hooks.cpp).
+std::uint64_t template_extent_of(const void* dispatchable, std::uint64_t handle);
+
+}  // namespace libtrace::capture::trace

@@ -1,0 +1,455 @@
+// SPDX-License-Identifier: MIT
+#include "capture/trace_encode.hpp"
+
+#include <atomic>
+#include <cctype>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "capture/names.hpp"
+#include "layer/layer.hpp"
+
+namespace libtrace::capture::trace {
+
+namespace {
+
+using registry::Member;
+using registry::Struct;
+using registry::Type;
+
+std::atomic<TemplateExtent> g_template_extent{nullptr};
+
+// Where a struct's members or a command's parameters are: a struct's
+// members at offsets from its start, parameters each in its own variable.
+struct Scope {
+  std::span<const Member> members;
+  const char* base = nullptr;
+  void* const* args = nullptr;
+  const char* addr(std::size_t i) const {
+    return args ? static_cast<const char*>(args[i]) : base + members[i].offset;
+  }
+};
+
+std::uint64_t load(const void* p, std::size_t n) {
+  switch (n) {
+    case 1: return *static_cast<const std::uint8_t*>(p);
+    case 2: { std::uint16_t v; std::memcpy(&v, p, 2); return v; }
+    case 4: { std::uint32_t v; std::memcpy(&v, p, 4); return v; }
+    default: { std::uint64_t v; std::memcpy(&v, p, 8); return v; }
+  }
+}
+
+std::size_t scalar_size(const Member& m) {
+  switch (m.type) {
+    case Type::u8: return 1;
+    case Type::u16: return 2;
+    case Type::u32: case Type::s32: case Type::f32: case Type::bool32: case Type::enum_: return 4;
+    case Type::bitmask: return m.enum_info() && m.enum_info()->is_64bit ? 8 : 4;
+    case Type::struct_: case Type::union_: return m.nested() ? m.nested()->size : 0;
+    case Type::other: return 0;
+    default: return 8;  // 64-bit integers, size_t, handles, pointers
+  }
+}
+
+// An integer member or parameter, through one pointer for `uint32_t* pCount`.
+std::optional<std::uint64_t> read_int(const Member& m, const char* addr) {
+  if (m.pointer_depth == 1) {
+    addr = *reinterpret_cast<const char* const*>(addr);
+    if (!addr) return std::nullopt;
+  } else if (m.pointer_depth > 1) {
+    return std::nullopt;
+  }
+  const std::size_t n = scalar_size(m);
+  if (n == 0 || n > 8 || m.type == Type::struct_ || m.type == Type::union_) return std::nullopt;
+  return load(addr, n);
+}
+
+// The `len` expressions of vk.xml: a member, `a->b`, `(x + 31) / 32`,
+// `codeSize / 4`, `2*VK_UUID_SIZE`.
+class LenExpr {
+ public:
+  LenExpr(std::string_view s, const Scope& sc) : s_(s), sc_(sc) {}
+  std::optional<std::uint64_t> eval() {
+    auto v = sum();
+    skip();
+    return pos_ == s_.size() ? v : std::nullopt;
+  }
+
+ private:
+  void skip() {
+    while (pos_ < s_.size() && s_[pos_] == ' ') ++pos_;
+  }
+  std::optional<std::uint64_t> sum() {
+    auto v = product();
+    for (skip(); v && pos_ < s_.size() && (s_[pos_] == '+' || s_[pos_] == '-'); skip()) {
+      const char op = s_[pos_++];
+      const auto r = product();
+      if (!r) return std::nullopt;
+      v = op == '+' ? *v + *r : *v - *r;
+    }
+    return v;
+  }
+  std::optional<std::uint64_t> product() {
+    auto v = atom();
+    for (skip(); v && pos_ < s_.size() && (s_[pos_] == '*' || s_[pos_] == '/'); skip()) {
+      const char op = s_[pos_++];
+      const auto r = atom();
+      if (!r || (op == '/' && *r == 0)) return std::nullopt;
+      v = op == '*' ? *v * *r : *v / *r;
+    }
+    return v;
+  }
+  std::optional<std::uint64_t> atom() {
+    skip();
+    if (pos_ >= s_.size()) return std::nullopt;
+    if (s_[pos_] == '(') {
+      ++pos_;
+      auto v = sum();
+      skip();
+      if (pos_ >= s_.size() || s_[pos_] != ')') return std::nullopt;
+      ++pos_;
+      return v;
+    }
+    if (std::isdigit(static_cast<unsigned char>(s_[pos_]))) {
+      std::uint64_t v = 0;
+      while (pos_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[pos_]))) v = v * 10 + (s_[pos_++] - '0');
+      return v;
+    }
+    const std::size_t start = pos_;
+    while (pos_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '_')) ++pos_;
+    const std::string_view name = s_.substr(start, pos_ - start);
+    if (name == "VK_UUID_SIZE") return VK_UUID_SIZE;
+    for (std::size_t i = 0; i < sc_.members.size(); ++i) {
+      if (name != sc_.members[i].name()) continue;
+      const Member& m = sc_.members[i];
+      if (s_.substr(pos_, 2) != "->") return read_int(m, sc_.addr(i));
+      pos_ += 2;
+      const std::size_t f = pos_;
+      while (pos_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '_')) ++pos_;
+      const Struct* s = m.nested();
+      const char* p = *reinterpret_cast<const char* const*>(sc_.addr(i));
+      if (!s || !p || m.pointer_depth != 1) return std::nullopt;
+      const Member* field = registry::find_member(*s, s_.substr(f, pos_ - f));
+      return field ? read_int(*field, p + field->offset) : std::nullopt;
+    }
+    return std::nullopt;
+  }
+
+  std::string_view s_;
+  const Scope& sc_;
+  std::size_t pos_ = 0;
+};
+
+std::optional<std::uint64_t> eval_len(const Member& m, const Scope& sc) {
+  std::string_view len = m.len();
+  len = len.substr(0, len.find(','));
+  if (m.len_member >= 0) return read_int(sc.members[m.len_member], sc.addr(m.len_member));
+  if (len == "null-terminated") return std::nullopt;
+  return LenExpr(len, sc).eval();
+}
+
+void put_sint(Event& e, std::int64_t v) {
+  if (v < 0) {
+    e.byte(0x03);
+    e.uint(0 - static_cast<std::uint64_t>(v));
+  } else {
+    e.byte(0x04);
+    e.uint(static_cast<std::uint64_t>(v));
+  }
+}
+
+void put_bitmask(Event& e, const registry::Enum& en, std::uint64_t v) {
+  e.byte(0x0a);
+  const auto id = static_cast<std::uint32_t>(&en - registry::enums().data());
+  e.uint(id);
+  if (e.define(Sig::bitmask, id)) {
+    std::uint64_t n = 0;
+    for (const auto& x : en.values()) n += !x.alias;
+    e.uint(n);
+    for (const auto& x : en.values()) {
+      if (x.alias) continue;
+      e.str(x.name());
+      e.uint(static_cast<std::uint64_t>(x.value));
+    }
+  }
+  e.uint(v);
+}
+
+// What the registry cannot say: members that are valid only for some values
+// of another (the application may leave garbage in the others).
+enum Guard : std::uint8_t { kNone, kImageInfo, kBufferInfo, kTexelView, kImmutableSamplers, kQueueFamilies };
+
+Guard guard_of(const Struct& s, const Member& m) {
+  const std::string_view sn = s.name(), mn = m.name();
+  if (sn == "VkWriteDescriptorSet") {
+    if (mn == "pImageInfo") return kImageInfo;
+    if (mn == "pBufferInfo") return kBufferInfo;
+    if (mn == "pTexelBufferView") return kTexelView;
+  }
+  if (sn == "VkDescriptorSetLayoutBinding" && mn == "pImmutableSamplers") return kImmutableSamplers;
+  if (mn == "pQueueFamilyIndices" && registry::find_member(s, "sharingMode")) return kQueueFamilies;
+  return kNone;
+}
+
+// Per struct, whether any member has a guard (most have none).
+bool has_guards(const Struct& s) {
+  static const std::vector<std::uint8_t> table = [] {
+    std::vector<std::uint8_t> t;
+    for (const Struct& x : registry::structs()) {
+      bool any = false;
+      for (const Member& m : x.members()) any = any || guard_of(x, m) != kNone;
+      t.push_back(any);
+    }
+    return t;
+  }();
+  return table[static_cast<std::size_t>(&s - registry::structs().data())];
+}
+
+bool present(const Struct& s, const Member& m, const char* base) {
+  const Guard g = guard_of(s, m);
+  if (g == kNone) return true;
+  if (g == kQueueFamilies) {
+    const Member* mode = registry::find_member(s, "sharingMode");
+    return load(base + mode->offset, 4) == VK_SHARING_MODE_CONCURRENT;
+  }
+  const Member* type = registry::find_member(s, "descriptorType");
+  const auto t = static_cast<VkDescriptorType>(load(base + type->offset, 4));
+  switch (g) {
+    case kImageInfo:
+      return t == VK_DESCRIPTOR_TYPE_SAMPLER || t == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER ||
+             t == VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE || t == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE ||
+             t == VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT || t == VK_DESCRIPTOR_TYPE_SAMPLE_WEIGHT_IMAGE_QCOM ||
+             t == VK_DESCRIPTOR_TYPE_BLOCK_MATCH_IMAGE_QCOM;
+    case kBufferInfo:
+      return t == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER || t == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER ||
+             t == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC || t == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC;
+    case kTexelView:
+      return t == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER || t == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER;
+    case kImmutableSamplers:
+      return t == VK_DESCRIPTOR_TYPE_SAMPLER || t == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    default: return true;
+  }
+}
+
+void put_value(Event& e, const Member& m, const char* addr, const Scope& sc);
+
+void put_pnext(Event& e, const void* p) {
+  for (int hops = 0; p && hops < 64; ++hops) {
+    const auto* base = static_cast<const VkBaseInStructure*>(p);
+    if (const Struct* s = registry::find_struct(base->sType)) {
+      put_array(e, 1);
+      put_struct(e, *s, p);
+      return;
+    }
+    // Structs this build does not know (the loader's links among them) are
+    // left out; the chain goes on past them.
+    p = base->pNext;
+  }
+  put_null(e);
+}
+
+// One element of type m.type at p.
+void put_scalar(Event& e, const Member& m, const char* p) {
+  switch (m.type) {
+    case Type::u8: case Type::u16: case Type::u32: case Type::u64: case Type::size:
+      put_uint(e, load(p, scalar_size(m)));
+      return;
+    case Type::s32: put_sint(e, static_cast<std::int32_t>(load(p, 4))); return;
+    case Type::s64: put_sint(e, static_cast<std::int64_t>(load(p, 8))); return;
+    case Type::f32:
+      e.byte(0x05);
+      e.bytes(p, 4);
+      return;
+    case Type::f64:
+      e.byte(0x06);
+      e.bytes(p, 8);
+      return;
+    case Type::bool32: e.byte(load(p, 4) ? 0x02 : 0x01); return;
+    case Type::enum_:
+      if (m.enum_info()) put_enum(e, *m.enum_info(), static_cast<std::int32_t>(load(p, 4)));
+      else put_sint(e, static_cast<std::int32_t>(load(p, 4)));
+      return;
+    case Type::bitmask:
+      if (m.enum_info()) put_bitmask(e, *m.enum_info(), load(p, scalar_size(m)));
+      else put_uint(e, load(p, 4));
+      return;
+    case Type::struct_: case Type::union_:
+      if (m.nested()) put_struct(e, *m.nested(), p);
+      else put_null(e);
+      return;
+    case Type::other: put_blob(e, p, m.size); return;
+    default: put_pointer(e, load(p, 8)); return;  // handles, function pointers
+  }
+}
+
+void put_value(Event& e, const Member& m, const char* addr, const Scope& sc) {
+  if (m.type == Type::pnext) return put_pnext(e, *reinterpret_cast<const void* const*>(addr));
+  if (m.bit_width) {
+    const std::uint64_t unit = load(addr, m.size);
+    return put_uint(e, (unit >> m.bit_offset) & ((std::uint64_t{1} << m.bit_width) - 1));
+  }
+  if (m.pointer_depth == 0) {
+    if (!m.fixed_count) return put_scalar(e, m, addr);
+    // A parameter declared `const float blendConstants[4]` is a pointer.
+    const char* p = sc.args ? *reinterpret_cast<const char* const*>(addr) : addr;
+    if (!p) return put_null(e);
+    if (m.type == Type::char_ptr) return put_string(e, std::string_view(p, ::strnlen(p, m.fixed_count)));
+    const std::size_t es = scalar_size(m);
+    put_array(e, m.fixed_count);
+    for (std::uint32_t i = 0; i < m.fixed_count; ++i) put_scalar(e, m, p + i * es);
+    return;
+  }
+  const char* p = *reinterpret_cast<const char* const*>(addr);
+  if (m.type == Type::void_ptr) {
+    if (p && m.pointer_depth == 2) return put_pointer(e, load(p, 8));  // vkMapMemory's ppData
+    if (p && m.len()) {
+      if (const auto n = eval_len(m, sc)) return put_blob(e, p, *n);
+    }
+    return put_pointer(e, reinterpret_cast<std::uintptr_t>(p));
+  }
+  if (m.type == Type::function_ptr || m.type == Type::other) return put_pointer(e, reinterpret_cast<std::uintptr_t>(p));
+  if (!p) return put_null(e);
+  if (m.type == Type::char_ptr && m.pointer_depth == 1) return put_string(e, p);
+  std::optional<std::uint64_t> n = 1;
+  if (m.len()) n = eval_len(m, sc);
+  if (!n) {
+    layer::log_once(kLayerName, std::string("cannot size ") + m.name() + " (len " + m.len() + ")",
+                    "its address is recorded, not its contents");
+    return put_pointer(e, reinterpret_cast<std::uintptr_t>(p));
+  }
+  if (m.type == Type::u32 && m.len() && std::string_view(m.len()).find("/ 4") != std::string_view::npos)
+    return put_blob(e, p, *n * 4);  // SPIR-V: codeSize / 4 words
+  if (m.type == Type::u8 && m.len()) return put_blob(e, p, *n);
+  put_array(e, *n);
+  if (m.pointer_depth == 2) {
+    for (std::uint64_t i = 0; i < *n; ++i) {
+      const char* q = reinterpret_cast<const char* const*>(p)[i];
+      if (!q) {
+        put_null(e);
+      } else if (m.type == Type::char_ptr) {
+        put_string(e, q);
+      } else {
+        put_array(e, 1);
+        put_scalar(e, m, q);
+      }
+    }
+    return;
+  }
+  const std::size_t es = scalar_size(m);
+  for (std::uint64_t i = 0; i < *n; ++i) put_scalar(e, m, p + i * es);
+}
+
+}  // namespace
+
+bool is_output(const Member& p) { return p.pointer_depth >= 1 && !p.is_const && p.type != Type::pnext; }
+
+void put_null(Event& e) { e.byte(0x00); }
+void put_uint(Event& e, std::uint64_t v) {
+  e.byte(0x04);
+  e.uint(v);
+}
+void put_pointer(Event& e, std::uint64_t v) {
+  e.byte(0x0d);
+  e.uint(v);
+}
+void put_string(Event& e, std::string_view s) {
+  e.byte(0x07);
+  e.str(s);
+}
+void put_blob(Event& e, const void* p, std::size_t n) {
+  e.byte(0x08);
+  e.uint(n);
+  e.bytes(p, n);
+}
+void put_array(Event& e, std::uint64_t count) {
+  e.byte(0x0b);
+  e.uint(count);
+}
+
+void put_enum(Event& e, const registry::Enum& en, std::int64_t v) {
+  e.byte(0x09);
+  const auto id = static_cast<std::uint32_t>(&en - registry::enums().data());
+  e.uint(id);
+  if (e.define(Sig::enumeration, id)) {
+    std::uint64_t n = 0;
+    for (const auto& x : en.values()) n += !x.alias;
+    e.uint(n);
+    for (const auto& x : en.values()) {
+      if (x.alias) continue;
+      e.str(x.name());
+      put_sint(e, x.value);
+    }
+  }
+  put_sint(e, v);
+}
+
+void put_struct(Event& e, const Struct& s, const void* p) {
+  const char* base = static_cast<const char*>(p);
+  e.byte(0x0c);
+  const auto id = static_cast<std::uint32_t>(&s - registry::structs().data());
+  e.uint(id);
+  const auto members = s.members();
+  if (e.define(Sig::structure, id)) {
+    e.str(s.name());
+    e.uint(members.size());
+    for (const Member& m : members) e.str(m.name());
+  }
+  const Scope sc{members, base, nullptr};
+  const bool guarded = has_guards(s);
+  for (const Member& m : members) {
+    if (guarded && !present(s, m, base)) put_null(e);
+    else put_value(e, m, base + m.offset, sc);
+  }
+}
+
+void put_own_struct(Event& e, std::uint32_t own_id, std::string_view name, std::span<const char* const> members) {
+  e.byte(0x0c);
+  const std::uint32_t id = own_struct_id(own_id);
+  e.uint(id);
+  if (e.define(Sig::structure, id)) {
+    e.str(name);
+    e.uint(members.size());
+    for (const char* m : members) e.str(m);
+  }
+}
+
+void put_param(Event& e, std::span<const Member> params, std::size_t i, void* const* args) {
+  const Member& m = params[i];
+  const Scope sc{params, nullptr, args};
+  // Descriptor update template data: sized by the template.
+  if (m.type == Type::void_ptr && m.pointer_depth == 1 && !m.len() && std::string_view(m.name()) == "pData") {
+    const void* p = *static_cast<const void* const*>(args[i]);
+    const TemplateExtent extent = g_template_extent.load();
+    for (std::size_t t = 0; p && extent && t < params.size(); ++t) {
+      if (std::string_view(params[t].type_name()) != "VkDescriptorUpdateTemplate") continue;
+      const std::uint64_t n = extent(*static_cast<const void* const*>(args[0]), load(args[t], 8));
+      if (n) return put_blob(e, p, n);
+    }
+  }
+  put_value(e, m, static_cast<const char*>(args[i]), sc);
+}
+
+void begin_enter(Event& e, std::uint32_t thread, std::uint32_t fn_id, std::string_view name,
+                 std::span<const char* const> arg_names, bool fake) {
+  e.byte(0x00);
+  e.uint(thread);
+  e.uint(fn_id);
+  if (e.define(Sig::function, fn_id)) {
+    e.str(name);
+    e.uint(arg_names.size());
+    for (const char* a : arg_names) e.str(a);
+  }
+  if (fake) {
+    e.byte(0x05);  // call flags
+    e.uint(1);     // fake
+  }
+}
+
+void set_template_extent(TemplateExtent fn) { g_template_extent.store(fn); }
+
+std::uint32_t own_function_id(std::uint32_t k) { return static_cast<std::uint32_t>(registry::commands().size()) + k; }
+std::uint32_t own_struct_id(std::uint32_t k) { return static_cast<std::uint32_t>(registry::structs().size()) + k; }
+
+}  // namespace libtrace::capture::trace

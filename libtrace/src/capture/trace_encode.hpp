@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+// Vulkan values into the apitrace grammar, driven by the registry's tables:
+// enums and bitmasks with their names, structs with their member names and
+// pNext chains, arrays of `len` elements, blobs for sized data, handles as
+// pointers. What the registry cannot say (which of VkWriteDescriptorSet's
+// arrays is valid, what a descriptor update template's data holds) is
+// decided by the few hand-written rules in trace_encode.cpp.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "capture/trace_stream.hpp"
+#include "registry/registry.hpp"
+
+namespace libtrace::capture::trace {
+
+// Parameters the callee writes (non-const pointers): recorded at leave.
+bool is_output(const registry::Member& param);
+
+// The value grammar's pieces, for trak's own calls.
+void put_null(Event& e);
+void put_uint(Event& e, std::uint64_t v);
+void put_pointer(Event& e, std::uint64_t v);
+void put_string(Event& e, std::string_view s);
+void put_blob(Event& e, const void* p, std::size_t n);
+void put_array(Event& e, std::uint64_t count);  // then `count` values
+void put_struct(Event& e, const registry::Struct& s, const void* p);
+void put_enum(Event& e, const registry::Enum& en, std::int64_t v);
+// A struct signature of trak's own (id beyond the registry's): its values follow.
+void put_own_struct(Event& e, std::uint32_t own_id, std::string_view name, std::span<const char* const> members);
+
+// One parameter of a command: `addr` points at the parameter's variable,
+// `args` at all of them (for `len` links between parameters).
+void put_param(Event& e, std::span<const registry::Member> params, std::size_t i, void* const* args);
+
+// The enter event's start for a command or one of trak's own functions:
+// thread, signature (defined on first use), and the fake flag for trak's own.
+void begin_enter(Event& e, std::uint32_t thread, std::uint32_t fn_id, std::string_view name,
+                 std::span<const char* const> arg_names, bool fake);
+
+// Descriptor update template data: how many bytes pData holds for a
+// template (the hooks know templates; the encoder asks through this).
+using TemplateExtent = std::uint64_t (*)(const void* device_handle, std::uint64_t template_handle);
+void set_template_extent(TemplateExtent fn);
+
+// trak's own calls in the stream (fake calls: no application made them).
+// Their signatures get ids after the registry's.
+enum OwnFunction : std::uint32_t {
+  kOwnPhysicalDevice,  // trakPhysicalDevice(physicalDevice, properties, memoryProperties, memoryTypes)
+  kOwnUpdateBuffer,    // trakUpdateBuffer(device, buffer, runs)
+  kOwnUpdateImage,     // trakUpdateImage(device, image, runs)
+  kOwnSnapshot,        // trakSnapshot(queue, frame, file)
+};
+enum OwnStruct : std::uint32_t {
+  kOwnRun,  // trakUpdateRun {offset, data}
+};
+std::uint32_t own_function_id(std::uint32_t k);
+std::uint32_t own_struct_id(std::uint32_t k);
+
+}  // namespace libtrace::capture::trace

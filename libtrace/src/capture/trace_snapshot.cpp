@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: MIT
+#include "capture/trace_snapshot.hpp"
+
+#include <png.h>
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <utility>
+
+#include "capture/names.hpp"
+#include "capture/trace_device.hpp"
+#include "capture/trace_encode.hpp"
+#include "layer/layer.hpp"
+#include "libtrace/core/error.hpp"
+
+namespace libtrace::capture::trace {
+
+namespace {
+
+// Byte order of one pixel in the formats read back: where red, green and blue are.
+bool channel_order(VkFormat f, int& r, int& b) {
+  switch (f) {
+    case VK_FORMAT_B8G8R8A8_UNORM: case VK_FORMAT_B8G8R8A8_SRGB:
+      r = 2, b = 0;
+      return true;
+    case VK_FORMAT_R8G8B8A8_UNORM: case VK_FORMAT_R8G8B8A8_SRGB: case VK_FORMAT_A8B8G8R8_UNORM_PACK32:
+    case VK_FORMAT_A8B8G8R8_SRGB_PACK32:
+      r = 0, b = 2;
+      return true;
+    default: return false;
+  }
+}
+
+// The layer's own objects of one read-back, destroyed in any case.
+struct Readback {
+  DeviceTrace& dt;
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  VkFence fence = VK_NULL_HANDLE;
+  VkCommandPool pool = VK_NULL_HANDLE;
+  VkCommandBuffer cmd = VK_NULL_HANDLE;
+  ~Readback() {
+    auto& t = dt.next;
+    if (cmd) t.FreeCommandBuffers(dt.device, pool, 1, &cmd);
+    if (fence) t.DestroyFence(dt.device, fence, nullptr);
+    if (buffer) t.DestroyBuffer(dt.device, buffer, nullptr);
+    if (memory) t.FreeMemory(dt.device, memory, nullptr);
+  }
+};
+
+void check(VkResult r, const char* what) {
+  if (r != VK_SUCCESS) throw Error(Errc::io, what, "VkResult " + std::to_string(r));
+}
+
+void write_snapshot_call(Stream& s, VkQueue queue, std::uint64_t frame, const std::string& file) {
+  static const char* const kArgs[] = {"queue", "frame", "file"};
+  const std::uint32_t tid = s.thread_id();
+  const auto serialize = [&](Event& e) {
+    begin_enter(e, tid, own_function_id(kOwnSnapshot), "trakSnapshot", kArgs, true);
+    e.byte(0x01);
+    e.uint(0);
+    put_pointer(e, reinterpret_cast<std::uintptr_t>(queue));
+    e.byte(0x01);
+    e.uint(1);
+    put_uint(e, frame);
+    e.byte(0x01);
+    e.uint(2);
+    put_string(e, file);
+    e.byte(0x00);
+  };
+  Event e(s);
+  serialize(e);
+  s.commit(e, Stream::Kind::fake, serialize);
+}
+
+}  // namespace
+
+std::set<std::uint64_t> parse_frames(const std::string& list) {
+  std::set<std::uint64_t> out;
+  std::size_t pos = 0;
+  while (pos <= list.size()) {
+    const std::size_t comma = std::min(list.find(',', pos), list.size());
+    const std::string item = list.substr(pos, comma - pos);
+    if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos || item.size() > 18 ||
+        std::stoull(item) == 0)
+      throw Error(Errc::usage, "", "frames must be numbers from 1, separated by commas: \"" + list + "\"");
+    out.insert(std::stoull(item));
+    pos = comma + 1;
+  }
+  return out;
+}
+
+std::string snapshot_dir(const std::string& trace_path) {
+  const std::string ext = ".trace";
+  const bool has = trace_path.size() > ext.size() && trace_path.compare(trace_path.size() - ext.size(), ext.size(), ext) == 0;
+  return (has ? trace_path.substr(0, trace_path.size() - ext.size()) : trace_path) + ".snapshots";
+}
+
+std::string snapshot_name(std::uint64_t frame) {
+  char name[40];
+  std::snprintf(name, sizeof name, "frame-%06llu.png", static_cast<unsigned long long>(frame));
+  return name;
+}
+
+Snapshots::Snapshots(std::set<std::uint64_t> frames, std::string dir) : frames_(std::move(frames)), dir_(std::move(dir)) {}
+Snapshots::~Snapshots() = default;
+
+void Snapshots::release(DeviceTrace& dt) {
+  const std::lock_guard lock(mu_);
+  for (VkSemaphore s : semaphores_) dt.next.DestroySemaphore(dt.device, s, nullptr);
+  for (auto& [family, pool] : pools_) dt.next.DestroyCommandPool(dt.device, pool, nullptr);
+  semaphores_.clear();
+  pools_.clear();
+}
+
+VkSemaphore Snapshots::take(DeviceTrace& dt, VkQueue queue, const VkPresentInfoKHR& present, std::uint64_t frame) {
+  if (present.swapchainCount == 0) return VK_NULL_HANDLE;
+  Swapchain sc;
+  std::uint32_t family = 0;
+  {
+    const std::lock_guard lock(dt.mu);
+    const auto it = dt.swapchains.find(reinterpret_cast<std::uint64_t>(present.pSwapchains[0]));
+    const auto q = dt.queue_families.find(queue);
+    if (it == dt.swapchains.end() || q == dt.queue_families.end()) return VK_NULL_HANDLE;
+    sc = it->second;
+    family = q->second;
+  }
+  int r_at = 0, b_at = 0;
+  const std::uint32_t index = present.pImageIndices[0];
+  if (!sc.readable || index >= sc.images.size() || !channel_order(sc.format, r_at, b_at)) {
+    layer::log_once(kLayerName, "cannot snapshot this swapchain",
+                    sc.readable ? "its format is not 8-bit RGBA or BGRA" : "its images cannot be read back");
+    return VK_NULL_HANDLE;
+  }
+  const std::lock_guard lock(mu_);
+  auto& t = dt.next;
+  const VkDevice dev = dt.device;
+  Readback rb{dt};
+  VkCommandPool& pool = pools_[family];
+  if (!pool) {
+    const VkCommandPoolCreateInfo ci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, nullptr,
+                                     VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT, family};
+    check(t.CreateCommandPool(dev, &ci, nullptr, &pool), "vkCreateCommandPool");
+  }
+  rb.pool = pool;
+  const VkExtent2D ex = sc.extent;
+  const VkDeviceSize size = VkDeviceSize{ex.width} * ex.height * 4;
+  const VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, nullptr, 0, size, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                               VK_SHARING_MODE_EXCLUSIVE, 0, nullptr};
+  check(t.CreateBuffer(dev, &bci, nullptr, &rb.buffer), "vkCreateBuffer");
+  VkMemoryRequirements req{};
+  t.GetBufferMemoryRequirements(dev, rb.buffer, &req);
+  std::uint32_t type = UINT32_MAX;
+  const VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  for (std::uint32_t i = 0; i < dt.types.real.memoryTypeCount && type == UINT32_MAX; ++i)
+    if ((req.memoryTypeBits & (1u << i)) && (dt.types.real.memoryTypes[i].propertyFlags & want) == want) type = i;
+  if (type == UINT32_MAX) throw Error(Errc::io, "snapshot", "no host-visible coherent memory type");
+  const VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, nullptr, req.size, type};
+  check(t.AllocateMemory(dev, &ai, nullptr, &rb.memory), "vkAllocateMemory");
+  check(t.BindBufferMemory(dev, rb.buffer, rb.memory, 0), "vkBindBufferMemory");
+
+  const VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, pool,
+                                        VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
+  check(t.AllocateCommandBuffers(dev, &cai, &rb.cmd), "vkAllocateCommandBuffers");
+  // A dispatchable handle made below the loader carries the device's dispatch pointer.
+  *reinterpret_cast<void**>(rb.cmd) = *reinterpret_cast<void**>(dev);
+  const VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, nullptr,
+                                       VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT, nullptr};
+  check(t.BeginCommandBuffer(rb.cmd, &begin), "vkBeginCommandBuffer");
+  VkImageMemoryBarrier barrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER, nullptr, VK_ACCESS_MEMORY_READ_BIT,
+                               VK_ACCESS_TRANSFER_READ_BIT, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
+                               VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_QUEUE_FAMILY_IGNORED, VK_QUEUE_FAMILY_IGNORED,
+                               sc.images[index], {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1}};
+  t.CmdPipelineBarrier(rb.cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
+                       nullptr, 1, &barrier);
+  const VkBufferImageCopy copy{0, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {ex.width, ex.height, 1}};
+  t.CmdCopyImageToBuffer(rb.cmd, sc.images[index], VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, rb.buffer, 1, &copy);
+  std::swap(barrier.oldLayout, barrier.newLayout);
+  barrier.srcAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+  barrier.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT;
+  t.CmdPipelineBarrier(rb.cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0, nullptr, 0,
+                       nullptr, 1, &barrier);
+  check(t.EndCommandBuffer(rb.cmd), "vkEndCommandBuffer");
+
+  const VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO, nullptr, 0};
+  check(t.CreateFence(dev, &fci, nullptr, &rb.fence), "vkCreateFence");
+  VkSemaphore done = VK_NULL_HANDLE;
+  const VkSemaphoreCreateInfo sci{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, nullptr, 0};
+  check(t.CreateSemaphore(dev, &sci, nullptr, &done), "vkCreateSemaphore");
+  semaphores_.push_back(done);
+  const std::vector<VkPipelineStageFlags> stages(present.waitSemaphoreCount, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
+  const VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO, nullptr, present.waitSemaphoreCount,
+                            present.pWaitSemaphores, stages.data(), 1, &rb.cmd, 1, &done};
+  check(t.QueueSubmit(queue, 1, &submit, rb.fence), "vkQueueSubmit");
+  check(t.WaitForFences(dev, 1, &rb.fence, VK_TRUE, UINT64_MAX), "vkWaitForFences");
+
+  void* p = nullptr;
+  check(t.MapMemory(dev, rb.memory, 0, VK_WHOLE_SIZE, 0, &p), "vkMapMemory");
+  std::vector<std::uint8_t> rgb(std::size_t{ex.width} * ex.height * 3);
+  const auto* src = static_cast<const std::uint8_t*>(p);
+  for (std::size_t i = 0, n = std::size_t{ex.width} * ex.height; i < n; ++i) {
+    rgb[i * 3 + 0] = src[i * 4 + r_at];
+    rgb[i * 3 + 1] = src[i * 4 + 1];
+    rgb[i * 3 + 2] = src[i * 4 + b_at];
+  }
+  t.UnmapMemory(dev, rb.memory);
+  if (::mkdir(dir_.c_str(), 0755) != 0 && errno != EEXIST) throw Error(Errc::io, dir_, std::strerror(errno));
+  const std::string name = snapshot_name(frame);
+  write_png(dir_ + "/" + name, ex.width, ex.height, rgb);
+  write_snapshot_call(dt.stream, queue, frame, name);
+  return done;
+}
+
+namespace {
+
+// libpng reports errors by longjmp: this frame holds nothing that a jump
+// past it would have to destroy or could leave stale.
+bool png_rows(png_structp png, png_infop info, std::FILE* f, std::uint32_t width, std::uint32_t height,
+              const std::uint8_t* rgb) {
+  if (setjmp(png_jmpbuf(png)) != 0) return false;
+  png_init_io(png, f);
+  png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+               PNG_FILTER_TYPE_DEFAULT);
+  png_write_info(png, info);
+  for (std::uint32_t y = 0; y < height; ++y) png_write_row(png, const_cast<png_bytep>(rgb + std::size_t{y} * width * 3));
+  png_write_end(png, nullptr);
+  return true;
+}
+
+}  // namespace
+
+void write_png(const std::string& path, std::uint32_t width, std::uint32_t height,
+               const std::vector<std::uint8_t>& rgb) {
+  const std::string tmp = path + ".tmp";
+  std::FILE* f = std::fopen(tmp.c_str(), "wb");
+  if (!f) throw Error(Errc::io, tmp, std::strerror(errno));
+  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
+  png_infop info = png ? png_create_info_struct(png) : nullptr;
+  bool ok = png && info && png_rows(png, info, f, width, height, rgb.data());
+  png_destroy_write_struct(png ? &png : nullptr, info ? &info : nullptr);
+  ok = std::fclose(f) == 0 && ok;
+  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    throw Error(Errc::io, path, "cannot write the PNG");
+  }
+}
+
+}  // namespace libtrace::capture::trace

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: MIT
+// The trace layer's output: one apitrace version-6 stream per process, in
+// apitrace's snappy container. Application threads serialize their events
+// into their own buffers without a lock; the lock is held only to append a
+// finished event to the current chunk (and to number it). A helper thread
+// compresses full chunks, and every kFlushEvery whatever is pending, so that
+// a process killed without warning leaves a stream that reads up to a whole
+// event at most that much before the kill.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <utility>
+#include <vector>
+
+namespace libtrace::capture::trace {
+
+// The four signature kinds of the grammar, each with ids of its own.
+enum class Sig : std::uint8_t { function, structure, enumeration, bitmask };
+
+class Stream;
+
+// One event being serialized. A signature is written in full the first time
+// the stream carries it; which event is first is only known when events are
+// appended, so an event records the definitions it wrote (claims), and one
+// that lost that race is serialized again under the lock.
+class Event {
+ public:
+  explicit Event(Stream& s) : s_(s) {}
+  void byte(std::uint8_t b) { buf_.push_back(static_cast<char>(b)); }
+  void uint(std::uint64_t v) {
+    while (v >= 0x80) {
+      byte(static_cast<std::uint8_t>(v | 0x80));
+      v >>= 7;
+    }
+    byte(static_cast<std::uint8_t>(v));
+  }
+  void str(std::string_view s) {
+    uint(s.size());
+    buf_.append(s);
+  }
+  void bytes(const void* p, std::size_t n) { buf_.append(static_cast<const char*>(p), n); }
+  // Whether the caller must write signature `id` of kind `k` in full.
+  bool define(Sig k, std::uint32_t id);
+  void clear() {
+    buf_.clear();
+    claims_.clear();
+  }
+  std::size_t size() const { return buf_.size(); }
+
+ private:
+  friend class Stream;
+  Stream& s_;
+  std::string buf_;
+  std::vector<std::pair<Sig, std::uint32_t>> claims_;
+  bool locked_ = false;
+};
+
+class Stream {
+ public:
+  // Creates (truncates) `path`; throws Error(io). The properties go into the
+  // stream's header.
+  Stream(const std::string& path, const std::map<std::string, std::string>& properties);
+  ~Stream();
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+
+  // The stream the environment asks for (TRAK_CAPTURE_TRACE), made on first
+  // use; null when the layer does not trace. Never destroyed: hooks may run
+  // while the process exits.
+  static Stream* get();
+  // The stream if get() made one, without making it.
+  static Stream* peek();
+  // After fork() in the child: the parent's stream is not the child's to
+  // write (its helper thread stayed behind); the child traces nothing.
+  static void forget_in_child();
+
+  // Appends `e`, calling serialize(e) to write it again if its signature
+  // definitions lost a race. Enter events are numbered in the order they are
+  // appended: that number is returned (the leave event names it). A fake
+  // call (enter with the fake flag) gets its leave event here too.
+  enum class Kind { enter, leave, fake };
+  template <typename F>
+  std::uint64_t commit(Event& e, Kind kind, F&& serialize) {
+    std::unique_lock lock(mu_);
+    bool lost = false;
+    for (const auto& [k, id] : e.claims_) lost = lost || is_defined(k, id);
+    if (lost) {
+      e.clear();
+      e.locked_ = true;
+      serialize(e);
+      e.locked_ = false;
+    } else {
+      for (const auto& [k, id] : e.claims_) set_defined(k, id);
+    }
+    return append_locked(e, kind, lock);
+  }
+
+  // This thread's id in the stream: 0, 1, ... in order of first call.
+  std::uint32_t thread_id();
+  // Presents seen so far (frames are numbered from 1).
+  std::uint64_t next_frame() { return ++frames_; }
+  // Everything appended reaches the file; the helper thread stops. Later
+  // events are dropped.
+  void finish();
+  const std::string& path() const { return path_; }
+
+ private:
+  friend class Event;
+  bool is_defined(Sig k, std::uint32_t id) const;
+  void set_defined(Sig k, std::uint32_t id);
+  std::uint64_t append_locked(Event& e, Kind kind, std::unique_lock<std::mutex>& lock);
+  void hand_over_locked(std::unique_lock<std::mutex>& lock);
+  void run();
+  void write_chunk(const std::string& chunk);
+
+  std::string path_;
+  int fd_ = -1;
+  std::mutex mu_;
+  std::string chunk_;
+  std::uint64_t next_call_ = 0;
+  std::vector<std::atomic<std::uint8_t>> defined_[4];
+  std::atomic<std::uint32_t> threads_{0};
+  std::atomic<std::uint64_t> frames_{0};
+  bool finished_ = false;
+
+  std::condition_variable wake_, space_;
+  std::deque<std::string> queue_;  // full chunks, oldest first
+  bool stop_ = false;
+  bool write_failed_ = false;
+  std::thread thread_;
+};
+
+}  // namespace libtrace::capture::trace
