@@ -26,6 +26,7 @@ std::string api_from_name(std::string_view n) {
   if (starts("glX") || (starts("wgl") && upper_at(3)) || starts("CGL")) return "OpenGL + GLX/WGL/CGL";
   if (starts("egl") && upper_at(3)) return "OpenGL + EGL";
   if (starts("Direct") || starts("D3D") || starts("Create")) return "DirectX";
+  if (starts("vk") && upper_at(2)) return "Vulkan";
   return {};
 }
 
@@ -99,6 +100,7 @@ TraceStats stats(InputFile& in, std::unique_ptr<Decoder> decoder, const Progress
     }
   };
   std::vector<std::size_t> by_id;
+  std::vector<bool> presents;  // per entry of sigs
   std::unordered_map<std::uint64_t, std::size_t> index;
   const FunctionSig* last_sig = nullptr;
   std::size_t last_index = 0;
@@ -119,6 +121,8 @@ TraceStats stats(InputFile& in, std::unique_ptr<Decoder> decoder, const Progress
           *slot = sigs.size();
           sigs.push_back(call->sig);
           per_sig.push_back(0);
+          // apitrace knows no Vulkan frame end; trak-capture's streams end frames at presents.
+          presents.push_back(call->sig->name == "vkQueuePresentKHR");
           if (s.api.empty()) s.api = api_from_name(call->sig->name);
         }
         last_sig = call->sig;
@@ -133,7 +137,7 @@ TraceStats stats(InputFile& in, std::unique_ptr<Decoder> decoder, const Progress
       if (call->flags & kCallFake) ++s.fake_calls;
       if (call->flags & kCallVerbose) ++s.verbose_calls;
       ++in_frame;
-      if (call->flags & kCallEndFrame) {
+      if ((call->flags & kCallEndFrame) || presents[last_index]) {
         ++s.frames;
         ++frame_sizes[in_frame];
         in_frame = 0;

@@ -163,7 +163,7 @@ void start_trace(Device& dev, const layer::Instance& inst) {
   if (!global().config.snapshots.empty())
     t->snapshots = std::make_unique<trace::Snapshots>(trace::parse_frames(global().config.snapshots),
                                                       trace::snapshot_dir(stream.path()));
-  trace::set_template_extent(trace::template_extent_of);
+  trace::set_template_lookup(trace::template_entries);
   dev.trace = std::move(t);
 }
 

@@ -112,42 +112,15 @@ void DeviceTrace::record_locked(std::uint64_t, Memory& m) {
     const char* now = m.mapped + (lo - map_lo);
     char* old = m.shadow.data() + lo;
     runs.clear();
-    if (!b.seen) {
-      std::memcpy(old, now, hi - lo);
-      runs.push_back({lo, hi});
-      b.seen = true;
-    } else {
-      for (VkDeviceSize x = 0; x < hi - lo; x += kBlock) {
-        const VkDeviceSize n = std::min(kBlock, hi - lo - x);
-        if (std::memcmp(now + x, old + x, n) == 0) continue;
-        std::memcpy(old + x, now + x, n);
-        if (!runs.empty() && runs.back().hi == lo + x) runs.back().hi = lo + x + n;
-        else runs.push_back({lo + x, lo + x + n});
-      }
+    for (VkDeviceSize x = 0; x < hi - lo; x += kBlock) {
+      const VkDeviceSize n = std::min(kBlock, hi - lo - x);
+      if (std::memcmp(now + x, old + x, n) == 0) continue;
+      std::memcpy(old + x, now + x, n);
+      if (!runs.empty() && runs.back().hi == lo + x) runs.back().hi = lo + x + n;
+      else runs.push_back({lo + x, lo + x + n});
     }
     if (!runs.empty()) write_update(stream, device, b, offset, runs, m.shadow.data());
   }
-}
-
-std::uint64_t template_extent(const std::vector<TemplateEntry>& entries) {
-  std::uint64_t end = 0;
-  for (const TemplateEntry& t : entries) {
-    if (!t.count) continue;
-    std::uint64_t size = 0;
-    switch (t.type) {
-      case VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK: end = std::max<std::uint64_t>(end, t.offset + t.count); continue;
-      case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER:
-      case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER: size = sizeof(VkBufferView); break;
-      case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER:
-      case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
-      case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC:
-      case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC: size = sizeof(VkDescriptorBufferInfo); break;
-      case VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR: size = sizeof(VkAccelerationStructureKHR); break;
-      default: size = sizeof(VkDescriptorImageInfo); break;
-    }
-    end = std::max<std::uint64_t>(end, t.offset + (t.count - 1) * t.stride + size);
-  }
-  return end;
 }
 
 }  // namespace libtrace::capture::trace

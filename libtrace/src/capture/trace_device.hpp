@@ -16,6 +16,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "capture/trace_encode.hpp"
 #include "capture/trace_stream.hpp"
 #include "layer/dispatch_tables.hpp"
 
@@ -40,7 +41,6 @@ struct Bound {
   std::uint64_t handle = 0;
   bool image = false;
   VkDeviceSize size = 0;  // buffers: their size; images: their memory requirement
-  bool seen = false;      // its bytes were recorded once: later only what changed
 };
 
 struct Memory {
@@ -49,14 +49,11 @@ struct Memory {
   bool host_visible = false;
   const char* mapped = nullptr;  // the application's pointer to map_offset
   VkDeviceSize map_offset = 0, map_size = 0;
-  std::vector<char> shadow;  // the bytes last recorded, at memory offsets
+  // The memory's bytes as a replay has them: what the host wrote is
+  // recorded, what the device wrote the replay's device writes again. Taken
+  // from the memory when it is mapped, updated with each recorded change.
+  std::vector<char> shadow;
   std::multimap<VkDeviceSize, Bound> objects;
-};
-
-struct TemplateEntry {
-  VkDescriptorType type;
-  std::uint32_t count;
-  std::size_t offset, stride;
 };
 
 struct Swapchain {
@@ -99,9 +96,7 @@ struct DeviceTrace {
   void record_locked(std::uint64_t memory_handle, Memory& m);
 };
 
-// The bytes of descriptor update template data (0: unknown template).
-std::uint64_t template_extent(const std::vector<TemplateEntry>& entries);
-// The same for a template of the device of `dispatchable` (trace_hooks.cpp).
-std::uint64_t template_extent_of(const void* dispatchable, std::uint64_t handle);
+// A template of the device of `dispatchable` (trace_hooks.cpp), for the encoder.
+bool template_entries(const void* dispatchable, std::uint64_t handle, std::vector<TemplateEntry>& out);
 
 }  // namespace libtrace::capture::trace

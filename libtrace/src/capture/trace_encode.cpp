@@ -19,7 +19,7 @@ using registry::Member;
 using registry::Struct;
 using registry::Type;
 
-std::atomic<TemplateExtent> g_template_extent{nullptr};
+std::atomic<TemplateLookup> g_template_lookup{nullptr};
 
 // Where a struct's members or a command's parameters are: a struct's
 // members at offsets from its start, parameters each in its own variable.
@@ -341,6 +341,34 @@ void put_value(Event& e, const Member& m, const char* addr, const Scope& sc) {
   for (std::uint64_t i = 0; i < *n; ++i) put_scalar(e, m, p + i * es);
 }
 
+// One array per template entry, as put_param() describes.
+void put_template_data(Event& e, const std::vector<TemplateEntry>& entries, const char* p) {
+  static const Struct* image = registry::find_struct("VkDescriptorImageInfo");
+  static const Struct* buffer = registry::find_struct("VkDescriptorBufferInfo");
+  put_array(e, entries.size());
+  for (const TemplateEntry& t : entries) {
+    if (t.type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK) {
+      put_blob(e, p + t.offset, t.count);  // count is in bytes here
+      continue;
+    }
+    put_array(e, t.count);
+    for (std::uint32_t k = 0; k < t.count; ++k) {
+      const char* x = p + t.offset + k * t.stride;
+      switch (t.type) {
+        case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER: case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
+        case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC: case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC:
+          put_struct(e, *buffer, x);
+          break;
+        case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER: case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER:
+        case VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR:
+          put_pointer(e, load(x, 8));
+          break;
+        default: put_struct(e, *image, x); break;
+      }
+    }
+  }
+}
+
 }  // namespace
 
 bool is_output(const Member& p) { return p.pointer_depth >= 1 && !p.is_const && p.type != Type::pnext; }
@@ -418,14 +446,14 @@ void put_own_struct(Event& e, std::uint32_t own_id, std::string_view name, std::
 void put_param(Event& e, std::span<const Member> params, std::size_t i, void* const* args) {
   const Member& m = params[i];
   const Scope sc{params, nullptr, args};
-  // Descriptor update template data: sized by the template.
   if (m.type == Type::void_ptr && m.pointer_depth == 1 && !m.len() && std::string_view(m.name()) == "pData") {
-    const void* p = *static_cast<const void* const*>(args[i]);
-    const TemplateExtent extent = g_template_extent.load();
-    for (std::size_t t = 0; p && extent && t < params.size(); ++t) {
+    const char* p = *static_cast<const char* const*>(args[i]);
+    const TemplateLookup lookup = g_template_lookup.load();
+    std::vector<TemplateEntry> entries;
+    for (std::size_t t = 0; p && lookup && t < params.size(); ++t) {
       if (std::string_view(params[t].type_name()) != "VkDescriptorUpdateTemplate") continue;
-      const std::uint64_t n = extent(*static_cast<const void* const*>(args[0]), load(args[t], 8));
-      if (n) return put_blob(e, p, n);
+      if (lookup(*static_cast<const void* const*>(args[0]), load(args[t], 8), entries))
+        return put_template_data(e, entries, p);
     }
   }
   put_value(e, m, static_cast<const char*>(args[i]), sc);
@@ -447,7 +475,7 @@ void begin_enter(Event& e, std::uint32_t thread, std::uint32_t fn_id, std::strin
   }
 }
 
-void set_template_extent(TemplateExtent fn) { g_template_extent.store(fn); }
+void set_template_lookup(TemplateLookup fn) { g_template_lookup.store(fn); }
 
 std::uint32_t own_function_id(std::uint32_t k) { return static_cast<std::uint32_t>(registry::commands().size()) + k; }
 std::uint32_t own_struct_id(std::uint32_t k) { return static_cast<std::uint32_t>(registry::structs().size()) + k; }

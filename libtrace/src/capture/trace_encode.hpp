@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "capture/trace_stream.hpp"
 #include "registry/registry.hpp"
@@ -40,10 +41,19 @@ void put_param(Event& e, std::span<const registry::Member> params, std::size_t i
 void begin_enter(Event& e, std::uint32_t thread, std::uint32_t fn_id, std::string_view name,
                  std::span<const char* const> arg_names, bool fake);
 
-// Descriptor update template data: how many bytes pData holds for a
-// template (the hooks know templates; the encoder asks through this).
-using TemplateExtent = std::uint64_t (*)(const void* device_handle, std::uint64_t template_handle);
-void set_template_extent(TemplateExtent fn);
+// Descriptor update template data (pData of vkUpdateDescriptorSetWithTemplate
+// and vkCmdPushDescriptorSetWithTemplateKHR) is recorded entry by entry, as
+// the template describes it: an array per entry of VkDescriptorImageInfo,
+// VkDescriptorBufferInfo or handles, a blob for inline uniform data. The
+// application's block around them (zink's spans kilobytes) is not.
+struct TemplateEntry {
+  VkDescriptorType type;
+  std::uint32_t count;
+  std::size_t offset, stride;
+};
+// The hooks know the templates; the encoder asks through this. False: unknown.
+using TemplateLookup = bool (*)(const void* dispatchable, std::uint64_t handle, std::vector<TemplateEntry>& out);
+void set_template_lookup(TemplateLookup fn);
 
 // trak's own calls in the stream (fake calls: no application made them).
 // Their signatures get ids after the registry's.

@@ -135,8 +135,11 @@ void mapped(DeviceTrace& dt, std::uint64_t memory, VkDeviceSize offset, VkDevice
   m.map_offset = offset;
   m.map_size = size == VK_WHOLE_SIZE ? m.size - offset : size;
   // The copy the host's writes are diffed against, kept while the memory
-  // lives: applications map the same memory again and again.
-  if (m.shadow.size() != m.size) m.shadow.assign(m.size, 0);
+  // lives. What the memory holds when it is mapped was written by the
+  // device (which the replay's device writes again) or by nobody: only what
+  // the host writes from now on is recorded.
+  if (m.shadow.size() != m.size) m.shadow.resize(m.size);
+  std::memcpy(m.shadow.data() + m.map_offset, m.mapped, m.map_size);
 }
 
 void map_after(Call& c) {
@@ -439,12 +442,14 @@ const Hooks* find_hooks(const char* name) {
   return it != std::end(kHooks) && std::strcmp(it->name, name) == 0 ? &it->hooks : nullptr;
 }
 
-std::uint64_t template_extent_of(const void* dispatchable, std::uint64_t handle) {
+bool template_entries(const void* dispatchable, std::uint64_t handle, std::vector<TemplateEntry>& out) {
   const auto d = find_device(dispatchable);
-  if (!d || !d->trace) return 0;
+  if (!d || !d->trace) return false;
   const std::lock_guard lock(d->trace->mu);
   const auto it = d->trace->templates.find(handle);
-  return it == d->trace->templates.end() ? 0 : template_extent(it->second);
+  if (it == d->trace->templates.end()) return false;
+  out = it->second;
+  return true;
 }
 
 }  // namespace libtrace::capture::trace
