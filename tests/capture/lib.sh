@@ -41,3 +41,14 @@ with_both_layers() {
   python3 "$SRC/foz_entries.py" same "$work/trak-$name".*.foz -- "$work/fz-$name".*.foz ||
     fail "$name: trak's and Fossilize's archives differ"
 }
+
+# Traces (--trace): apitrace is the reader they are written for.
+need_apitrace() { command -v apitrace >/dev/null || skip "needs apitrace (package apitrace), the reader traces are checked with"; }
+# trace.jsonl from a trace, and how many calls of a name it holds.
+jsonl() { "$CONVERT" --to jsonl "$1" > "${2:-trace.jsonl}" || fail "trak-convert --to jsonl $1"; }
+calls() { jq -c --arg n "$1" 'select(.type == "call" and .name == $n)' "${2:-trace.jsonl}" | wc -l; }
+# PNG width and height ("500 500"), or a failure.
+png_size() { python3 -c 'import struct, sys
+d = open(sys.argv[1], "rb").read(33)
+assert d[:8] == b"\x89PNG\r\n\x1a\n" and d[12:16] == b"IHDR", "not a PNG"
+print(*struct.unpack(">II", d[16:24]))' "$1" || fail "$1 is not a PNG"; }

@@ -5,6 +5,7 @@
 // costs nothing where it records nothing; with one, every command is the
 // trace's entry point (gen_trace.py), which calls down through these.
 #include "libtrace/capture/layer.hpp"
+#include "libtrace/capture/run.hpp"
 
 #include <pthread.h>
 
@@ -161,8 +162,8 @@ void start_trace(Device& dev, const layer::Instance& inst) {
   const trace::VirtualTypes& types = trace::virtual_types(dev.gpu, inst.t.GetPhysicalDeviceMemoryProperties);
   auto t = std::make_shared<trace::DeviceTrace>(stream, dev.handle, dev.gpu, next, types);
   if (!global().config.snapshots.empty())
-    t->snapshots = std::make_unique<trace::Snapshots>(trace::parse_frames(global().config.snapshots),
-                                                      trace::snapshot_dir(stream.path()));
+    t->snapshots = std::make_unique<trace::Snapshots>(parse_frames(global().config.snapshots),
+                                                      snapshot_dir(stream.path()));
   trace::set_template_lookup(trace::template_entries);
   dev.trace = std::move(t);
 }

@@ -49,9 +49,10 @@ struct Memory {
   bool host_visible = false;
   const char* mapped = nullptr;  // the application's pointer to map_offset
   VkDeviceSize map_offset = 0, map_size = 0;
-  // The memory's bytes as a replay has them: what the host wrote is
-  // recorded, what the device wrote the replay's device writes again. Taken
-  // from the memory when it is mapped, updated with each recorded change.
+  bool zeroed = false;  // the layer cleared it when it was allocated
+  // The memory's bytes as the stream has them: zeros, then each recorded
+  // change. What differs at a submit was written since (by the host; or by
+  // the device, which the replay's device writes again anyway).
   std::vector<char> shadow;
   std::multimap<VkDeviceSize, Bound> objects;
 };

@@ -112,8 +112,20 @@ void allocate_after(Call& c) {
   m.real_type = ai->memoryTypeIndex;
   m.host_visible = m.real_type < dt->types.real.memoryTypeCount &&
                    (dt->types.real.memoryTypes[m.real_type].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT);
+  const VkDeviceMemory memory = *arg<VkDeviceMemory*>(c, 3);
+  if (m.host_visible) {
+    // A new allocation's bytes are undefined, so the layer may choose them:
+    // zeros, the same on both sides, so that a host write of the bytes a
+    // reused block happened to hold is not mistaken for no write at all.
+    void* p = nullptr;
+    if (dt->next.MapMemory(dt->device, memory, 0, VK_WHOLE_SIZE, 0, &p) == VK_SUCCESS) {
+      std::memset(p, 0, m.size);
+      dt->next.UnmapMemory(dt->device, memory);
+      m.zeroed = true;
+    }
+  }
   const std::lock_guard lock(dt->mu);
-  dt->memories[handle_bits(*arg<VkDeviceMemory*>(c, 3))] = std::move(m);
+  dt->memories[handle_bits(memory)] = std::move(m);
 }
 
 void free_after(Call& c) {
@@ -135,11 +147,12 @@ void mapped(DeviceTrace& dt, std::uint64_t memory, VkDeviceSize offset, VkDevice
   m.map_offset = offset;
   m.map_size = size == VK_WHOLE_SIZE ? m.size - offset : size;
   // The copy the host's writes are diffed against, kept while the memory
-  // lives. What the memory holds when it is mapped was written by the
-  // device (which the replay's device writes again) or by nobody: only what
-  // the host writes from now on is recorded.
-  if (m.shadow.size() != m.size) m.shadow.resize(m.size);
-  std::memcpy(m.shadow.data() + m.map_offset, m.mapped, m.map_size);
+  // lives: zeros, as the layer left the allocation. (Memory it could not
+  // clear starts from what the host sees at its first map.)
+  if (m.shadow.size() != m.size) {
+    m.shadow.assign(m.size, 0);
+    if (!m.zeroed) std::memcpy(m.shadow.data() + m.map_offset, m.mapped, m.map_size);
+  }
 }
 
 void map_after(Call& c) {

@@ -77,6 +77,8 @@ void write_snapshot_call(Stream& s, VkQueue queue, std::uint64_t frame, const st
 
 }  // namespace
 
+}  // namespace libtrace::capture::trace
+namespace libtrace::capture {
 std::set<std::uint64_t> parse_frames(const std::string& list) {
   std::set<std::uint64_t> out;
   std::size_t pos = 0;
@@ -103,6 +105,9 @@ std::string snapshot_name(std::uint64_t frame) {
   std::snprintf(name, sizeof name, "frame-%06llu.png", static_cast<unsigned long long>(frame));
   return name;
 }
+
+}  // namespace libtrace::capture
+namespace libtrace::capture::trace {
 
 Snapshots::Snapshots(std::set<std::uint64_t> frames, std::string dir) : frames_(std::move(frames)), dir_(std::move(dir)) {}
 Snapshots::~Snapshots() = default;

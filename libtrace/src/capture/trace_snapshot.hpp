@@ -8,6 +8,8 @@
 
 #include <vulkan/vulkan_core.h>
 
+#include "libtrace/capture/run.hpp"
+
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -20,12 +22,6 @@ namespace libtrace::capture::trace {
 
 struct DeviceTrace;
 
-// "1,150,300" -> {1, 150, 300}; throws Error(usage) on anything else.
-std::set<std::uint64_t> parse_frames(const std::string& list);
-// The folder beside the trace: cube.trace -> cube.snapshots.
-std::string snapshot_dir(const std::string& trace_path);
-// The file of frame N in it: frame-000150.png.
-std::string snapshot_name(std::uint64_t frame);
 
 class Snapshots {
  public:

@@ -141,23 +141,40 @@ std::uint32_t Stream::thread_id() {
   return id;
 }
 
-std::uint64_t Stream::append_locked(Event& e, Kind kind, std::unique_lock<std::mutex>& lock) {
+std::uint64_t Stream::append_locked(Event& e, Kind kind) {
   if (finished_) return 0;
   const std::uint64_t no = kind == Kind::leave ? 0 : next_call_++;
-  chunk_ += e.buf_;
+  append_locked(e.buf_);
   if (kind == Kind::fake) {
-    chunk_.push_back(0x01);  // leave
     Event tail(*this);
+    tail.byte(0x01);  // leave
     tail.uint(no);
-    chunk_ += tail.buf_;
-    chunk_.push_back(0x00);
+    tail.byte(0x00);
+    append_locked(tail.buf_);
   }
-  if (chunk_.size() >= kChunk) hand_over_locked(lock);
   return no;
 }
 
-void Stream::hand_over_locked(std::unique_lock<std::mutex>& lock) {
+void Stream::append_locked(std::string_view bytes) {
+  // apitrace reads a chunk into a buffer of kChunk bytes: no chunk may hold
+  // more. An event that does not fit starts the next chunk, so that what
+  // reaches the file ends with a whole event (a process may be killed at
+  // any time); only an event larger than a chunk (a texture's update) is
+  // spread over several.
+  if (!chunk_.empty() && chunk_.size() + bytes.size() > kChunk) hand_over_locked();
+  while (!bytes.empty()) {
+    const std::size_t n = std::min(bytes.size(), kChunk - chunk_.size());
+    chunk_.append(bytes.substr(0, n));
+    bytes.remove_prefix(n);
+    if (chunk_.size() >= kChunk) hand_over_locked();
+  }
+}
+
+void Stream::wait_for_space_locked(std::unique_lock<std::mutex>& lock) {
   space_.wait(lock, [&] { return queue_.size() < kQueueMax || stop_; });
+}
+
+void Stream::hand_over_locked() {
   queue_.push_back(std::move(chunk_));
   chunk_.clear();
   wake_.notify_one();

@@ -91,6 +91,7 @@ class Stream {
   template <typename F>
   std::uint64_t commit(Event& e, Kind kind, F&& serialize) {
     std::unique_lock lock(mu_);
+    wait_for_space_locked(lock);
     bool lost = false;
     for (const auto& [k, id] : e.claims_) lost = lost || is_defined(k, id);
     if (lost) {
@@ -101,7 +102,7 @@ class Stream {
     } else {
       for (const auto& [k, id] : e.claims_) set_defined(k, id);
     }
-    return append_locked(e, kind, lock);
+    return append_locked(e, kind);
   }
 
   // This thread's id in the stream: 0, 1, ... in order of first call.
@@ -117,8 +118,12 @@ class Stream {
   friend class Event;
   bool is_defined(Sig k, std::uint32_t id) const;
   void set_defined(Sig k, std::uint32_t id);
-  std::uint64_t append_locked(Event& e, Kind kind, std::unique_lock<std::mutex>& lock);
-  void hand_over_locked(std::unique_lock<std::mutex>& lock);
+  std::uint64_t append_locked(Event& e, Kind kind);
+  void append_locked(std::string_view bytes);
+  // Back-pressure: the application waits while the helper is kQueueMax
+  // chunks behind (before an event's first byte, never in the middle).
+  void wait_for_space_locked(std::unique_lock<std::mutex>& lock);
+  void hand_over_locked();
   void run();
   void write_chunk(const std::string& chunk);
 

@@ -1,1 +1,1 @@
-"$CAPTURE" --help | grep -E '^(Usage|  --foz|  trak-capture --foz /tmp)'
+"$CAPTURE" --help | grep -E '^(Usage|  --foz|  --trace|  --snapshot|  trak-capture --foz /tmp|  trak-capture --trace cube)'

@@ -4,6 +4,8 @@
 // archives it wrote.
 #pragma once
 
+#include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -11,7 +13,9 @@ namespace libtrace::capture {
 
 struct RunOptions {
   std::vector<std::string> command;  // argv; the program is looked up in PATH
-  std::string foz_base;              // BASE of BASE.<hash>.<N>.foz
+  std::string foz_base;              // BASE of BASE.<hash>.<N>.foz; empty: no archive
+  std::string trace;                 // the call stream's file; empty: none
+  std::string snapshots;             // frames to snapshot with the trace ("1,150,300")
   std::string layer_dir;             // the folder of VkLayer_trak_capture.json
 };
 
@@ -20,12 +24,21 @@ struct RunResult {
   int status = 0;                     // its exit status, or 128 + the signal that ended it
   int signal = 0;                     // that signal, 0 when it exited
   std::vector<std::string> archives;  // the archives the layer created, in order
+  std::vector<std::string> traces;    // the traces, in order (one per process that traced)
 };
 
 // Runs the command and waits for it. While it runs, SIGINT and SIGQUIT are
 // the command's to handle (as for system(3)). Throws Error(io) only when the
 // environment cannot be set up (no temporary file, no fork).
 RunResult run(const RunOptions& opt);
+
+// "1,150,300" -> {1, 150, 300}: frames are numbered from 1, the first
+// present. Throws Error(usage) for anything else.
+std::set<std::uint64_t> parse_frames(const std::string& list);
+// Where the snapshots of a trace go: cube.trace -> cube.snapshots/, one
+// file per frame, frame-000150.png.
+std::string snapshot_dir(const std::string& trace_path);
+std::string snapshot_name(std::uint64_t frame);
 
 // The layer's manifest, for layer::find_layer_dir().
 inline constexpr const char* kLayerFolder = "capture";

@@ -1,0 +1,23 @@
+# The layer changes nothing the application sees but the memory types:
+# vulkaninfo's whole report with the trace on equals the one without it,
+# except the types (lavapipe's one DEVICE_LOCAL|HOST_VISIBLE type shown as a
+# device-local one and a host-visible one). And its trace reads back.
+. "$SRC/lib.sh"
+command -v vulkaninfo >/dev/null || skip "needs vulkaninfo (package vulkan-tools)"
+need_apitrace
+VK_ADD_LAYER_PATH=$LAYER_DIR vulkaninfo > plain.txt 2> plain.err || fail "vulkaninfo"
+VK_ADD_LAYER_PATH=$LAYER_DIR VK_INSTANCE_LAYERS=VK_LAYER_TRAK_capture TRAK_CAPTURE_TRACE=$work/vi.trace \
+  vulkaninfo > traced.txt 2> traced.err || fail "vulkaninfo with the trace"
+# Everything from "memoryTypes:" to the next blank line is the types' section.
+types() { awk '/^memoryTypes:/ {t = 1} t && /^$/ {t = 0} t' "$1"; }
+others() { awk '/^memoryTypes:/ {t = 1} t && /^$/ {t = 0} !t' "$1"; }
+others plain.txt > plain.rest
+others traced.txt > traced.rest
+diff plain.rest traced.rest >&2 || fail "the layer changed what vulkaninfo sees beyond the memory types"
+[ "$(types plain.txt | head -n 1)" = "memoryTypes: count = 1" ] || skip "the device is not lavapipe: $(types plain.txt | head -n 1)"
+[ "$(types traced.txt | head -n 1)" = "memoryTypes: count = 2" ] || fail "the types were not split"
+types traced.txt | grep -q 'propertyFlags = 0x0001' || fail "no device-local type"
+types traced.txt | grep -q 'propertyFlags = 0x000e' || fail "no host-visible type"
+apitrace dump vi.trace > dump.txt 2> dump.err || { cat dump.err >&2; fail "apitrace dump of vulkaninfo's trace"; }
+grep -q 'vkGetPhysicalDeviceFeatures2' dump.txt || fail "no feature query in the trace"
+exit 0

@@ -1,0 +1,1 @@
+"$CAPTURE" --trace t.trace --snapshot 1,0,x -- true

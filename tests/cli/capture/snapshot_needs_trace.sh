@@ -1,0 +1,1 @@
+"$CAPTURE" --foz x --snapshot 1 -- true

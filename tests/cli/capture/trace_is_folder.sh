@@ -1,0 +1,2 @@
+mkdir t.trace
+"$CAPTURE" --trace t.trace -- true
