@@ -29,6 +29,7 @@ CommandInfo make_info(const char* name, Level level) {
     info.param_names.push_back(info.params[i].name());
     if (is_output(info.params[i])) info.outputs.push_back(static_cast<std::uint8_t>(i));
   }
+  info.records_commands = !info.params.empty() && std::string_view(info.params[0].type_name()) == "VkCommandBuffer";
   const std::string_view ret = info.cmd->return_type();
   if (ret == "VkResult") {
     info.ret = Ret::result;
@@ -93,11 +94,22 @@ Call::Call(const CommandInfo& info_, void** a) : info(info_), args(a) {
       e.byte(0x00);
     };
     Event& e = thread_event(*s);
+    DeviceTrace* const dt = info.records_commands && dev ? dev->trace.get() : nullptr;
+    thread_local std::vector<Touched> named;
+    if (dt) {
+      named.clear();
+      collect_handles(&named);
+    }
     serialize(e);
     no_ = s->commit(e, Stream::Kind::enter, serialize);
+    if (dt) {
+      collect_handles(nullptr);
+      if (!named.empty()) dt->touch(*static_cast<VkCommandBuffer*>(args[0]), named);
+    }
     entered_ = true;
     if (info.hooks && info.hooks->before_call && level_ok_) info.hooks->before_call(*this);
   } catch (const std::exception& ex) {
+    collect_handles(nullptr);
     quietly_log(info, ex);
   }
 }

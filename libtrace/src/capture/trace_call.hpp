@@ -47,6 +47,7 @@ struct CommandInfo {
   std::span<const registry::Member> params;
   std::vector<const char*> param_names;
   std::vector<std::uint8_t> outputs;  // indexes of the parameters recorded at leave
+  bool records_commands = false;      // dispatched on a command buffer: what it names is kept
   const Hooks* hooks = nullptr;
 };
 

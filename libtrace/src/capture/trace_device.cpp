@@ -91,35 +91,104 @@ DeviceTrace::DeviceTrace(Stream& s, VkDevice d, VkPhysicalDevice g, const layer:
 
 DeviceTrace::~DeviceTrace() = default;
 
+void DeviceTrace::touch(VkCommandBuffer cmd, const std::vector<Touched>& handles) {
+  const std::lock_guard lock(mu);
+  auto& t = commands[cmd].touched;
+  for (const Touched& h : handles)
+    if (h.handle != reinterpret_cast<std::uintptr_t>(cmd) && (t.empty() || t.back().handle != h.handle)) t.push_back(h);
+}
+
+void DeviceTrace::expand_locked(const Touched& t, std::vector<std::uint64_t>& objects, int depth) {
+  switch (t.kind) {
+    case Kind::buffer: case Kind::image: objects.push_back(t.handle); return;
+    case Kind::image_view: case Kind::buffer_view:
+      if (const auto v = view_of.find(t.handle); v != view_of.end()) objects.push_back(v->second);
+      return;
+    case Kind::descriptor_set:
+      if (const auto s = set_contents.find(t.handle); s != set_contents.end() && depth < 2)
+        for (const Touched& x : s->second) expand_locked(x, objects, depth + 1);
+      return;
+    case Kind::command_buffer:  // secondaries run by vkCmdExecuteCommands
+      if (const auto c = commands.find(reinterpret_cast<VkCommandBuffer>(t.handle)); c != commands.end() && depth < 2)
+        for (const Touched& x : c->second.touched) expand_locked(x, objects, depth + 1);
+      return;
+    case Kind::none: return;
+  }
+}
+
+void DeviceTrace::record_host_writes(const std::vector<VkCommandBuffer>& submitted) {
+  const std::lock_guard lock(mu);
+  std::vector<std::uint64_t> objects(addressed.begin(), addressed.end());
+  for (const VkCommandBuffer cmd : submitted)
+    if (const auto c = commands.find(cmd); c != commands.end())
+      for (const Touched& t : c->second.touched) expand_locked(t, objects, 0);
+  std::sort(objects.begin(), objects.end());
+  objects.erase(std::unique(objects.begin(), objects.end()), objects.end());
+  // By memory, each object's entry in its memory's list.
+  std::unordered_map<Memory*, std::vector<const std::pair<const VkDeviceSize, Bound>*>> by_memory;
+  for (const std::uint64_t o : objects) {
+    const auto at = bound_at.find(o);
+    if (at == bound_at.end()) continue;
+    const auto m = memories.find(at->second.first);
+    if (m == memories.end() || !m->second.mapped) continue;
+    auto [lo, hi] = m->second.objects.equal_range(at->second.second);
+    for (auto it = lo; it != hi; ++it)
+      if (it->second.handle == o) by_memory[&m->second].push_back(&*it);
+  }
+  for (auto& [m, objs] : by_memory) record_locked(*m, objs);
+}
+
 void DeviceTrace::record_host_writes() {
   const std::lock_guard lock(mu);
-  for (auto& [handle, m] : memories) record_locked(handle, m);
+  for (auto& [handle, m] : memories) {
+    std::vector<const std::pair<const VkDeviceSize, Bound>*> objs;
+    for (const auto& o : m.objects) objs.push_back(&o);
+    record_locked(m, objs);
+  }
 }
 
 void DeviceTrace::record_host_writes(std::uint64_t memory) {
   const std::lock_guard lock(mu);
   const auto it = memories.find(memory);
-  if (it != memories.end()) record_locked(it->first, it->second);
+  if (it == memories.end()) return;
+  std::vector<const std::pair<const VkDeviceSize, Bound>*> objs;
+  for (const auto& o : it->second.objects) objs.push_back(&o);
+  record_locked(it->second, objs);
 }
 
-void DeviceTrace::record_locked(std::uint64_t, Memory& m) {
-  if (!m.mapped) return;
+void DeviceTrace::record_locked(Memory& m, const std::vector<const std::pair<const VkDeviceSize, Bound>*>& objects) {
+  if (!m.mapped || objects.empty()) return;
   const VkDeviceSize map_lo = m.map_offset, map_hi = m.map_offset + m.map_size;
-  std::vector<Run> runs;
-  for (auto& [offset, b] : m.objects) {
-    const VkDeviceSize lo = std::max(offset, map_lo), hi = std::min(offset + b.size, map_hi);
-    if (lo >= hi) continue;
-    const char* now = m.mapped + (lo - map_lo);
-    char* old = m.shadow.data() + lo;
-    runs.clear();
-    for (VkDeviceSize x = 0; x < hi - lo; x += kBlock) {
-      const VkDeviceSize n = std::min(kBlock, hi - lo - x);
-      if (std::memcmp(now + x, old + x, n) == 0) continue;
-      std::memcpy(old + x, now + x, n);
-      if (!runs.empty() && runs.back().hi == lo + x) runs.back().hi = lo + x + n;
-      else runs.push_back({lo + x, lo + x + n});
+  // The ranges to diff, merged: objects that overlap (aliases, or a
+  // buffer over the whole memory) are compared once.
+  std::vector<Run> ranges;
+  for (const auto* o : objects) {
+    const VkDeviceSize lo = std::max(o->first, map_lo), hi = std::min(o->first + o->second.size, map_hi);
+    if (lo < hi) ranges.push_back({lo, hi});
+  }
+  std::sort(ranges.begin(), ranges.end(), [](const Run& a, const Run& b) { return a.lo < b.lo; });
+  std::vector<Run> changed;
+  VkDeviceSize done = 0;  // memory offsets below this were diffed
+  for (const Run& r : ranges) {
+    for (VkDeviceSize x = std::max(r.lo, done); x < r.hi; x += kBlock) {
+      const VkDeviceSize n = std::min(kBlock, r.hi - x);
+      const char* now = m.mapped + (x - map_lo);
+      char* old = m.shadow.data() + x;
+      if (std::memcmp(now, old, n) == 0) continue;
+      std::memcpy(old, now, n);
+      if (!changed.empty() && changed.back().hi == x) changed.back().hi = x + n;
+      else changed.push_back({x, x + n});
     }
-    if (!runs.empty()) write_update(stream, device, b, offset, runs, m.shadow.data());
+    done = std::max(done, r.hi);
+  }
+  if (changed.empty()) return;
+  std::vector<Run> runs;
+  for (const auto* o : objects) {
+    const VkDeviceSize lo = o->first, hi = o->first + o->second.size;
+    runs.clear();
+    for (const Run& c : changed)
+      if (c.lo < hi && c.hi > lo) runs.push_back({std::max(c.lo, lo), std::min(c.hi, hi)});
+    if (!runs.empty()) write_update(stream, device, o->second, lo, runs, m.shadow.data());
   }
 }
 

@@ -14,6 +14,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "capture/trace_encode.hpp"
@@ -66,17 +67,29 @@ struct Swapchain {
 
 class Snapshots;
 
+// What a command buffer's recorded commands name, since its last begin.
+struct CommandRecord {
+  VkCommandPool pool = VK_NULL_HANDLE;
+  std::vector<Touched> touched;
+};
+
 struct DeviceTrace {
   DeviceTrace(Stream& stream, VkDevice device, VkPhysicalDevice gpu, const layer::DeviceTable& next,
               const VirtualTypes& types);
   ~DeviceTrace();
 
-  // The memory the host may have written since it was last recorded, diffed
-  // against the copy: update records for every object bound there, before
-  // the submit that may read them.
+  // What the host wrote to mapped memory since it was last recorded, diffed
+  // against the copy: update records, before the submit that may read them,
+  // for the objects the submitted command buffers name (through descriptor
+  // sets, views and secondary command buffers too) and for every buffer
+  // whose device address was taken.
+  void record_host_writes(const std::vector<VkCommandBuffer>& submitted);
+  // Every object in mapped memory (sparse binds: no command buffers to follow).
   void record_host_writes();
   // One memory's mapped range (before it is unmapped).
   void record_host_writes(std::uint64_t memory);
+  // What a command of `cmd` named.
+  void touch(VkCommandBuffer cmd, const std::vector<Touched>& handles);
 
   Stream& stream;
   VkDevice device;
@@ -90,11 +103,17 @@ struct DeviceTrace {
   std::unordered_map<std::uint64_t, VkDeviceSize> buffer_sizes;
   std::unordered_map<std::uint64_t, std::vector<TemplateEntry>> templates;
   std::unordered_map<VkQueue, std::uint32_t> queue_families;
+  std::unordered_map<VkCommandBuffer, CommandRecord> commands;
+  std::unordered_map<std::uint64_t, std::vector<Touched>> set_contents;  // what each descriptor set was given
+  std::unordered_map<std::uint64_t, std::uint64_t> view_of;              // image or buffer view -> its object
+  std::unordered_set<std::uint64_t> addressed;                           // buffers whose device address was taken
   std::unordered_map<std::uint64_t, Swapchain> swapchains;
   std::unique_ptr<Snapshots> snapshots;  // null when none are asked for
 
  private:
-  void record_locked(std::uint64_t memory_handle, Memory& m);
+  // Diffs the parts of `objects` (all in memory `m`) the host can see.
+  void record_locked(Memory& m, const std::vector<const std::pair<const VkDeviceSize, Bound>*>& objects);
+  void expand_locked(const Touched& t, std::vector<std::uint64_t>& objects, int depth);
 };
 
 // A template of the device of `dispatchable` (trace_hooks.cpp), for the encoder.

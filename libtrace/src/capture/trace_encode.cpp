@@ -20,6 +20,37 @@ using registry::Struct;
 using registry::Type;
 
 std::atomic<TemplateLookup> g_template_lookup{nullptr};
+thread_local std::vector<Touched>* t_collect = nullptr;
+
+// The kind of every member and parameter that is a handle, by its index in
+// the registry's member table: found once, then looked up per value.
+Kind handle_kind(const Member& m) {
+  static const std::vector<Kind> kinds = [] {
+    std::vector<Kind> k;
+    auto classify = [](const Member& x) {
+      if (x.type != Type::handle) return Kind::none;
+      const std::string_view t = x.type_name();
+      if (t == "VkBuffer") return Kind::buffer;
+      if (t == "VkImage") return Kind::image;
+      if (t == "VkImageView") return Kind::image_view;
+      if (t == "VkBufferView") return Kind::buffer_view;
+      if (t == "VkDescriptorSet") return Kind::descriptor_set;
+      if (t == "VkCommandBuffer") return Kind::command_buffer;
+      return Kind::none;
+    };
+    const Member* base = registry::detail::kMembers;
+    std::size_t last = 0;
+    for (const Struct& st : registry::structs())
+      last = std::max<std::size_t>(last, static_cast<std::size_t>(st.members().data() - base) + st.members().size());
+    for (const registry::Command& c : registry::commands())
+      last = std::max<std::size_t>(last, static_cast<std::size_t>(c.params().data() - base) + c.params().size());
+    k.resize(last, Kind::none);
+    for (std::size_t i = 0; i < last; ++i) k[i] = classify(base[i]);
+    return k;
+  }();
+  const auto i = static_cast<std::size_t>(&m - registry::detail::kMembers);
+  return i < kinds.size() ? kinds[i] : Kind::none;
+}
 
 // Where a struct's members or a command's parameters are: a struct's
 // members at offsets from its start, parameters each in its own variable.
@@ -280,7 +311,15 @@ void put_scalar(Event& e, const Member& m, const char* p) {
       else put_null(e);
       return;
     case Type::other: put_blob(e, p, m.size); return;
-    default: put_pointer(e, load(p, 8)); return;  // handles, function pointers
+    case Type::handle: {
+      const std::uint64_t h = load(p, 8);
+      if (t_collect && h) {
+        if (const Kind k = handle_kind(m); k != Kind::none) t_collect->push_back({h, k});
+      }
+      put_pointer(e, h);
+      return;
+    }
+    default: put_pointer(e, load(p, 8)); return;  // function pointers
   }
 }
 
@@ -360,9 +399,10 @@ void put_template_data(Event& e, const std::vector<TemplateEntry>& entries, cons
           put_struct(e, *buffer, x);
           break;
         case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER: case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER:
-        case VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR:
+          if (t_collect && load(x, 8)) t_collect->push_back({load(x, 8), Kind::buffer_view});
           put_pointer(e, load(x, 8));
           break;
+        case VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR: put_pointer(e, load(x, 8)); break;
         default: put_struct(e, *image, x); break;
       }
     }
@@ -474,6 +514,8 @@ void begin_enter(Event& e, std::uint32_t thread, std::uint32_t fn_id, std::strin
     e.uint(1);     // fake
   }
 }
+
+void collect_handles(std::vector<Touched>* out) { t_collect = out; }
 
 void set_template_lookup(TemplateLookup fn) { g_template_lookup.store(fn); }
 

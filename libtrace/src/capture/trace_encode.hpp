@@ -55,6 +55,17 @@ struct TemplateEntry {
 using TemplateLookup = bool (*)(const void* dispatchable, std::uint64_t handle, std::vector<TemplateEntry>& out);
 void set_template_lookup(TemplateLookup fn);
 
+// The objects a command buffer's commands name, gathered while they are
+// encoded: what a submit of it may read from memory the host writes.
+enum class Kind : std::uint8_t { none, buffer, image, image_view, buffer_view, descriptor_set, command_buffer };
+struct Touched {
+  std::uint64_t handle;
+  Kind kind;
+};
+// While set (per thread), every handle of those kinds that put_param()
+// encodes is appended to `out`.
+void collect_handles(std::vector<Touched>* out);
+
 // trak's own calls in the stream (fake calls: no application made them).
 // Their signatures get ids after the registry's.
 enum OwnFunction : std::uint32_t {
