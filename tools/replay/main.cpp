@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "foz_cli.hpp"
+#include "trace_cli.hpp"
 #include "libtrace/foz/archive.hpp"
 #include "libtrace/replay/vma/replay.hpp"
 #include "libtrace/vk/device.hpp"
@@ -55,12 +56,14 @@ int main(int argc, char** argv) {
   CLI::App app{
       "Replay a VMA calls recording on a Vulkan device: real buffers, images and device memory, "
       "suballocated by trak's own VMA-like allocator. --simulate models the recorded heaps instead. "
-      "Or create every pipeline of Fossilize archives (.foz) on the device, to warm its caches.",
+      "Or create every pipeline of Fossilize archives (.foz) on the device, to warm its caches. Or replay a Vulkan "
+      "capture of trak-capture --trace, offscreen, with its frames compared with the capture's.",
       "trak-replay"};
   std::vector<std::string> inputs;
   std::string lines, device;
   bool simulate = false, json = false, keep_going = false, list_devices = false, no_budget = false;
   tools::FozCli foz;
+  tools::TraceCli trace;
   app.add_option("input", inputs,
                  "VMA recording (.csv, also gzip/brotli; '-' reads stdin), or Fossilize archives (.foz)");
   app.add_flag("--simulate", simulate, "No device: replay against a model of the recorded heaps and types");
@@ -72,6 +75,7 @@ int main(int argc, char** argv) {
   app.add_flag("--no-heap-budget", no_budget,
                "Let device memory exceed each heap's size (by default an allocation that would is a failure)");
   tools::add_foz_options(app, foz);
+  tools::add_trace_options(app, trace);
   app.footer(std::string(R"(Examples:
   trak-replay app.vma.csv                       VmaReplay's summary on device 0, memory type mapping, compromises
   trak-replay app.vma.csv --device llvmpipe     pick a device by name (or --device 1 by index)
@@ -81,7 +85,7 @@ int main(int argc, char** argv) {
   trak-replay app.vma.csv --simulate            no device: peak committed memory per recorded heap
 Exit status: 0 replayed (allocations that fail on this device are counted, not errors),
 1 bad input or no Vulkan device, 2 usage.)") +
-             tools::kFozHelp);
+             tools::kFozHelp + tools::kTraceHelp);
 
   return tools::run(app, argc, argv, [&]() -> int {
     namespace vma = libtrace::vma;
@@ -115,7 +119,7 @@ Exit status: 0 replayed (allocations that fail on this device are counted, not e
       }
     }
     if (inputs.size() > 1) throw tools::UsageError("several inputs are only for .foz archives");
-    if (const std::string name = tools::foz_option_given(app); !name.empty())
+    if (const std::string name = tools::foz_option_given(app); !name.empty() && name != "--pipeline-cache")
       throw tools::UsageError(name + " applies to .foz archives, not to VMA recordings");
     const std::string& input = inputs.front();
     if (simulate && !device.empty()) throw tools::UsageError("--device replays on a device; --simulate uses none");
@@ -127,8 +131,20 @@ Exit status: 0 replayed (allocations that fail on this device are counted, not e
     if (sniffed.format == libtrace::Format::foz_archive)
       throw libtrace::Error(libtrace::Errc::usage, in.name(),
                             "a .foz archive is read by offset: give a file, not a pipe");
+    if (sniffed.format == libtrace::Format::apitrace) {
+      for (const auto& [given, name] :
+           {std::pair{simulate, "--simulate"}, std::pair{!lines.empty(), "--lines"},
+            std::pair{keep_going, "--keep-going"}, std::pair{no_budget, "--no-heap-budget"}})
+        if (given) throw tools::UsageError(std::string(name) + " applies to VMA recordings, not to captures");
+      return tools::run_trace(trace, input, std::move(sniffed.stream), in.name(), device, foz.opt.pipeline_cache, json);
+    }
+    if (!foz.opt.pipeline_cache.empty()) throw tools::UsageError("--pipeline-cache applies to .foz archives and captures");
+    for (const char* name : {"--snapshot", "--snapshot-dir", "--compare", "--tolerance", "--frames", "--shuffle-memory"})
+      if (app.get_option(name)->count())
+        throw tools::UsageError(std::string(name) + " applies to Vulkan captures (trak-capture --trace)");
     if (sniffed.format != libtrace::Format::vma_recording)
-      throw tools::not_read_here(in, sniffed.format, "trak-replay", "VMA calls recordings and Fossilize archives");
+      throw tools::not_read_here(in, sniffed.format, "trak-replay",
+                                 "VMA calls recordings, Fossilize archives and Vulkan captures");
     auto decoder = std::move(sniffed.stream);
     std::optional<libtrace::Error> error;
     if (simulate) {

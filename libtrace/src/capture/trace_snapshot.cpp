@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "capture/trace_snapshot.hpp"
 
-#include <png.h>
 #include <sys/stat.h>
 
 #include <cerrno>
@@ -14,6 +13,7 @@
 #include "capture/trace_encode.hpp"
 #include "layer/layer.hpp"
 #include "libtrace/core/error.hpp"
+#include "libtrace/image/png.hpp"
 
 namespace libtrace::capture::trace {
 
@@ -77,37 +77,7 @@ void write_snapshot_call(Stream& s, VkQueue queue, std::uint64_t frame, const st
 
 }  // namespace
 
-}  // namespace libtrace::capture::trace
-namespace libtrace::capture {
-std::set<std::uint64_t> parse_frames(const std::string& list) {
-  std::set<std::uint64_t> out;
-  std::size_t pos = 0;
-  while (pos <= list.size()) {
-    const std::size_t comma = std::min(list.find(',', pos), list.size());
-    const std::string item = list.substr(pos, comma - pos);
-    if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos || item.size() > 18 ||
-        std::stoull(item) == 0)
-      throw Error(Errc::usage, "", "frames must be numbers from 1, separated by commas: \"" + list + "\"");
-    out.insert(std::stoull(item));
-    pos = comma + 1;
-  }
-  return out;
-}
 
-std::string snapshot_dir(const std::string& trace_path) {
-  const std::string ext = ".trace";
-  const bool has = trace_path.size() > ext.size() && trace_path.compare(trace_path.size() - ext.size(), ext.size(), ext) == 0;
-  return (has ? trace_path.substr(0, trace_path.size() - ext.size()) : trace_path) + ".snapshots";
-}
-
-std::string snapshot_name(std::uint64_t frame) {
-  char name[40];
-  std::snprintf(name, sizeof name, "frame-%06llu.png", static_cast<unsigned long long>(frame));
-  return name;
-}
-
-}  // namespace libtrace::capture
-namespace libtrace::capture::trace {
 
 Snapshots::Snapshots(std::set<std::uint64_t> frames, std::string dir) : frames_(std::move(frames)), dir_(std::move(dir)) {}
 Snapshots::~Snapshots() = default;
@@ -203,53 +173,19 @@ VkSemaphore Snapshots::take(DeviceTrace& dt, VkQueue queue, const VkPresentInfoK
 
   void* p = nullptr;
   check(t.MapMemory(dev, rb.memory, 0, VK_WHOLE_SIZE, 0, &p), "vkMapMemory");
-  std::vector<std::uint8_t> rgb(std::size_t{ex.width} * ex.height * 3);
+  image::Rgb rgb{ex.width, ex.height, std::vector<std::uint8_t>(std::size_t{ex.width} * ex.height * 3)};
   const auto* src = static_cast<const std::uint8_t*>(p);
   for (std::size_t i = 0, n = std::size_t{ex.width} * ex.height; i < n; ++i) {
-    rgb[i * 3 + 0] = src[i * 4 + r_at];
-    rgb[i * 3 + 1] = src[i * 4 + 1];
-    rgb[i * 3 + 2] = src[i * 4 + b_at];
+    rgb.pixels[i * 3 + 0] = src[i * 4 + r_at];
+    rgb.pixels[i * 3 + 1] = src[i * 4 + 1];
+    rgb.pixels[i * 3 + 2] = src[i * 4 + b_at];
   }
   t.UnmapMemory(dev, rb.memory);
   if (::mkdir(dir_.c_str(), 0755) != 0 && errno != EEXIST) throw Error(Errc::io, dir_, std::strerror(errno));
-  const std::string name = snapshot_name(frame);
-  write_png(dir_ + "/" + name, ex.width, ex.height, rgb);
+  const std::string name = image::frame_file_name(frame);
+  image::write_png(dir_ + "/" + name, rgb);
   write_snapshot_call(dt.stream, queue, frame, name);
   return done;
-}
-
-namespace {
-
-// libpng reports errors by longjmp: this frame holds nothing that a jump
-// past it would have to destroy or could leave stale.
-bool png_rows(png_structp png, png_infop info, std::FILE* f, std::uint32_t width, std::uint32_t height,
-              const std::uint8_t* rgb) {
-  if (setjmp(png_jmpbuf(png)) != 0) return false;
-  png_init_io(png, f);
-  png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
-               PNG_FILTER_TYPE_DEFAULT);
-  png_write_info(png, info);
-  for (std::uint32_t y = 0; y < height; ++y) png_write_row(png, const_cast<png_bytep>(rgb + std::size_t{y} * width * 3));
-  png_write_end(png, nullptr);
-  return true;
-}
-
-}  // namespace
-
-void write_png(const std::string& path, std::uint32_t width, std::uint32_t height,
-               const std::vector<std::uint8_t>& rgb) {
-  const std::string tmp = path + ".tmp";
-  std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) throw Error(Errc::io, tmp, std::strerror(errno));
-  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
-  png_infop info = png ? png_create_info_struct(png) : nullptr;
-  bool ok = png && info && png_rows(png, info, f, width, height, rgb.data());
-  png_destroy_write_struct(png ? &png : nullptr, info ? &info : nullptr);
-  ok = std::fclose(f) == 0 && ok;
-  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw Error(Errc::io, path, "cannot write the PNG");
-  }
 }
 
 }  // namespace libtrace::capture::trace

@@ -46,7 +46,4 @@ class Snapshots {
   std::vector<VkSemaphore> semaphores_;                      // until the device is idle
 };
 
-// RGB rows into a PNG file (written to a temporary, then renamed).
-void write_png(const std::string& path, std::uint32_t width, std::uint32_t height, const std::vector<std::uint8_t>& rgb);
-
 }  // namespace libtrace::capture::trace

@@ -22,6 +22,7 @@
 #include "libtrace/core/codec.hpp"
 #include "libtrace/core/error.hpp"
 #include "libtrace/core/io.hpp"
+#include "libtrace/image/png.hpp"
 #include "registry/registry.hpp"
 #include "test_util.hpp"
 
@@ -311,5 +312,5 @@ TEST_CASE("snapshot frames, folders and names") {
   CHECK_THROWS_AS(capture::parse_frames(""), Error);
   CHECK(capture::snapshot_dir("/tmp/cube.trace") == "/tmp/cube.snapshots");
   CHECK(capture::snapshot_dir("cube") == "cube.snapshots");
-  CHECK(capture::snapshot_name(150) == "frame-000150.png");
+  CHECK(image::frame_file_name(150) == "frame-000150.png");
 }

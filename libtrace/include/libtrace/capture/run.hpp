@@ -36,9 +36,8 @@ RunResult run(const RunOptions& opt);
 // present. Throws Error(usage) for anything else.
 std::set<std::uint64_t> parse_frames(const std::string& list);
 // Where the snapshots of a trace go: cube.trace -> cube.snapshots/, one
-// file per frame, frame-000150.png.
+// file per frame (image::frame_file_name: frame-000150.png).
 std::string snapshot_dir(const std::string& trace_path);
-std::string snapshot_name(std::uint64_t frame);
 
 // The layer's manifest, for layer::find_layer_dir().
 inline constexpr const char* kLayerFolder = "capture";

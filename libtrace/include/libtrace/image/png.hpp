@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+// 8-bit RGB images as PNG files (libpng): the snapshots of captures and
+// replays, and their comparison.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace libtrace::image {
+
+struct Rgb {
+  std::uint32_t width = 0, height = 0;
+  std::vector<std::uint8_t> pixels;  // rows top to bottom, 3 bytes a pixel
+};
+
+// Written to a temporary beside `path`, renamed on success; Error(io) otherwise.
+void write_png(const std::string& path, const Rgb& image);
+// Any PNG libpng reads, as 8-bit RGB (alpha dropped, grey expanded);
+// Error(io) or Error(bad_record) with the file's name.
+Rgb read_png(const std::string& path);
+
+// The file name of frame N's snapshot, for captures and replays alike:
+// frame-000150.png.
+std::string frame_file_name(std::uint64_t frame);
+
+// The largest difference of one channel (0..255) and the PSNR in dB
+// (infinity for equal images) of two images of the same size.
+struct Difference {
+  int max_channel = 0;
+  double psnr = 0;
+};
+Difference compare(const Rgb& a, const Rgb& b);
+
+}  // namespace libtrace::image

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+// trak-replay of Vulkan captures (trak-capture --trace): the call stream
+// replayed in order on this machine's device, offscreen, with object-based
+// memory (every buffer and image placed by the replay in a memory type this
+// device has, from what the capture says it needs), and the frames compared
+// with the capture's snapshots.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "libtrace/core/codec.hpp"
+#include "libtrace/core/error.hpp"
+#include "libtrace/core/progress.hpp"
+
+namespace libtrace::replay_trace {
+
+struct Options {
+  std::string device;                  // --device: an index or part of a name ("" : the first)
+  std::set<std::uint64_t> snapshots;   // frames to write as PNGs (numbered from 1)
+  std::string snapshot_dir;            // where (created if needed)
+  bool compare = false;                // compare frames with the capture's snapshots
+  std::string capture_snapshots;       // their folder (default: beside the trace)
+  double tolerance = 0;                // largest channel difference (0..255) still a match
+  std::uint64_t first_frame = 1, last_frame = UINT64_MAX;  // the frames that are timed
+  unsigned loop = 1;                   // times the measured frames are played (1: once)
+  std::string pipeline_cache;          // loaded before, saved after
+  // Testing: place objects differently than plain suballocation would
+  // (larger alignment, memory types in reverse order), same pixels expected.
+  bool shuffle_memory = false;
+  WarningSink warnings;
+};
+
+struct FrameCheck {
+  std::uint64_t frame = 0;
+  std::string capture_file;  // the capture-time snapshot compared with
+  int max_difference = 0;    // largest channel difference, 0..255
+  double psnr = 0;           // dB; infinite when equal
+  bool size_differs = false;
+  bool passed = false;
+};
+
+struct MemoryUse {
+  std::string flags;  // "DEVICE_LOCAL|HOST_VISIBLE|..."
+  std::uint64_t objects = 0, bytes = 0;
+};
+
+struct Result {
+  std::string file;
+  std::string device;
+  std::uint64_t calls = 0, skipped_calls = 0, updates = 0, update_bytes = 0;
+  std::uint64_t frames = 0;
+  double seconds = 0;                 // the timed frames
+  std::uint64_t timed_frames = 0;
+  std::vector<double> frame_ms;       // each timed frame
+  std::vector<MemoryUse> memory_here;     // by memory type of this device
+  std::vector<MemoryUse> memory_capture;  // by memory type the application chose at capture
+  std::vector<std::string> adapted;   // what was changed to replay here, one line each
+  std::vector<std::string> snapshots; // PNGs written
+  std::vector<FrameCheck> checks;     // --compare
+  std::optional<Error> error;         // where the replay stopped, if it did
+  bool compare_failed() const;
+};
+
+// Replays the whole stream. Throws Error when it cannot start (not a Vulkan
+// capture, no device); a problem during the replay ends it and is returned
+// in `error` with what was replayed before.
+Result replay(std::unique_ptr<Decoder> decoder, const std::string& name, const Options& opt);
+
+std::string format_table(const Result& r);
+std::string format_json(const Result& r);
+
+}  // namespace libtrace::replay_trace

@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: MIT
+#include "replay/trace/decode.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace libtrace::replay_trace {
+
+namespace {
+
+using apitrace::Kind;
+using apitrace::kNil;
+using registry::Member;
+using registry::Type;
+
+void store(char* dst, std::size_t n, std::uint64_t v) {
+  switch (n) {
+    case 1: { const auto x = static_cast<std::uint8_t>(v); std::memcpy(dst, &x, 1); return; }
+    case 2: { const auto x = static_cast<std::uint16_t>(v); std::memcpy(dst, &x, 2); return; }
+    case 4: { const auto x = static_cast<std::uint32_t>(v); std::memcpy(dst, &x, 4); return; }
+    default: std::memcpy(dst, &v, 8); return;
+  }
+}
+
+std::size_t scalar_size(const Member& m) {
+  switch (m.type) {
+    case Type::u8: return 1;
+    case Type::u16: return 2;
+    case Type::u32: case Type::s32: case Type::f32: case Type::bool32: case Type::enum_: return 4;
+    case Type::bitmask: return m.enum_info() && m.enum_info()->is_64bit ? 8 : 4;
+    case Type::struct_: case Type::union_: return m.nested() ? m.nested()->size : 0;
+    case Type::other: return m.pointer_depth ? 0 : m.size;
+    default: return 8;
+  }
+}
+
+}  // namespace
+
+void* Arena::alloc(std::size_t size) {
+  const std::size_t n = (std::max<std::size_t>(size, 1) + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t);
+  blocks_.push_back(std::make_unique<std::max_align_t[]>(n));  // value-initialized: zeros
+  return blocks_.back().get();
+}
+
+std::size_t element_size(const Member& m) { return m.pointer_depth >= 2 ? sizeof(void*) : scalar_size(m); }
+
+std::uint32_t CallDecoder::child(std::uint32_t v, std::uint32_t k) const {
+  std::uint32_t c = call_.values[v].first;
+  for (std::uint32_t i = 0; i < k && c != kNil; ++i) c = call_.values[c].next;
+  return c;
+}
+
+std::uint64_t CallDecoder::uint_of(std::uint32_t v) const {
+  if (v == kNil) return 0;
+  const apitrace::Value& x = call_.values[v];
+  switch (x.kind) {
+    case Kind::array: return x.count ? uint_of(x.first) : 0;  // `&value`
+    case Kind::float32: case Kind::float64: return static_cast<std::uint64_t>(x.num.d);
+    case Kind::null: return 0;
+    default: return x.num.u;
+  }
+}
+
+std::uint32_t CallDecoder::field(std::uint32_t v, std::string_view name) const {
+  if (v != kNil && call_.values[v].kind == Kind::array) v = call_.values[v].count ? call_.values[v].first : kNil;
+  if (v == kNil || call_.values[v].kind != Kind::structure) return kNil;
+  const auto& names = call_.values[v].struct_sig()->member_names;
+  std::uint32_t c = call_.values[v].first;
+  for (std::size_t i = 0; i < names.size() && c != kNil; ++i, c = call_.values[c].next)
+    if (names[i] == name) return c;
+  return kNil;
+}
+
+std::vector<std::uint64_t> CallDecoder::handles_of(std::uint32_t v) const {
+  std::vector<std::uint64_t> out;
+  if (v == kNil) return out;
+  const apitrace::Value& x = call_.values[v];
+  if (x.kind == Kind::array) {
+    for (std::uint32_t c = x.first; c != kNil; c = call_.values[c].next) out.push_back(call_.values[c].num.u);
+  } else if (x.kind == Kind::pointer) {
+    out.push_back(x.num.u);
+  }
+  return out;
+}
+
+std::uint64_t CallDecoder::handle(std::uint64_t captured, const Member& m) {
+  bool missing = false;
+  const std::uint64_t h = handles_.get(captured, &missing);
+  if (missing && problems_.size() < 8)
+    problems_.push_back(std::string("a ") + m.type_name() + " the replay never made (" + m.name() + ")");
+  return h;
+}
+
+void CallDecoder::scalar(const Member& m, std::uint32_t v, char* dst) {
+  if (v == kNil) return;
+  const apitrace::Value& x = call_.values[v];
+  switch (m.type) {
+    case Type::f32: {
+      const float f = static_cast<float>(x.num.d);
+      std::memcpy(dst, &f, 4);
+      return;
+    }
+    case Type::f64: std::memcpy(dst, &x.num.d, 8); return;
+    case Type::struct_: case Type::union_:
+      if (m.nested()) structure(*m.nested(), v, dst);
+      return;
+    case Type::handle:
+      if (x.kind == Kind::pointer || x.kind == Kind::uint) store(dst, 8, handle(x.num.u, m));
+      return;
+    case Type::other:
+      if (x.kind == Kind::blob) std::memcpy(dst, call_.bytes.data() + x.data, std::min<std::size_t>(x.len, m.size));
+      return;
+    case Type::function_ptr: case Type::void_ptr: case Type::char_ptr: case Type::pnext:
+      return;  // the application's addresses mean nothing here
+    default:
+      if (x.kind == Kind::null) return;
+      store(dst, scalar_size(m), x.kind == Kind::float32 || x.kind == Kind::float64 ? static_cast<std::uint64_t>(x.num.d)
+                                                                                    : x.num.u);
+      return;
+  }
+}
+
+void* CallDecoder::pnext(std::uint32_t v) {
+  if (v == kNil || call_.values[v].kind != Kind::array || !call_.values[v].count) return nullptr;
+  const std::uint32_t s = call_.values[v].first;
+  if (call_.values[s].kind != Kind::structure) return nullptr;
+  const registry::Struct* st = registry::find_struct(call_.values[s].struct_sig()->name);
+  if (!st) {
+    problems_.push_back("a struct this build does not know: " + call_.values[s].struct_sig()->name);
+    return nullptr;
+  }
+  void* dst = arena_.alloc(st->size);
+  structure(*st, s, dst);
+  return dst;
+}
+
+void CallDecoder::structure(const registry::Struct& s, std::uint32_t v, void* dst) {
+  if (v == kNil) return;
+  if (call_.values[v].kind == Kind::array) v = call_.values[v].count ? call_.values[v].first : kNil;
+  if (v == kNil || call_.values[v].kind != Kind::structure) return;
+  const auto members = s.members();
+  char* base = static_cast<char*>(dst);
+  std::uint32_t c = call_.values[v].first;
+  for (std::size_t i = 0; i < members.size() && c != kNil; ++i, c = call_.values[c].next)
+    member(members[i], c, base + members[i].offset, false);
+}
+
+void CallDecoder::member(const Member& m, std::uint32_t v, char* dst, bool is_param) {
+  if (v == kNil) return;
+  const apitrace::Value& x = call_.values[v];
+  if (m.type == Type::pnext) {
+    void* p = pnext(v);
+    std::memcpy(dst, &p, sizeof p);
+    return;
+  }
+  if (m.bit_width) {
+    std::uint64_t unit = 0;
+    std::memcpy(&unit, dst, m.size);
+    unit |= (x.num.u & ((std::uint64_t{1} << m.bit_width) - 1)) << m.bit_offset;
+    std::memcpy(dst, &unit, m.size);
+    return;
+  }
+  if (m.pointer_depth == 0 && !m.fixed_count) return scalar(m, v, dst);
+  if (m.pointer_depth == 0) {  // a fixed array: inline in a struct, a pointer as a parameter
+    const std::size_t es = scalar_size(m);
+    char* out = dst;
+    if (is_param) {
+      out = static_cast<char*>(arena_.alloc(es * m.fixed_count + 1));
+      std::memcpy(dst, &out, sizeof out);
+    }
+    if (m.type == Type::char_ptr) {
+      if (x.kind == Kind::string)
+        std::memcpy(out, call_.bytes.data() + x.data, std::min<std::size_t>(x.len, m.fixed_count ? m.fixed_count - 1 : 0));
+      return;
+    }
+    std::uint32_t c = x.kind == Kind::array ? x.first : kNil;
+    for (std::uint32_t i = 0; i < m.fixed_count && c != kNil; ++i, c = call_.values[c].next) scalar(m, c, out + i * es);
+    return;
+  }
+  // Pointers.
+  const void* p = nullptr;
+  switch (x.kind) {
+    case Kind::string: {
+      char* s = static_cast<char*>(arena_.alloc(x.len + 1));
+      std::memcpy(s, call_.bytes.data() + x.data, x.len);
+      p = s;
+      break;
+    }
+    case Kind::blob: {
+      char* b = static_cast<char*>(arena_.alloc(x.len));
+      std::memcpy(b, call_.bytes.data() + x.data, x.len);
+      p = b;
+      break;
+    }
+    case Kind::array: {
+      const std::size_t es = element_size(m);
+      if (!es) break;
+      char* a = static_cast<char*>(arena_.alloc(es * std::max<std::uint32_t>(x.count, 1)));
+      std::uint32_t c = x.first;
+      for (std::uint32_t i = 0; i < x.count && c != kNil; ++i, c = call_.values[c].next) {
+        char* slot = a + i * es;
+        if (m.pointer_depth >= 2) {
+          const apitrace::Value& e = call_.values[c];
+          void* q = nullptr;
+          if (e.kind == Kind::string) {
+            char* s = static_cast<char*>(arena_.alloc(e.len + 1));
+            std::memcpy(s, call_.bytes.data() + e.data, e.len);
+            q = s;
+          } else if (e.kind == Kind::array && e.count) {
+            q = arena_.alloc(scalar_size(m));
+            scalar(m, e.first, static_cast<char*>(q));
+          }
+          std::memcpy(slot, &q, sizeof q);
+        } else {
+          scalar(m, c, slot);
+        }
+      }
+      p = a;
+      break;
+    }
+    default: break;  // null, or an address recorded as such
+  }
+  std::memcpy(dst, &p, sizeof p);
+}
+
+void CallDecoder::param(std::span<const Member> params, std::size_t i, void* slot) {
+  const Member& m = params[i];
+  std::memset(slot, 0, 8);
+  const std::uint32_t v = arg(i);
+  if (v == kNil) return;
+  const bool output = m.pointer_depth >= 1 && !m.is_const && m.type != Type::pnext;
+  if (output && m.type == Type::handle) {  // storage for what the call makes
+    const apitrace::Value& x = call_.values[v];
+    const std::size_t n = x.kind == Kind::array ? x.count : 1;
+    void* p = x.kind == Kind::null ? nullptr : arena_.alloc(8 * std::max<std::size_t>(n, 1));
+    std::memcpy(slot, &p, sizeof p);
+    return;
+  }
+  if (output && m.type == Type::void_ptr && m.pointer_depth == 2) {  // vkMapMemory's ppData
+    void* p = arena_.alloc(sizeof(void*));
+    std::memcpy(slot, &p, sizeof p);
+    return;
+  }
+  member(m, v, static_cast<char*>(slot), true);
+}
+
+const void* CallDecoder::template_data(const TemplateLayout& layout, std::uint32_t v) {
+  if (v == kNil || call_.values[v].kind != Kind::array) return nullptr;
+  std::size_t end = 0;
+  for (const auto& e : layout.entries) {
+    if (!e.count) continue;
+    const std::size_t size = e.type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK ? e.count
+                             : (e.type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER || e.type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER ||
+                                e.type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC ||
+                                e.type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC)
+                                 ? sizeof(VkDescriptorBufferInfo)
+                             : (e.type == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER ||
+                                e.type == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER ||
+                                e.type == VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR)
+                                 ? sizeof(std::uint64_t)
+                                 : sizeof(VkDescriptorImageInfo);
+    const std::size_t last = e.type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK ? e.offset + e.count
+                                                                               : e.offset + (e.count - 1) * e.stride + size;
+    end = std::max(end, last);
+  }
+  char* block = static_cast<char*>(arena_.alloc(end));
+  static const registry::Struct* image = registry::find_struct("VkDescriptorImageInfo");
+  static const registry::Struct* buffer = registry::find_struct("VkDescriptorBufferInfo");
+  std::uint32_t ev = call_.values[v].first;
+  for (const auto& e : layout.entries) {
+    if (ev == kNil) break;
+    const apitrace::Value& x = call_.values[ev];
+    if (e.type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK) {
+      if (x.kind == Kind::blob) std::memcpy(block + e.offset, call_.bytes.data() + x.data, std::min<std::size_t>(x.len, e.count));
+    } else if (x.kind == Kind::array) {
+      std::uint32_t c = x.first;
+      for (std::uint32_t k = 0; k < e.count && c != kNil; ++k, c = call_.values[c].next) {
+        char* dst = block + e.offset + k * e.stride;
+        switch (e.type) {
+          case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER: case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
+          case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC: case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC:
+            structure(*buffer, c, dst);
+            break;
+          case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER: case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER:
+          case VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR:
+            store(dst, 8, handles_.get(call_.values[c].num.u));
+            break;
+          default: structure(*image, c, dst); break;
+        }
+      }
+    }
+    ev = x.next;
+  }
+  return block;
+}
+
+}  // namespace libtrace::replay_trace

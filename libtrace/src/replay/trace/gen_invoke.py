@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Emit the trace replay's invokers from the Vulkan registry.
+
+usage: gen_invoke.py GEN_REGISTRY_PY VK_XML OUT_CPP
+
+A replayed call's arguments are decoded at run time (decode.cpp, from the
+registry tables that also drove the capture's encoder) into one 8-byte slot
+per parameter. An invoker calls a command's function pointer with the slots
+cast back to the command's own parameter types: one per command signature of
+vulkan_core.h, aliases sharing their target's, in a table sorted by name.
+"""
+
+import importlib.util
+import re
+import sys
+
+NOTE = '// Generated from vk.xml by libtrace/src/replay/trace/gen_invoke.py: do not edit.\n'
+
+
+def load(path):
+    spec = importlib.util.spec_from_file_location('gen_registry', path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def param_type(p):
+    """The C type of a parameter: `const float blendConstants[4]` -> `const float*`."""
+    full = ''.join(p.itertext()).strip()
+    name = p.find('name').text
+    at = full.rfind(name)
+    head, tail = full[:at].strip(), full[at + len(name):]
+    return head + ('*' if re.search(r'\[', tail) else '')
+
+
+def main(argv):
+    if len(argv) != 4:
+        sys.exit('usage: gen_invoke.py GEN_REGISTRY_PY VK_XML OUT_CPP')
+    gen = load(argv[1])
+    reg = gen.Registry(argv[2])
+    reg.select()
+    out = [NOTE, '#include "replay/trace/invoke.hpp"\n\n', 'namespace libtrace::replay_trace {\n\nnamespace {\n\n']
+    made = {}
+    table = []
+    for name in sorted(reg.kept_cmds):
+        target = name
+        while reg.commands[target].get('alias'):
+            target = reg.commands[target].get('alias')
+        cmd = reg.commands[target]
+        if target not in made:
+            params = [p for p in cmd.findall('param') if gen.api_ok(p)]
+            ret = cmd.find('proto/type').text
+            if ret == 'PFN_vkVoidFunction':
+                continue
+            args = ', '.join(f'*static_cast<{param_type(p)}*>(a[{i}])' for i, p in enumerate(params))
+            call = f'reinterpret_cast<PFN_{target}>(f)({args})'
+            fn = f'invoke_{target}'
+            body = f'*static_cast<{ret}*>(r) = {call};' if ret != 'void' else f'(void)r;\n  {call};'
+            out.append(f'void {fn}(PFN_vkVoidFunction f, void* const* a, void* r) {{\n  {body}\n}}\n\n')
+            made[target] = fn
+        table.append((name, made[target]))
+    out.append('}  // namespace\n\n')
+    out.append('const NamedInvoker kInvokers[] = {\n')
+    out += [f'    {{"{n}", {f}}},\n' for n, f in table]
+    out.append('};\n')
+    out.append(f'const std::size_t kInvokerCount = {len(table)};\n\n')
+    out.append('}  // namespace libtrace::replay_trace\n')
+    with open(argv[3], 'w', encoding='utf-8') as f:
+        f.write(''.join(out))
+
+
+if __name__ == '__main__':
+    main(sys.argv)

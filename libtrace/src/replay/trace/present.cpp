@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: MIT
+// Offscreen: surfaces are not made, a swapchain is images of the replay's
+// own (as many as the capture got, in its format and size), an acquire
+// signals what the application waits on and gives the index the capture
+// got, a present waits for what it would have waited for and ends a frame:
+// snapshots and the comparison with the capture's happen there.
+#include <sys/stat.h>
+#include <volk.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+
+#include "libtrace/image/png.hpp"
+#include "libtrace/vk/device.hpp"
+#include "replay/trace/replayer.hpp"
+
+namespace libtrace::replay_trace {
+
+namespace {
+
+bool channel_order(VkFormat f, int& r, int& b) {
+  switch (f) {
+    case VK_FORMAT_B8G8R8A8_UNORM: case VK_FORMAT_B8G8R8A8_SRGB: r = 2, b = 0; return true;
+    case VK_FORMAT_R8G8B8A8_UNORM: case VK_FORMAT_R8G8B8A8_SRGB: case VK_FORMAT_A8B8G8R8_UNORM_PACK32:
+    case VK_FORMAT_A8B8G8R8_SRGB_PACK32:
+      r = 0, b = 2;
+      return true;
+    default: return false;
+  }
+}
+
+
+}  // namespace
+
+void Replayer::create_surface(const apitrace::Call& c, const registry::Command& cmd) {
+  CallDecoder d(c, arena_, handles_);
+  const auto recorded = d.handles_of(d.arg(cmd.params().size() - 1));
+  // No window: a stand-in handle, so that the calls that name it decode.
+  if (!recorded.empty()) handles_.set(recorded[0], recorded[0]);
+  ++r_.skipped_calls;
+}
+
+void Replayer::create_swapchain(const apitrace::Call& c, const registry::Command&) {
+  CallDecoder d(c, arena_, handles_);
+  VkSwapchainCreateInfoKHR ci{};
+  d.structure(*registry::find_struct("VkSwapchainCreateInfoKHR"), d.arg(1), &ci);
+  const auto recorded = d.handles_of(d.arg(3));
+  if (recorded.empty()) return;
+  Swapchain sc;
+  sc.device = reinterpret_cast<VkDevice>(handles_.get(d.uint_of(d.arg(0))));
+  sc.format = ci.imageFormat;
+  sc.extent = ci.imageExtent;
+  sc.usage = ci.imageUsage | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+  sc.layers = std::max(1u, ci.imageArrayLayers);
+  swapchains_[recorded[0]] = sc;
+  handles_.set(recorded[0], recorded[0]);
+  adapted("swapchains: offscreen images of the replay's own");
+}
+
+void Replayer::swapchain_images(const apitrace::Call& c, const registry::Command&) {
+  CallDecoder d(c, arena_, handles_);
+  const auto it = swapchains_.find(d.uint_of(d.arg(1)));
+  const auto recorded = d.handles_of(d.arg(3));
+  if (it == swapchains_.end() || recorded.empty()) return;
+  Swapchain& sc = it->second;
+  const VkDevice dev = sc.device;
+  while (sc.images.size() < recorded.size()) {
+    const VkImageCreateInfo ci{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO, nullptr, 0, VK_IMAGE_TYPE_2D, sc.format,
+                               {sc.extent.width, sc.extent.height, 1}, 1, sc.layers, VK_SAMPLE_COUNT_1_BIT,
+                               VK_IMAGE_TILING_OPTIMAL, sc.usage, VK_SHARING_MODE_EXCLUSIVE, 0, nullptr,
+                               VK_IMAGE_LAYOUT_UNDEFINED};
+    VkImage image = VK_NULL_HANDLE;
+    if (vkCreateImage(dev, &ci, nullptr, &image) != VK_SUCCESS) fail(c, "cannot make a swapchain image");
+    VkMemoryRequirements req{};
+    vkGetImageMemoryRequirements(dev, image, &req);
+    VkPhysicalDeviceMemoryProperties props{};
+    vkGetPhysicalDeviceMemoryProperties(devices_.at(dev), &props);
+    std::uint32_t type = UINT32_MAX;
+    for (std::uint32_t i = 0; i < props.memoryTypeCount; ++i)
+      if ((req.memoryTypeBits & (1u << i)) &&
+          (type == UINT32_MAX || (props.memoryTypes[i].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)))
+        if (type == UINT32_MAX || !(props.memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)) type = i;
+    const VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, nullptr, req.size, type};
+    VkDeviceMemory mem = VK_NULL_HANDLE;
+    if (type == UINT32_MAX || vkAllocateMemory(dev, &ai, nullptr, &mem) != VK_SUCCESS ||
+        vkBindImageMemory(dev, image, mem, 0) != VK_SUCCESS)
+      fail(c, "no memory for a swapchain image");
+    sc.images.push_back(image);
+    sc.memories.push_back(mem);
+  }
+  for (std::size_t i = 0; i < recorded.size(); ++i) handles_.set(recorded[i], reinterpret_cast<std::uintptr_t>(sc.images[i]));
+}
+
+void Replayer::destroy_swapchain(const apitrace::Call& c, const registry::Command&) {
+  CallDecoder d(c, arena_, handles_);
+  const auto it = swapchains_.find(d.uint_of(d.arg(1)));
+  if (it == swapchains_.end()) return;
+  vkDeviceWaitIdle(it->second.device);
+  for (VkImage i : it->second.images) vkDestroyImage(it->second.device, i, nullptr);
+  for (VkDeviceMemory m : it->second.memories) vkFreeMemory(it->second.device, m, nullptr);
+  swapchains_.erase(it);
+}
+
+void Replayer::signal(VkDevice device, VkSemaphore semaphore, VkFence fence, const VkSemaphore* waits, std::uint32_t n) {
+  const auto q = device_queue_.find(device);
+  if (q == device_queue_.end()) return;
+  const std::vector<VkPipelineStageFlags> stages(n, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
+  const VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO, nullptr, n, waits, stages.data(), 0, nullptr,
+                        semaphore ? 1u : 0u, &semaphore};
+  vkQueueSubmit(q->second, 1, &si, fence);
+}
+
+void Replayer::acquire(const apitrace::Call& c, const registry::Command& cmd) {
+  CallDecoder d(c, arena_, handles_);
+  const auto device = reinterpret_cast<VkDevice>(handles_.get(d.uint_of(d.arg(0))));
+  if (cmd.params().size() == 3) {  // vkAcquireNextImage2KHR(device, pAcquireInfo, pImageIndex)
+    VkAcquireNextImageInfoKHR info{};
+    d.structure(*registry::find_struct("VkAcquireNextImageInfoKHR"), d.arg(1), &info);
+    signal(device, info.semaphore, info.fence, nullptr, 0);
+  } else {
+    signal(device, reinterpret_cast<VkSemaphore>(handles_.get(d.uint_of(d.arg(3)))),
+           reinterpret_cast<VkFence>(handles_.get(d.uint_of(d.arg(4)))), nullptr, 0);
+  }
+  ++r_.skipped_calls;
+}
+
+void Replayer::present(const apitrace::Call& c, const registry::Command&) {
+  CallDecoder d(c, arena_, handles_);
+  const auto queue = reinterpret_cast<VkQueue>(handles_.get(d.uint_of(d.arg(0))));
+  VkPresentInfoKHR info{};
+  d.structure(*registry::find_struct("VkPresentInfoKHR"), d.arg(1), &info);
+  const auto q = queues_.find(queue);
+  if (q == queues_.end()) fail(c, "a present on a queue the replay does not have");
+  const VkDevice device = q->second.first;
+  ++frame_;
+  const bool timed = frame_ >= opt_.first_frame && frame_ <= opt_.last_frame;
+  const bool write = opt_.snapshots.count(frame_) != 0;
+  const bool check = opt_.compare && capture_snapshots_.count(frame_) != 0;
+  if (!write && !check) {
+    signal(device, VK_NULL_HANDLE, VK_NULL_HANDLE, info.pWaitSemaphores, info.waitSemaphoreCount);
+  } else {
+    // The frame is read back once its work is done.
+    signal(device, VK_NULL_HANDLE, VK_NULL_HANDLE, info.pWaitSemaphores, info.waitSemaphoreCount);
+    vkQueueWaitIdle(queue);
+    const auto shown = d.handles_of(d.field(d.arg(1), "pSwapchains"));
+    const auto sc = swapchains_.find(shown.empty() ? 0 : shown[0]);
+    if (sc != swapchains_.end() && info.pImageIndices) snapshot(queue, sc->second, info.pImageIndices[0], frame_);
+  }
+  const auto now = std::chrono::steady_clock::now();
+  if (timed) {
+    if (frame_ == opt_.last_frame || frame_ == opt_.first_frame) vkQueueWaitIdle(queue);
+    const auto end = std::chrono::steady_clock::now();
+    if (timing_) {
+      const double ms = std::chrono::duration<double, std::milli>(end - frame_start_).count();
+      r_.frame_ms.push_back(ms);
+      r_.seconds += ms / 1000;
+      ++r_.timed_frames;
+    }
+    timing_ = true;
+    frame_start_ = end;
+  } else {
+    frame_start_ = now;
+  }
+  r_.frames = frame_;
+}
+
+void Replayer::snapshot_record(const apitrace::Call& c) {
+  CallDecoder d(c, arena_, handles_);
+  const std::uint32_t file = d.arg(2);
+  if (file == apitrace::kNil || d.value(file).kind != apitrace::Kind::string) return;
+  capture_snapshots_[d.uint_of(d.arg(1))] = std::string(c.str(d.value(file)));
+}
+
+void Replayer::snapshot(VkQueue queue, const Swapchain& sc, std::uint32_t index, std::uint64_t frame) {
+  int r_at = 0, b_at = 0;
+  if (index >= sc.images.size() || !channel_order(sc.format, r_at, b_at)) {
+    adapted("snapshots: only of 8-bit RGBA or BGRA swapchains");
+    return;
+  }
+  const VkDevice dev = sc.device;
+  const std::uint32_t family = queues_.at(queue).second;
+  VkCommandPool& pool = pools_[dev][family];
+  if (!pool) {
+    const VkCommandPoolCreateInfo ci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, nullptr,
+                                     VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT, family};
+    vk::check(vkCreateCommandPool(dev, &ci, nullptr, &pool), "vkCreateCommandPool");
+  }
+  const VkExtent2D ex = sc.extent;
+  const VkDeviceSize size = VkDeviceSize{ex.width} * ex.height * 4;
+  const VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, nullptr, 0, size, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                               VK_SHARING_MODE_EXCLUSIVE, 0, nullptr};
+  VkBuffer buffer = VK_NULL_HANDLE;
+  vk::check(vkCreateBuffer(dev, &bci, nullptr, &buffer), "vkCreateBuffer");
+  struct Cleanup {
+    VkDevice dev;
+    VkBuffer buffer;
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    VkCommandPool pool;
+    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    ~Cleanup() {
+      if (cmd) vkFreeCommandBuffers(dev, pool, 1, &cmd);
+      vkDestroyBuffer(dev, buffer, nullptr);
+      if (memory) vkFreeMemory(dev, memory, nullptr);
+    }
+  } k{dev, buffer, VK_NULL_HANDLE, pool};
+  VkMemoryRequirements req{};
+  vkGetBufferMemoryRequirements(dev, buffer, &req);
+  VkPhysicalDeviceMemoryProperties props{};
+  vkGetPhysicalDeviceMemoryProperties(devices_.at(dev), &props);
+  const VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  std::uint32_t type = UINT32_MAX;
+  for (std::uint32_t i = 0; i < props.memoryTypeCount && type == UINT32_MAX; ++i)
+    if ((req.memoryTypeBits & (1u << i)) && (props.memoryTypes[i].propertyFlags & want) == want) type = i;
+  const VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, nullptr, req.size, type};
+  vk::check(vkAllocateMemory(dev, &ai, nullptr, &k.memory), "vkAllocateMemory");
+  vk::check(vkBindBufferMemory(dev, buffer, k.memory, 0), "vkBindBufferMemory");
+  const VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, pool,
+                                        VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
+  vk::check(vkAllocateCommandBuffers(dev, &cai, &k.cmd), "vkAllocateCommandBuffers");
+  const VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, nullptr,
+                                       VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT, nullptr};
+  vkBeginCommandBuffer(k.cmd, &begin);
+  VkImageMemoryBarrier barrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER, nullptr, VK_ACCESS_MEMORY_WRITE_BIT,
+                               VK_ACCESS_TRANSFER_READ_BIT, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
+                               VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_QUEUE_FAMILY_IGNORED, VK_QUEUE_FAMILY_IGNORED,
+                               sc.images[index], {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1}};
+  vkCmdPipelineBarrier(k.cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
+                       nullptr, 1, &barrier);
+  const VkBufferImageCopy copy{0, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {ex.width, ex.height, 1}};
+  vkCmdCopyImageToBuffer(k.cmd, sc.images[index], VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, buffer, 1, &copy);
+  std::swap(barrier.oldLayout, barrier.newLayout);
+  barrier.srcAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+  barrier.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT;
+  vkCmdPipelineBarrier(k.cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0, nullptr, 0,
+                       nullptr, 1, &barrier);
+  vkEndCommandBuffer(k.cmd);
+  const VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO, nullptr, 0, nullptr, nullptr, 1, &k.cmd, 0, nullptr};
+  vk::check(vkQueueSubmit(queue, 1, &si, VK_NULL_HANDLE), "vkQueueSubmit");
+  vkQueueWaitIdle(queue);
+  void* p = nullptr;
+  vk::check(vkMapMemory(dev, k.memory, 0, VK_WHOLE_SIZE, 0, &p), "vkMapMemory");
+  image::Rgb rgb{ex.width, ex.height, std::vector<std::uint8_t>(std::size_t{ex.width} * ex.height * 3)};
+  const auto* src = static_cast<const std::uint8_t*>(p);
+  for (std::size_t i = 0, n = std::size_t{ex.width} * ex.height; i < n; ++i) {
+    rgb.pixels[i * 3 + 0] = src[i * 4 + r_at];
+    rgb.pixels[i * 3 + 1] = src[i * 4 + 1];
+    rgb.pixels[i * 3 + 2] = src[i * 4 + b_at];
+  }
+  vkUnmapMemory(dev, k.memory);
+  if (opt_.snapshots.count(frame)) {
+    if (::mkdir(opt_.snapshot_dir.c_str(), 0755) != 0 && errno != EEXIST)
+      throw Error(Errc::io, opt_.snapshot_dir, std::strerror(errno));
+    const std::string path = opt_.snapshot_dir + "/" + image::frame_file_name(frame);
+    image::write_png(path, rgb);
+    r_.snapshots.push_back(path);
+  }
+  const auto cap = capture_snapshots_.find(frame);
+  if (opt_.compare && cap != capture_snapshots_.end()) {
+    FrameCheck fc;
+    fc.frame = frame;
+    fc.capture_file = opt_.capture_snapshots + "/" + cap->second;
+    const image::Rgb want_image = image::read_png(fc.capture_file);
+    fc.size_differs = want_image.width != rgb.width || want_image.height != rgb.height;
+    if (!fc.size_differs) {
+      const image::Difference diff = image::compare(want_image, rgb);
+      fc.max_difference = diff.max_channel;
+      fc.psnr = diff.psnr;
+    }
+    fc.passed = !fc.size_differs && fc.max_difference <= opt_.tolerance;
+    r_.checks.push_back(fc);
+  }
+}
+
+}  // namespace libtrace::replay_trace

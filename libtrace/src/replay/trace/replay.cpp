@@ -1,0 +1,488 @@
+// SPDX-License-Identifier: MIT
+// The replay loop: each call decoded from the stream with the registry's
+// tables and called through its generated invoker, the handles it makes
+// mapped to the ones recorded; the instance, physical device and device
+// adapted to this machine.
+#include "libtrace/replay/trace/replay.hpp"
+
+#include <volk.h>
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+
+#include "libtrace/apitrace/call_flags.hpp"
+#include "libtrace/apitrace/parser.hpp"
+#include "libtrace/vk/device.hpp"
+#include "replay/trace/invoke.hpp"
+#include "replay/trace/replayer.hpp"
+
+namespace libtrace::replay_trace {
+
+namespace {
+
+bool starts(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+// Queries whose answers the replay does not need, and the application's
+// memory calls (objects get memory of the replay's own).
+bool skipped(std::string_view n) {
+  for (const char* p : {"vkGetPhysicalDevice", "vkEnumerateDevice", "vkEnumerateInstance", "vkGetBufferMemoryRequirements",
+                        "vkGetImageMemoryRequirements", "vkGetImageSparseMemoryRequirements",
+                        "vkGetDeviceBufferMemoryRequirements", "vkGetDeviceImageMemoryRequirements",
+                        "vkGetImageSubresourceLayout", "vkGetPipelineCacheData", "vkMapMemory", "vkUnmapMemory",
+                        "vkFlushMappedMemoryRanges", "vkInvalidateMappedMemoryRanges", "vkFreeMemory",
+                        "vkGetDeviceMemoryCommitment", "vkDestroySurfaceKHR", "vkGetMemoryFdPropertiesKHR",
+                        "vkGetSwapchainStatusKHR", "vkGetDeviceGroupPresentCapabilitiesKHR",
+                        "vkGetDeviceGroupSurfacePresentModesKHR", "vkEnumeratePhysicalDeviceGroups"})
+    if (starts(n, p)) return true;
+  return false;
+}
+
+// Failing these at replay ends it: what follows would use what they did not make.
+bool must_succeed(std::string_view n) {
+  for (const char* p : {"vkCreate", "vkAllocate", "vkBeginCommandBuffer", "vkEndCommandBuffer", "vkQueueSubmit"})
+    if (starts(n, p)) return true;
+  return false;
+}
+
+}  // namespace
+
+VkMemoryPropertyFlags CaptureDevice::shown_flags(std::uint32_t shown) const {
+  if (shown >= to_real.size() || to_real[shown] >= real.memoryTypeCount) return 0;
+  VkMemoryPropertyFlags f = real.memoryTypes[to_real[shown]].propertyFlags;
+  const bool split = std::count(to_real.begin(), to_real.end(), to_real[shown]) > 1;
+  if (!split) return f;
+  const VkMemoryPropertyFlags host =
+      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT | VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
+  return shown == to_real[shown] ? (f & ~host) : (f & ~VkMemoryPropertyFlags{VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT});
+}
+
+Replayer::Replayer(const Options& opt, Result& result) : opt_(opt), r_(result) { vk::load_loader(); }
+
+Replayer::~Replayer() = default;
+
+void Replayer::adapted(const std::string& what) {
+  if (std::find(r_.adapted.begin(), r_.adapted.end(), what) == r_.adapted.end()) r_.adapted.push_back(what);
+}
+
+void Replayer::fail(const apitrace::Call& c, const std::string& why) const {
+  throw Error(Errc::bad_record, "call " + std::to_string(c.no) + " " + std::string(c.name()), why);
+}
+
+PFN_vkVoidFunction Replayer::proc(const char* name) {
+  const auto it = procs_.find(name);
+  if (it != procs_.end()) return it->second;
+  const PFN_vkVoidFunction f = vkGetInstanceProcAddr(instance_, name);
+  procs_.emplace(name, f);
+  return f;
+}
+
+void Replayer::call(const apitrace::Call& c) {
+  ++r_.calls;
+  const std::string_view name = c.name();
+  if (starts(name, "trak")) {
+    if (name == "trakPhysicalDevice") physical_device_info(c);
+    else if (name == "trakUpdateBuffer" || name == "trakUpdateImage") update(c);
+    else if (name == "trakSnapshot") snapshot_record(c);
+    return;
+  }
+  const registry::Command* cmd = registry::find_command(name);
+  if (!cmd && !starts(name, "vk")) fail(c, "not a Vulkan capture (trak-replay replays trak-capture --trace streams)");
+  if (!cmd) fail(c, "a command this build does not know (a newer Vulkan than its headers?)");
+  if (c.flags & apitrace::kCallIncomplete) return;  // never returned at capture (the application was killed)
+  const Handler h = handler(name);
+  if (h) (this->*h)(c, *cmd);
+  else if (skipped(name)) skip(c, *cmd);
+  else generic(c, *cmd);
+  arena_.clear();
+}
+
+void Replayer::skip(const apitrace::Call&, const registry::Command&) { ++r_.skipped_calls; }
+
+void Replayer::decode_args(CallDecoder& d, const registry::Command& cmd, std::vector<std::uint64_t>& slots,
+                           std::vector<void*>& ptrs) {
+  const auto params = cmd.params();
+  slots.assign(params.size(), 0);
+  ptrs.resize(params.size());
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    ptrs[i] = &slots[i];
+    d.param(params, i, &slots[i]);
+  }
+}
+
+void Replayer::invoke(const apitrace::Call& c, const registry::Command& cmd, CallDecoder& d, std::vector<void*>& ptrs,
+                      VkResult* result) {
+  const PFN_vkVoidFunction f = proc(cmd.name());
+  const Invoker inv = find_invoker(cmd.name());
+  if (!f || !inv) {
+    if (!logged_[cmd.name()]) adapted(std::string(cmd.name()) + ": not available here, left out");
+    logged_[cmd.name()] = true;
+    ++r_.skipped_calls;
+    if (result) *result = VK_SUCCESS;
+    return;
+  }
+  for (const std::string& p : d.problems())
+    if (!logged_[p]) {
+      logged_[p] = true;
+      if (opt_.warnings) opt_.warnings("call " + std::to_string(c.no) + " " + cmd.name(), p);
+    }
+  std::uint64_t ret = 0;
+  inv(f, ptrs.data(), &ret);
+  if (std::string_view(cmd.return_type()) != "VkResult") return;
+  const auto r = static_cast<VkResult>(static_cast<std::int32_t>(ret));
+  if (result) *result = r;
+  const std::int64_t captured = c.ret == apitrace::kNil ? 0 : c.value(c.ret).num.i;
+  if (r < 0 && captured >= 0) {
+    const std::string why = std::string(vk::result_name(r)) + " here, " +
+                            (captured == 0 ? std::string("VK_SUCCESS") : std::to_string(captured)) + " at capture";
+    if (must_succeed(cmd.name())) fail(c, why);
+    if (!logged_[std::string("fail ") + cmd.name()] && opt_.warnings)
+      opt_.warnings("call " + std::to_string(c.no) + " " + cmd.name(), why);
+    logged_[std::string("fail ") + cmd.name()] = true;
+  }
+}
+
+void Replayer::map_outputs(const apitrace::Call& c, const registry::Command& cmd, CallDecoder& d,
+                           const std::vector<void*>& ptrs) {
+  (void)c;
+  const auto params = cmd.params();
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    const registry::Member& m = params[i];
+    if (m.type != registry::Type::handle || m.pointer_depth < 1 || m.is_const) continue;
+    const std::vector<std::uint64_t> recorded = d.handles_of(d.arg(i));
+    const auto* made = *static_cast<std::uint64_t* const*>(ptrs[i]);
+    for (std::size_t k = 0; made && k < recorded.size(); ++k) handles_.set(recorded[k], made[k]);
+  }
+}
+
+void Replayer::generic(const apitrace::Call& c, const registry::Command& cmd) {
+  CallDecoder d(c, arena_, handles_);
+  std::vector<std::uint64_t> slots;
+  std::vector<void*> ptrs;
+  decode_args(d, cmd, slots, ptrs);
+  VkResult r = VK_SUCCESS;
+  invoke(c, cmd, d, ptrs, &r);
+  if (r >= 0) map_outputs(c, cmd, d, ptrs);
+}
+
+// ---- instance, physical device, device ----
+
+void Replayer::create_instance(const apitrace::Call& c, const registry::Command& cmd) {
+  CallDecoder d(c, arena_, handles_);
+  std::vector<std::uint64_t> slots;
+  std::vector<void*> ptrs;
+  decode_args(d, cmd, slots, ptrs);
+  auto* ci = *reinterpret_cast<VkInstanceCreateInfo**>(&slots[0]);
+  if (!ci) fail(c, "no create info");
+  std::uint32_t n = 0;
+  vkEnumerateInstanceExtensionProperties(nullptr, &n, nullptr);
+  std::vector<VkExtensionProperties> have(n);
+  vkEnumerateInstanceExtensionProperties(nullptr, &n, have.data());
+  auto* names = const_cast<const char**>(ci->ppEnabledExtensionNames);
+  std::uint32_t kept = 0;
+  for (std::uint32_t i = 0; i < ci->enabledExtensionCount; ++i) {
+    const std::string_view e = names[i];
+    const bool here = std::any_of(have.begin(), have.end(), [&](const auto& p) { return e == p.extensionName; });
+    // Offscreen: no window system. VK_KHR_surface stays (swapchain layouts need it).
+    const bool window = e != "VK_KHR_surface" && e.size() > 8 && e.substr(e.size() - 8) == "_surface";
+    if (here && !window) names[kept++] = names[i];
+    else adapted("instance extension " + std::string(e) + (window ? ": offscreen, left out" : ": not here, left out"));
+  }
+  ci->enabledExtensionCount = kept;
+  if (ci->enabledLayerCount) adapted("instance layers the application enabled: left out");
+  ci->enabledLayerCount = 0;
+  if (ci->pNext) adapted("instance create info's pNext (debug callbacks of the application): left out");
+  ci->pNext = nullptr;
+  VkInstance instance = VK_NULL_HANDLE;
+  const VkResult r = vkCreateInstance(ci, nullptr, &instance);
+  if (r != VK_SUCCESS) fail(c, std::string("vkCreateInstance: ") + std::string(vk::result_name(r)));
+  volkLoadInstance(instance);  // device functions too: the loader's trampolines, for any device
+  instance_ = instance;
+  procs_.clear();
+  const auto recorded = d.handles_of(d.arg(2));
+  if (!recorded.empty()) handles_.set(recorded[0], reinterpret_cast<std::uintptr_t>(instance));
+}
+
+void Replayer::enumerate_physical_devices(const apitrace::Call& c, const registry::Command&) {
+  CallDecoder d(c, arena_, handles_);
+  const auto recorded = d.handles_of(d.arg(2));
+  if (recorded.empty()) return;
+  if (!gpu_) {
+    std::uint32_t n = 0;
+    vkEnumeratePhysicalDevices(instance_, &n, nullptr);
+    std::vector<VkPhysicalDevice> gpus(n);
+    vkEnumeratePhysicalDevices(instance_, &n, gpus.data());
+    if (gpus.empty()) throw Error(Errc::unsupported, "trak-replay", "no Vulkan device");
+    std::size_t pick = 0;
+    if (!opt_.device.empty()) {
+      const bool index = opt_.device.find_first_not_of("0123456789") == std::string::npos;
+      pick = SIZE_MAX;
+      for (std::size_t i = 0; i < gpus.size() && pick == SIZE_MAX; ++i) {
+        VkPhysicalDeviceProperties p{};
+        vkGetPhysicalDeviceProperties(gpus[i], &p);
+        if (index ? std::to_string(i) == opt_.device : std::string(p.deviceName).find(opt_.device) != std::string::npos)
+          pick = i;
+      }
+      if (pick == SIZE_MAX) throw Error(Errc::usage, "--device", "no Vulkan device " + opt_.device);
+    }
+    gpu_ = gpus[pick];
+    VkPhysicalDeviceProperties p{};
+    vkGetPhysicalDeviceProperties(gpu_, &p);
+    r_.device = p.deviceName;
+  }
+  // Every device the application saw is this one.
+  for (const std::uint64_t h : recorded) handles_.set(h, reinterpret_cast<std::uintptr_t>(gpu_));
+}
+
+void Replayer::create_device(const apitrace::Call& c, const registry::Command& cmd) {
+  CallDecoder d(c, arena_, handles_);
+  std::vector<std::uint64_t> slots;
+  std::vector<void*> ptrs;
+  decode_args(d, cmd, slots, ptrs);
+  const VkPhysicalDevice gpu = *reinterpret_cast<VkPhysicalDevice*>(&slots[0]);
+  auto* ci = *reinterpret_cast<VkDeviceCreateInfo**>(&slots[1]);
+  if (!gpu || !ci) fail(c, "no physical device or create info");
+  std::uint32_t n = 0;
+  vkEnumerateDeviceExtensionProperties(gpu, nullptr, &n, nullptr);
+  std::vector<VkExtensionProperties> have(n);
+  vkEnumerateDeviceExtensionProperties(gpu, nullptr, &n, have.data());
+  auto* names = const_cast<const char**>(ci->ppEnabledExtensionNames);
+  std::uint32_t kept = 0;
+  for (std::uint32_t i = 0; i < ci->enabledExtensionCount; ++i) {
+    const std::string_view e = names[i];
+    if (std::any_of(have.begin(), have.end(), [&](const auto& p) { return e == p.extensionName; })) names[kept++] = names[i];
+    else adapted("device extension " + std::string(e) + ": not here, left out");
+  }
+  ci->enabledExtensionCount = kept;
+  ci->enabledLayerCount = 0;
+  // Features the capture enabled that this device lacks are turned off, by name.
+  VkPhysicalDeviceFeatures have_core{};
+  vkGetPhysicalDeviceFeatures(gpu, &have_core);
+  static const registry::Struct* core = registry::find_struct("VkPhysicalDeviceFeatures");
+  auto clear_missing = [&](const registry::Struct& s, void* want, const void* supported) {
+    for (const registry::Member& m : s.members()) {
+      if (m.type != registry::Type::bool32) continue;
+      VkBool32 w = 0, h = 0;
+      std::memcpy(&w, static_cast<char*>(want) + m.offset, 4);
+      std::memcpy(&h, static_cast<const char*>(supported) + m.offset, 4);
+      if (w && !h) {
+        std::memset(static_cast<char*>(want) + m.offset, 0, 4);
+        adapted(std::string("feature ") + s.name() + "." + m.name() + ": not here, turned off");
+      }
+    }
+  };
+  if (ci->pEnabledFeatures) clear_missing(*core, const_cast<VkPhysicalDeviceFeatures*>(ci->pEnabledFeatures), &have_core);
+  for (auto* s = static_cast<VkBaseOutStructure*>(const_cast<void*>(ci->pNext)); s; s = s->pNext) {
+    const registry::Struct* st = registry::find_struct(s->sType);
+    if (!st) continue;
+    if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2) {
+      clear_missing(*core, &reinterpret_cast<VkPhysicalDeviceFeatures2*>(s)->features, &have_core);
+      continue;
+    }
+    if (std::string_view(st->name()).find("Features") == std::string_view::npos) continue;
+    std::vector<char> supported(st->size, 0);
+    reinterpret_cast<VkBaseOutStructure*>(supported.data())->sType = s->sType;
+    VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, supported.data(), {}};
+    vkGetPhysicalDeviceFeatures2(gpu, &f2);
+    clear_missing(*st, s, supported.data());
+  }
+  VkDevice device = VK_NULL_HANDLE;
+  const VkResult r = vkCreateDevice(gpu, ci, nullptr, &device);
+  if (r != VK_SUCCESS) fail(c, std::string("vkCreateDevice: ") + std::string(vk::result_name(r)));
+  devices_[device] = gpu;
+  const auto recorded = d.handles_of(d.arg(3));
+  if (!recorded.empty()) handles_.set(recorded[0], reinterpret_cast<std::uintptr_t>(device));
+}
+
+void Replayer::destroy_device(const apitrace::Call& c, const registry::Command& cmd) {
+  CallDecoder d(c, arena_, handles_);
+  const auto device = reinterpret_cast<VkDevice>(handles_.get(d.uint_of(d.arg(0))));
+  if (!device) return;
+  vkDeviceWaitIdle(device);
+  free_objects(device);
+  for (auto& [family, pool] : pools_[device]) vkDestroyCommandPool(device, pool, nullptr);
+  pools_.erase(device);
+  generic(c, cmd);
+  devices_.erase(device);
+  device_queue_.erase(device);
+}
+
+void Replayer::get_queue(const apitrace::Call& c, const registry::Command& cmd) {
+  generic(c, cmd);
+  CallDecoder d(c, arena_, handles_);
+  const auto device = reinterpret_cast<VkDevice>(handles_.get(d.uint_of(d.arg(0))));
+  const bool two = cmd.params().size() == 3;  // vkGetDeviceQueue2(device, info, pQueue)
+  const auto queue = reinterpret_cast<VkQueue>(handles_.get(d.uint_of(d.arg(two ? 2 : 3))));
+  std::uint32_t family = 0;
+  if (two) {
+    VkDeviceQueueInfo2 info{};
+    d.structure(*registry::find_struct("VkDeviceQueueInfo2"), d.arg(1), &info);
+    family = info.queueFamilyIndex;
+  } else {
+    family = static_cast<std::uint32_t>(d.uint_of(d.arg(1)));
+  }
+  if (!queue) return;
+  queues_[queue] = {device, family};
+  device_queue_.emplace(device, queue);
+}
+
+void Replayer::create_pipeline_cache(const apitrace::Call& c, const registry::Command& cmd) {
+  CallDecoder d(c, arena_, handles_);
+  std::vector<std::uint64_t> slots;
+  std::vector<void*> ptrs;
+  decode_args(d, cmd, slots, ptrs);
+  auto* ci = *reinterpret_cast<VkPipelineCacheCreateInfo**>(&slots[1]);
+  std::string data;
+  if (ci && ci->initialDataSize) adapted("pipeline cache data of the capture's driver: left out");
+  if (ci && !opt_.pipeline_cache.empty()) {
+    std::ifstream f(opt_.pipeline_cache, std::ios::binary);
+    data.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+  }
+  if (ci) {
+    ci->initialDataSize = data.size();
+    ci->pInitialData = data.empty() ? nullptr : data.data();
+  }
+  VkResult r = VK_SUCCESS;
+  invoke(c, cmd, d, ptrs, &r);
+  if (r < 0) return;
+  map_outputs(c, cmd, d, ptrs);
+  if (!cache_) {
+    cache_device_ = *reinterpret_cast<VkDevice*>(&slots[0]);
+    cache_ = **reinterpret_cast<VkPipelineCache**>(&slots[3]);
+  }
+}
+
+void Replayer::save_pipeline_cache() {
+  if (!cache_ || opt_.pipeline_cache.empty()) return;
+  std::size_t n = 0;
+  vkGetPipelineCacheData(cache_device_, cache_, &n, nullptr);
+  std::string data(n, '\0');
+  if (vkGetPipelineCacheData(cache_device_, cache_, &n, data.data()) == VK_SUCCESS) {
+    const std::string tmp = opt_.pipeline_cache + ".tmp";
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    f.write(data.data(), static_cast<std::streamsize>(n));
+    if (f.flush() && std::rename(tmp.c_str(), opt_.pipeline_cache.c_str()) == 0) adapted("pipeline cache saved to " + opt_.pipeline_cache);
+    else std::remove(tmp.c_str());
+  }
+  cache_ = VK_NULL_HANDLE;
+}
+
+void Replayer::destroy_pipeline_cache(const apitrace::Call& c, const registry::Command& cmd) {
+  CallDecoder d(c, arena_, handles_);
+  if (cache_ && handles_.get(d.uint_of(d.arg(1))) == reinterpret_cast<std::uintptr_t>(cache_)) save_pipeline_cache();
+  generic(c, cmd);
+}
+
+void Replayer::create_template(const apitrace::Call& c, const registry::Command& cmd) {
+  generic(c, cmd);
+  CallDecoder d(c, arena_, handles_);
+  VkDescriptorUpdateTemplateCreateInfo ci{};
+  d.structure(*registry::find_struct("VkDescriptorUpdateTemplateCreateInfo"), d.arg(1), &ci);
+  TemplateLayout t;
+  for (std::uint32_t i = 0; i < ci.descriptorUpdateEntryCount && ci.pDescriptorUpdateEntries; ++i) {
+    const auto& e = ci.pDescriptorUpdateEntries[i];
+    t.entries.push_back({e.descriptorType, e.descriptorCount, e.offset, e.stride});
+  }
+  const auto recorded = d.handles_of(d.arg(3));
+  if (!recorded.empty()) templates_[recorded[0]] = std::move(t);
+}
+
+void Replayer::with_template(const apitrace::Call& c, const registry::Command& cmd) {
+  CallDecoder d(c, arena_, handles_);
+  std::vector<std::uint64_t> slots;
+  std::vector<void*> ptrs;
+  decode_args(d, cmd, slots, ptrs);
+  const auto params = cmd.params();
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    if (std::string_view(params[i].type_name()) != "VkDescriptorUpdateTemplate") continue;
+    const auto t = templates_.find(d.uint_of(d.arg(i)));
+    if (t == templates_.end()) fail(c, "a descriptor update template the capture never created");
+    const void* data = d.template_data(t->second, d.arg(params.size() - 1));
+    std::memcpy(&slots[params.size() - 1], &data, sizeof data);
+  }
+  invoke(c, cmd, d, ptrs, nullptr);
+}
+
+void Replayer::physical_device_info(const apitrace::Call& c) {
+  CallDecoder d(c, arena_, handles_);
+  d.structure(*registry::find_struct("VkPhysicalDeviceMemoryProperties"), d.arg(2), &capture_.real);
+  capture_.to_real.clear();
+  const std::uint32_t types = d.arg(3);
+  if (types != apitrace::kNil && d.value(types).kind == apitrace::Kind::array)
+    for (std::uint32_t v = d.value(types).first; v != apitrace::kNil; v = d.value(v).next)
+      capture_.to_real.push_back(static_cast<std::uint32_t>(d.value(v).num.u));
+  capture_.known = true;
+  arena_.clear();
+}
+
+Replayer::Handler Replayer::handler(std::string_view n) const {
+  static const std::pair<std::string_view, Handler> kTable[] = {
+      {"vkAcquireNextImage2KHR", &Replayer::acquire},
+      {"vkAcquireNextImageKHR", &Replayer::acquire},
+      {"vkAllocateMemory", &Replayer::allocate_memory},
+      {"vkBindBufferMemory", &Replayer::bind_memory},
+      {"vkBindBufferMemory2", &Replayer::bind_memory2},
+      {"vkBindBufferMemory2KHR", &Replayer::bind_memory2},
+      {"vkBindImageMemory", &Replayer::bind_memory},
+      {"vkBindImageMemory2", &Replayer::bind_memory2},
+      {"vkBindImageMemory2KHR", &Replayer::bind_memory2},
+      {"vkCmdPushDescriptorSetWithTemplateKHR", &Replayer::with_template},
+      {"vkCreateDescriptorUpdateTemplate", &Replayer::create_template},
+      {"vkCreateDescriptorUpdateTemplateKHR", &Replayer::create_template},
+      {"vkCreateDevice", &Replayer::create_device},
+      {"vkCreateInstance", &Replayer::create_instance},
+      {"vkCreatePipelineCache", &Replayer::create_pipeline_cache},
+      {"vkCreateSwapchainKHR", &Replayer::create_swapchain},
+      {"vkDestroyBuffer", &Replayer::destroy_object},
+      {"vkDestroyDevice", &Replayer::destroy_device},
+      {"vkDestroyImage", &Replayer::destroy_object},
+      {"vkDestroyPipelineCache", &Replayer::destroy_pipeline_cache},
+      {"vkDestroySwapchainKHR", &Replayer::destroy_swapchain},
+      {"vkEnumeratePhysicalDevices", &Replayer::enumerate_physical_devices},
+      {"vkGetDeviceQueue", &Replayer::get_queue},
+      {"vkGetDeviceQueue2", &Replayer::get_queue},
+      {"vkGetSwapchainImagesKHR", &Replayer::swapchain_images},
+      {"vkQueuePresentKHR", &Replayer::present},
+      {"vkUpdateDescriptorSetWithTemplate", &Replayer::with_template},
+      {"vkUpdateDescriptorSetWithTemplateKHR", &Replayer::with_template},
+  };
+  for (const auto& [name, h] : kTable)
+    if (name == n) return h;
+  if (starts(n, "vkCreate") && n.size() > 17 && n.substr(n.size() - 10) == "SurfaceKHR") return &Replayer::create_surface;
+  return nullptr;
+}
+
+void Replayer::finish() {
+  for (auto& [device, gpu] : devices_) vkDeviceWaitIdle(device);
+  save_pipeline_cache();
+}
+
+Invoker find_invoker(const char* name) {
+  const NamedInvoker* end = kInvokers + kInvokerCount;
+  const NamedInvoker* it = std::lower_bound(kInvokers, end, name, [](const NamedInvoker& e, const char* n) {
+    return std::strcmp(e.name, n) < 0;
+  });
+  return it != end && std::strcmp(it->name, name) == 0 ? it->invoke : nullptr;
+}
+
+bool Result::compare_failed() const {
+  return std::any_of(checks.begin(), checks.end(), [](const FrameCheck& f) { return !f.passed; });
+}
+
+Result replay(std::unique_ptr<libtrace::Decoder> decoder, const std::string& name, const Options& opt) {
+  apitrace::ParserOptions popt;
+  popt.keep_blob_data = true;
+  apitrace::Parser parser(std::move(decoder), name, popt);
+  Result r;
+  r.file = name;
+  Replayer replayer(opt, r);
+  try {
+    while (const apitrace::Call* c = parser.next()) replayer.call(*c);
+    replayer.finish();
+  } catch (const Error& e) {
+    r.error = e;
+  }
+  return r;
+}
+
+}  // namespace libtrace::replay_trace

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+// The replay of one capture: the calls in the stream's order, most of them
+// decoded and called as they were recorded (replay.cpp), some the replay's
+// own business: memory (memory.cpp), surfaces, swapchains and presents
+// (present.cpp).
+#pragma once
+
+#include <vulkan/vulkan_core.h>
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "libtrace/apitrace/model.hpp"
+#include "libtrace/replay/trace/replay.hpp"
+#include "registry/registry.hpp"
+#include "replay/trace/decode.hpp"
+
+namespace libtrace::replay_trace {
+
+// Memory the replay made for one buffer or image.
+struct ObjectMemory {
+  VkDevice device = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  char* mapped = nullptr;
+  VkDeviceSize size = 0;
+  std::uint32_t type = 0;         // here
+  std::uint32_t capture_type = 0;  // the type the application chose at capture
+  bool image = false;
+};
+
+// A swapchain replaced by images of the replay's own.
+struct Swapchain {
+  VkDevice device = VK_NULL_HANDLE;
+  VkFormat format = VK_FORMAT_UNDEFINED;
+  VkExtent2D extent{};
+  VkImageUsageFlags usage = 0;
+  std::uint32_t layers = 1;
+  std::vector<VkImage> images;
+  std::vector<VkDeviceMemory> memories;
+};
+
+// What trakPhysicalDevice said of the capture's device.
+struct CaptureDevice {
+  bool known = false;
+  VkPhysicalDeviceMemoryProperties real{};
+  std::vector<std::uint32_t> to_real;  // the real type behind each type the application saw
+  VkMemoryPropertyFlags shown_flags(std::uint32_t shown) const;
+};
+
+class Replayer {
+ public:
+  Replayer(const Options& opt, Result& result);
+  ~Replayer();
+  Replayer(const Replayer&) = delete;
+  Replayer& operator=(const Replayer&) = delete;
+
+  void call(const apitrace::Call& c);
+  void finish();
+
+ private:
+  using Handler = void (Replayer::*)(const apitrace::Call&, const registry::Command&);
+  Handler handler(std::string_view name) const;
+
+  // replay.cpp
+  void generic(const apitrace::Call& c, const registry::Command& cmd);
+  void decode_args(CallDecoder& d, const registry::Command& cmd, std::vector<std::uint64_t>& slots,
+                   std::vector<void*>& ptrs);
+  void invoke(const apitrace::Call& c, const registry::Command& cmd, CallDecoder& d, std::vector<void*>& ptrs,
+              VkResult* result);
+  void map_outputs(const apitrace::Call& c, const registry::Command& cmd, CallDecoder& d, const std::vector<void*>& ptrs);
+  PFN_vkVoidFunction proc(const char* name);
+  void skip(const apitrace::Call&, const registry::Command&);
+  void create_instance(const apitrace::Call& c, const registry::Command& cmd);
+  void enumerate_physical_devices(const apitrace::Call& c, const registry::Command& cmd);
+  void create_device(const apitrace::Call& c, const registry::Command& cmd);
+  void destroy_device(const apitrace::Call& c, const registry::Command& cmd);
+  void get_queue(const apitrace::Call& c, const registry::Command& cmd);
+  void create_pipeline_cache(const apitrace::Call& c, const registry::Command& cmd);
+  void destroy_pipeline_cache(const apitrace::Call& c, const registry::Command& cmd);
+  void save_pipeline_cache();
+  void create_template(const apitrace::Call& c, const registry::Command& cmd);
+  void with_template(const apitrace::Call& c, const registry::Command& cmd);
+  void physical_device_info(const apitrace::Call& c);
+  void adapted(const std::string& what);
+  [[noreturn]] void fail(const apitrace::Call& c, const std::string& why) const;
+
+  // memory.cpp
+  void allocate_memory(const apitrace::Call& c, const registry::Command& cmd);
+  void bind_memory(const apitrace::Call& c, const registry::Command& cmd);
+  void bind_memory2(const apitrace::Call& c, const registry::Command& cmd);
+  void destroy_object(const apitrace::Call& c, const registry::Command& cmd);
+  void update(const apitrace::Call& c);
+  void place(const apitrace::Call& c, VkDevice device, std::uint64_t object, bool image, std::uint64_t captured_memory);
+  std::uint32_t choose_type(VkPhysicalDevice gpu, std::uint32_t bits, std::uint32_t capture_type) const;
+  void free_objects(VkDevice device);
+
+  // present.cpp
+  void create_surface(const apitrace::Call& c, const registry::Command& cmd);
+  void create_swapchain(const apitrace::Call& c, const registry::Command& cmd);
+  void swapchain_images(const apitrace::Call& c, const registry::Command& cmd);
+  void destroy_swapchain(const apitrace::Call& c, const registry::Command& cmd);
+  void acquire(const apitrace::Call& c, const registry::Command& cmd);
+  void present(const apitrace::Call& c, const registry::Command& cmd);
+  void signal(VkDevice device, VkSemaphore semaphore, VkFence fence, const VkSemaphore* waits, std::uint32_t n);
+  void snapshot(VkQueue queue, const Swapchain& sc, std::uint32_t index, std::uint64_t frame);
+  void snapshot_record(const apitrace::Call& c);
+
+  const Options& opt_;
+  Result& r_;
+  HandleMap handles_;
+  Arena arena_;
+  CaptureDevice capture_;
+  VkInstance instance_ = VK_NULL_HANDLE;
+  VkPhysicalDevice gpu_ = VK_NULL_HANDLE;
+  std::unordered_map<VkDevice, VkPhysicalDevice> devices_;
+  std::unordered_map<VkDevice, VkQueue> device_queue_;                             // one queue per device for the replay's own work
+  std::unordered_map<VkQueue, std::pair<VkDevice, std::uint32_t>> queues_;           // queue -> device, family
+  std::unordered_map<VkDevice, std::unordered_map<std::uint32_t, VkCommandPool>> pools_;  // the replay's own, by family
+  std::unordered_map<std::uint64_t, std::pair<std::uint32_t, VkDeviceSize>> capture_memory_;  // type, size
+  std::unordered_map<std::uint64_t, ObjectMemory> objects_;  // by replay handle
+  std::unordered_map<std::uint64_t, Swapchain> swapchains_;  // by captured handle
+  std::unordered_map<std::uint64_t, TemplateLayout> templates_;  // by captured handle
+  std::map<std::uint64_t, std::string> capture_snapshots_;   // frame -> file
+  std::unordered_map<std::string, PFN_vkVoidFunction> procs_;
+  std::map<std::string, bool> logged_;
+  VkDevice cache_device_ = VK_NULL_HANDLE;  // --pipeline-cache: the first cache, saved when it goes
+  VkPipelineCache cache_ = VK_NULL_HANDLE;
+  std::uint64_t frame_ = 0;
+  std::chrono::steady_clock::time_point frame_start_;
+  bool timing_ = false;
+};
+
+}  // namespace libtrace::replay_trace

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+// trak-replay's options for Vulkan captures (trak-capture --trace), and the
+// replay of one.
+#pragma once
+
+#include <charconv>
+#include <iostream>
+#include <string>
+
+#include "libtrace/capture/run.hpp"
+#include "libtrace/replay/trace/replay.hpp"
+#include "tool_main.hpp"
+
+namespace tools {
+
+struct TraceCli {
+  libtrace::replay_trace::Options opt;
+  std::string snapshots, frames;
+};
+
+inline constexpr int kFramesDiffer = 3;
+
+inline void add_trace_options(CLI::App& app, TraceCli& t) {
+  app.add_option("--snapshot", t.snapshots, "Captures: write the frames presented at FRAMES (1,150,300) as PNGs")
+      ->type_name("FRAMES");
+  app.add_option("--snapshot-dir", t.opt.snapshot_dir,
+                 "Captures: the folder of --snapshot's PNGs (default: beside the capture, NAME.replay/)")
+      ->type_name("DIR");
+  app.add_flag("--compare", t.opt.compare,
+               "Captures: compare each frame the capture has a snapshot of with it (exit 3 past --tolerance)");
+  app.add_option("--tolerance", t.opt.tolerance,
+                 "Captures: the largest channel difference (0-255) that still matches (default 0: bit for bit)")
+      ->check(CLI::Range(0, 255));
+  app.add_option("--frames", t.frames, "Captures: time only frames A-B (from 1)")->type_name("A-B");
+  app.add_flag("--shuffle-memory", t.opt.shuffle_memory,
+               "Captures, testing: memory types in reverse order and objects away from their memory's start");
+}
+
+inline const char* const kTraceHelp = R"(
+Vulkan captures (trak-capture --trace), offscreen, on any device:
+  trak-replay cube.trace                            replay; frames, fps, memory here and at capture
+  trak-replay cube.trace --compare                  compare with the capture's snapshots (PSNR, largest difference)
+  trak-replay cube.trace --snapshot 1,100 --snapshot-dir out
+  trak-replay gl.trace --frames 10-200 --json       time frames 10 to 200
+  trak-replay gl.trace --pipeline-cache gl.cache    load the cache if it is there, save it after
+Exit status for captures: 0 replayed, 1 bad input or a call that fails here, 2 usage, 3 frames differ.
+)";
+
+inline int run_trace(TraceCli& t, const std::string& input, std::unique_ptr<libtrace::Decoder> decoder,
+                     const std::string& name, const std::string& device, const std::string& pipeline_cache, bool json) {
+  auto& o = t.opt;
+  o.device = device;
+  o.pipeline_cache = pipeline_cache;
+  if (!t.snapshots.empty()) o.snapshots = libtrace::capture::parse_frames(t.snapshots);
+  if (o.snapshot_dir.empty()) {
+    const std::string dir = libtrace::capture::snapshot_dir(input);  // NAME.snapshots
+    o.snapshot_dir = dir.substr(0, dir.size() - 10) + ".replay";
+  }
+  o.capture_snapshots = libtrace::capture::snapshot_dir(input);
+  if (!t.frames.empty()) {
+    const auto dash = t.frames.find('-');
+    auto number = [&](std::string_view s, std::uint64_t& out) {
+      const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+      if (s.empty() || ec != std::errc() || end != s.data() + s.size() || out == 0)
+        throw UsageError("--frames wants A-B (frames from 1), not '" + t.frames + "'");
+    };
+    number(std::string_view(t.frames).substr(0, dash), o.first_frame);
+    o.last_frame = o.first_frame;
+    if (dash != std::string::npos) number(std::string_view(t.frames).substr(dash + 1), o.last_frame);
+    if (o.last_frame < o.first_frame) throw UsageError("--frames: the range " + t.frames + " is empty");
+  }
+  o.warnings = warning_sink("trak-replay");
+  const auto r = libtrace::replay_trace::replay(std::move(decoder), name, o);
+  std::cout << (json ? libtrace::replay_trace::format_json(r) : libtrace::replay_trace::format_table(r));
+  std::cout.flush();
+  if (r.error) throw *r.error;
+  if (o.compare && r.checks.empty())
+    throw libtrace::Error(libtrace::Errc::io, o.capture_snapshots, "--compare: the capture has no snapshots to compare with");
+  return r.compare_failed() ? kFramesDiffer : kOk;
+}
+
+}  // namespace tools
