@@ -112,6 +112,14 @@ void CallDecoder::scalar(const Member& m, std::uint32_t v, char* dst) {
       return;
     case Type::function_ptr: case Type::void_ptr: case Type::char_ptr: case Type::pnext:
       return;  // the application's addresses mean nothing here
+    case Type::enum_:
+      // A value the enum does not have (a damaged capture) must not reach the driver.
+      if (x.kind == Kind::enumeration && m.enum_info() && !registry::enum_value_name(*m.enum_info(), x.num.i) &&
+          problems_.size() < 8)
+        problems_.push_back(std::string("a value ") + m.enum_info()->name() + " does not have (" + m.name() + " = " +
+                            std::to_string(x.num.i) + ")");
+      store(dst, 4, x.num.u);
+      return;
     default:
       if (x.kind == Kind::null) return;
       store(dst, scalar_size(m), x.kind == Kind::float32 || x.kind == Kind::float64 ? static_cast<std::uint64_t>(x.num.d)
@@ -126,7 +134,7 @@ void* CallDecoder::pnext(std::uint32_t v) {
   if (call_.values[s].kind != Kind::structure) return nullptr;
   const registry::Struct* st = registry::find_struct(call_.values[s].struct_sig()->name);
   if (!st) {
-    problems_.push_back("a struct this build does not know: " + call_.values[s].struct_sig()->name);
+    unknown_.push_back(call_.values[s].struct_sig()->name);
     return nullptr;
   }
   void* dst = arena_.alloc(st->size);

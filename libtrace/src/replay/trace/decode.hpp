@@ -77,8 +77,11 @@ class CallDecoder {
   // Template data recorded entry by entry back into the block `layout` describes.
   const void* template_data(const TemplateLayout& layout, std::uint32_t value);
 
-  // Handles the replay never made, and pointers it could not size.
+  // What must not reach the driver: handles the replay never made, enum
+  // values their enum lacks.
   const std::vector<std::string>& problems() const { return problems_; }
+  // Structs in pNext chains this build does not know (left out).
+  const std::vector<std::string>& unknown_structs() const { return unknown_; }
 
   const apitrace::Value& value(std::uint32_t i) const { return call_.values[i]; }
   // The root value of argument `i`, or kNil.
@@ -100,6 +103,7 @@ class CallDecoder {
   Arena& arena_;
   const HandleMap& handles_;
   std::vector<std::string> problems_;
+  std::vector<std::string> unknown_;
 };
 
 // The size of one element of a member's type (what an array of it strides by).

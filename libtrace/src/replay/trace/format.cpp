@@ -48,7 +48,7 @@ std::string format_table(const Result& r) {
                         ", p95 " + fixed(percentile(r.frame_ms, 0.95), 2) + ", max " + fixed(percentile(r.frame_ms, 1), 2));
   }
   for (const MemoryUse& m : r.memory_capture)
-    row("memory capture", m.flags + ": " + std::to_string(m.objects) + " objects, " + std::to_string(m.bytes) + " bytes");
+    row("memory capture", m.flags + ": " + std::to_string(m.objects) + " allocations, " + std::to_string(m.bytes) + " bytes");
   for (const MemoryUse& m : r.memory_here)
     row("memory here", m.flags + ": " + std::to_string(m.objects) + " objects, " + std::to_string(m.bytes) + " bytes");
   for (const std::string& a : r.adapted) row("adapted", a);

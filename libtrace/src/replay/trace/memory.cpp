@@ -31,6 +31,9 @@ void Replayer::allocate_memory(const apitrace::Call& c, const registry::Command&
   const auto type = static_cast<std::uint32_t>(member_of(d, d.arg(1), "memoryTypeIndex"));
   const VkDeviceSize size = member_of(d, d.arg(1), "allocationSize");
   capture_memory_[recorded[0]] = {type, size};
+  MemoryUse& u = used_capture_[type];
+  ++u.objects;
+  u.bytes += size;
   ++r_.skipped_calls;
 }
 
@@ -93,6 +96,10 @@ void Replayer::place(const apitrace::Call& c, VkDevice device, std::uint64_t obj
   }
   if (const auto old = objects_.find(object); old != objects_.end()) vkFreeMemory(device, old->second.memory, nullptr);
   objects_[object] = om;
+  MemoryUse& u = used_here_[type];
+  u.flags = vk::memory_property_names(props.memoryTypes[type].propertyFlags);
+  ++u.objects;
+  u.bytes += req.size;
 }
 
 void Replayer::bind_memory(const apitrace::Call& c, const registry::Command&) {

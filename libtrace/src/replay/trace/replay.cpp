@@ -121,11 +121,9 @@ void Replayer::invoke(const apitrace::Call& c, const registry::Command& cmd, Cal
     if (result) *result = VK_SUCCESS;
     return;
   }
-  for (const std::string& p : d.problems())
-    if (!logged_[p]) {
-      logged_[p] = true;
-      if (opt_.warnings) opt_.warnings("call " + std::to_string(c.no) + " " + cmd.name(), p);
-    }
+  // A handle the replay never made would reach the driver as VK_NULL_HANDLE
+  // (a damaged capture, or objects the replay left out): stop here instead.
+  if (!d.problems().empty()) fail(c, d.problems().front());
   std::uint64_t ret = 0;
   inv(f, ptrs.data(), &ret);
   if (std::string_view(cmd.return_type()) != "VkResult") return;
@@ -455,6 +453,11 @@ Replayer::Handler Replayer::handler(std::string_view n) const {
 void Replayer::finish() {
   for (auto& [device, gpu] : devices_) vkDeviceWaitIdle(device);
   save_pipeline_cache();
+  for (auto& [type, u] : used_here_) r_.memory_here.push_back(u);
+  for (auto& [type, u] : used_capture_) {
+    u.flags = "type " + std::to_string(type) + " " + vk::memory_property_names(capture_.shown_flags(type));
+    r_.memory_capture.push_back(u);
+  }
 }
 
 Invoker find_invoker(const char* name) {

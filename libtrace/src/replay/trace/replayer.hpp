@@ -127,6 +127,7 @@ class Replayer {
   std::map<std::uint64_t, std::string> capture_snapshots_;   // frame -> file
   std::unordered_map<std::string, PFN_vkVoidFunction> procs_;
   std::map<std::string, bool> logged_;
+  std::map<std::uint32_t, MemoryUse> used_here_, used_capture_;  // by memory type
   VkDevice cache_device_ = VK_NULL_HANDLE;  // --pipeline-cache: the first cache, saved when it goes
   VkPipelineCache cache_ = VK_NULL_HANDLE;
   std::uint64_t frame_ = 0;
