@@ -94,9 +94,39 @@ std::uint64_t CallDecoder::handle(std::uint64_t captured, const Member& m) {
   return h;
 }
 
+// Whether a recorded value can be what the member holds: a damaged stream
+// that still parses puts values under the wrong members.
+static bool fits(const Member& m, Kind k, bool element) {
+  if (k == Kind::null) return true;
+  if (m.fixed_count && m.pointer_depth == 0 && !element) return k == Kind::array || (m.type == Type::char_ptr && k == Kind::string);
+  if (m.pointer_depth > 0 && !element) {
+    switch (k) {
+      case Kind::array: return true;
+      case Kind::string: return m.type == Type::char_ptr;
+      case Kind::blob: return m.type == Type::void_ptr || m.type == Type::u8 || m.type == Type::u32;
+      case Kind::pointer: return m.type == Type::void_ptr || m.type == Type::function_ptr || m.type == Type::other;
+      default: return false;
+    }
+  }
+  switch (m.type) {
+    case Type::u8: case Type::u16: case Type::u32: case Type::u64: case Type::s32: case Type::s64: case Type::size:
+      return k == Kind::uint || k == Kind::sint;
+    case Type::bool32: return k == Kind::boolean;
+    case Type::f32: case Type::f64: return k == Kind::float32 || k == Kind::float64;
+    case Type::enum_: return k == Kind::enumeration || k == Kind::sint || k == Kind::uint;
+    case Type::bitmask: return k == Kind::bitmask || k == Kind::uint;
+    case Type::handle: return k == Kind::pointer || k == Kind::uint;
+    case Type::struct_: case Type::union_: return k == Kind::structure;
+    case Type::other: return k == Kind::blob;
+    case Type::char_ptr: return k == Kind::string || k == Kind::array;
+    default: return true;
+  }
+}
+
 void CallDecoder::scalar(const Member& m, std::uint32_t v, char* dst) {
   if (v == kNil) return;
   const apitrace::Value& x = call_.values[v];
+  if (!fits(m, x.kind, true)) return mismatch(m);
   switch (m.type) {
     case Type::f32: {
       const float f = static_cast<float>(x.num.d);
@@ -152,13 +182,51 @@ void CallDecoder::structure(const registry::Struct& s, std::uint32_t v, void* ds
   const auto members = s.members();
   char* base = static_cast<char*>(dst);
   std::uint32_t c = call_.values[v].first;
-  for (std::size_t i = 0; i < members.size() && c != kNil; ++i, c = call_.values[c].next)
+  for (std::size_t i = 0; i < members.size() && c != kNil; ++i, c = call_.values[c].next) {
     member(members[i], c, base + members[i].offset, false);
+    if (members[i].len_member >= 0) check_length(members, i, c, [&](std::size_t k) { return base + members[k].offset; });
+  }
+  if (s.s_type >= 0 && !members.empty()) {
+    std::int32_t st = 0;
+    std::memcpy(&st, base + members[0].offset, 4);
+    if (st != s.s_type && problems_.size() < 8) problems_.push_back(std::string("a ") + s.name() + " whose sType is " + std::to_string(st));
+  }
+}
+
+template <typename Addr>
+void CallDecoder::check_length(std::span<const Member> members, std::size_t i, std::uint32_t v, Addr&& addr) {
+  // An array shorter than the count beside it would be read past its end.
+  const Member& m = members[i];
+  const apitrace::Value& x = call_.values[v];
+  std::uint64_t have = 0;
+  if (x.kind == Kind::array) have = x.count;
+  else if (x.kind == Kind::blob) have = m.type == Type::void_ptr || m.type == Type::u8 ? x.len : x.len / std::max<std::size_t>(1, scalar_size(m));
+  else if (x.kind == Kind::string) have = x.len;
+  else return;
+  const Member& len = members[static_cast<std::size_t>(m.len_member)];
+  const char* at = addr(static_cast<std::size_t>(m.len_member));
+  if (len.pointer_depth == 1) {
+    std::memcpy(&at, at, sizeof at);  // `uint32_t* pCount`
+    if (!at) return;
+  }
+  if (len.pointer_depth > 1 || (len.type != Type::u32 && len.type != Type::u64 && len.type != Type::size)) return;
+  std::uint64_t want = 0;
+  std::memcpy(&want, at, len.type == Type::u32 ? 4 : 8);
+  if (want > have && problems_.size() < 8)
+    problems_.push_back(std::string(m.name()) + " holds " + std::to_string(have) + " for a " + len.name() + " of " +
+                        std::to_string(want));
+}
+
+void CallDecoder::mismatch(const Member& m) {
+  if (problems_.size() < 8) problems_.push_back(std::string("a value of the wrong kind for ") + m.name() + " (damaged?)");
 }
 
 void CallDecoder::member(const Member& m, std::uint32_t v, char* dst, bool is_param) {
   if (v == kNil) return;
   const apitrace::Value& x = call_.values[v];
+  if (m.type == Type::pnext ? !(x.kind == Kind::null || x.kind == Kind::array)
+                            : !fits(m, x.kind, m.pointer_depth == 0 && !m.fixed_count && !m.bit_width))
+    return mismatch(m);
   if (m.type == Type::pnext) {
     void* p = pnext(v);
     std::memcpy(dst, &p, sizeof p);
@@ -253,6 +321,15 @@ void CallDecoder::param(std::span<const Member> params, std::size_t i, void* slo
     return;
   }
   member(m, v, static_cast<char*>(slot), true);
+}
+
+void CallDecoder::check_params(std::span<const Member> params, void* const* slots) {
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    const std::uint32_t v = arg(i);
+    const bool output = params[i].pointer_depth >= 1 && !params[i].is_const;
+    if (v != kNil && params[i].len_member >= 0 && !output)
+      check_length(params, i, v, [&](std::size_t k) { return static_cast<const char*>(slots[k]); });
+  }
 }
 
 const void* CallDecoder::template_data(const TemplateLayout& layout, std::uint32_t v) {

@@ -68,6 +68,9 @@ class CallDecoder {
   CallDecoder(const apitrace::Call& call, Arena& arena, const HandleMap& handles)
       : call_(call), arena_(arena), handles_(handles) {}
 
+  // After every parameter is in `slots`: arrays shorter than the counts
+  // beside them become problems (a damaged capture).
+  void check_params(std::span<const registry::Member> params, void* const* slots);
   // Parameter `i` of `params` into its 8-byte slot. Outputs get storage the
   // size of what was recorded (structs prefilled with their sType and pNext
   // chain; handles zero: the caller maps them after the call).
@@ -95,9 +98,12 @@ class CallDecoder {
  private:
   void member(const registry::Member& m, std::uint32_t v, char* dst, bool is_param);
   void scalar(const registry::Member& m, std::uint32_t v, char* dst);
+  void mismatch(const registry::Member& m);
   void* pnext(std::uint32_t v);
   std::uint32_t child(std::uint32_t v, std::uint32_t k) const;
   std::uint64_t handle(std::uint64_t captured, const registry::Member& m);
+  template <typename Addr>
+  void check_length(std::span<const registry::Member> members, std::size_t i, std::uint32_t v, Addr&& addr);
 
   const apitrace::Call& call_;
   Arena& arena_;

@@ -108,6 +108,7 @@ void Replayer::decode_args(CallDecoder& d, const registry::Command& cmd, std::ve
     ptrs[i] = &slots[i];
     d.param(params, i, &slots[i]);
   }
+  d.check_params(params, ptrs.data());
 }
 
 void Replayer::invoke(const apitrace::Call& c, const registry::Command& cmd, CallDecoder& d, std::vector<void*>& ptrs,
