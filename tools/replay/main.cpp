@@ -132,6 +132,12 @@ Exit status: 0 replayed (allocations that fail on this device are counted, not e
       throw libtrace::Error(libtrace::Errc::usage, in.name(),
                             "a .foz archive is read by offset: give a file, not a pipe");
     if (sniffed.format == libtrace::Format::apitrace) {
+      std::string head;
+      sniffed.stream = libtrace::peek_stream(std::move(sniffed.stream), 1 << 16, head);
+      if (!libtrace::replay_trace::is_vulkan_stream(head))
+        throw libtrace::Error(libtrace::Errc::unsupported, in.name(),
+                              "this is an apitrace trace of another API; trak-replay reads VMA calls recordings, "
+                              "Fossilize archives and Vulkan captures (trak-capture --trace)");
       for (const auto& [given, name] :
            {std::pair{simulate, "--simulate"}, std::pair{!lines.empty(), "--lines"},
             std::pair{keep_going, "--keep-going"}, std::pair{no_budget, "--no-heap-budget"}})
@@ -139,12 +145,12 @@ Exit status: 0 replayed (allocations that fail on this device are counted, not e
       return tools::run_trace(trace, input, std::move(sniffed.stream), in.name(), device, foz.opt.pipeline_cache, json);
     }
     if (!foz.opt.pipeline_cache.empty()) throw tools::UsageError("--pipeline-cache applies to .foz archives and captures");
-    for (const char* name : {"--snapshot", "--snapshot-dir", "--compare", "--tolerance", "--frames", "--shuffle-memory"})
+    for (const char* name : {"--snapshot", "--snapshot-dir", "--compare", "--tolerance", "--min-psnr", "--frames", "--shuffle-memory"})
       if (app.get_option(name)->count())
         throw tools::UsageError(std::string(name) + " applies to Vulkan captures (trak-capture --trace)");
     if (sniffed.format != libtrace::Format::vma_recording)
       throw tools::not_read_here(in, sniffed.format, "trak-replay",
-                                 "VMA calls recordings, Fossilize archives and Vulkan captures");
+                                 "VMA calls recordings, Fossilize archives and Vulkan captures (trak-capture --trace)");
     auto decoder = std::move(sniffed.stream);
     std::optional<libtrace::Error> error;
     if (simulate) {

@@ -31,6 +31,10 @@ inline void add_trace_options(CLI::App& app, TraceCli& t) {
   app.add_option("--tolerance", t.opt.tolerance,
                  "Captures: the largest channel difference (0-255) that still matches (default 0: bit for bit)")
       ->check(CLI::Range(0, 255));
+  app.add_option("--min-psnr", t.opt.min_psnr,
+                 "Captures: or a PSNR of at least DB matches (another GPU rasterizes slightly differently: 25)")
+      ->type_name("DB")
+      ->check(CLI::Range(0.0, 200.0));
   app.add_option("--frames", t.frames, "Captures: time only frames A-B (from 1)")->type_name("A-B");
   app.add_flag("--shuffle-memory", t.opt.shuffle_memory,
                "Captures, testing: memory types in reverse order and objects away from their memory's start");
@@ -40,6 +44,7 @@ inline const char* const kTraceHelp = R"(
 Vulkan captures (trak-capture --trace), offscreen, on any device:
   trak-replay cube.trace                            replay; frames, fps, memory here and at capture
   trak-replay cube.trace --compare                  compare with the capture's snapshots (PSNR, largest difference)
+  trak-replay cube.trace --compare --min-psnr 25    on another GPU: frames within 25 dB PSNR match
   trak-replay cube.trace --snapshot 1,100 --snapshot-dir out
   trak-replay gl.trace --frames 10-200 --json       time frames 10 to 200
   trak-replay gl.trace --pipeline-cache gl.cache    load the cache if it is there, save it after

@@ -267,7 +267,8 @@ void Replayer::snapshot(VkQueue queue, const Swapchain& sc, std::uint32_t index,
       fc.max_difference = diff.max_channel;
       fc.psnr = diff.psnr;
     }
-    fc.passed = !fc.size_differs && fc.max_difference <= opt_.tolerance;
+    fc.passed = !fc.size_differs &&
+                (fc.max_difference <= opt_.tolerance || (opt_.min_psnr > 0 && fc.psnr >= opt_.min_psnr));
     r_.checks.push_back(fc);
   }
 }

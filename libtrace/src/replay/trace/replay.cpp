@@ -87,7 +87,7 @@ void Replayer::call(const apitrace::Call& c) {
     return;
   }
   const registry::Command* cmd = registry::find_command(name);
-  if (!cmd && !starts(name, "vk")) fail(c, "not a Vulkan capture (trak-replay replays trak-capture --trace streams)");
+  if (!cmd && !starts(name, "vk")) fail(c, "not a Vulkan capture");
   if (!cmd) fail(c, "a command this build does not know (a newer Vulkan than its headers?)");
   if (c.flags & apitrace::kCallIncomplete) return;  // never returned at capture (the application was killed)
   const Handler h = handler(name);
@@ -211,7 +211,7 @@ void Replayer::enumerate_physical_devices(const apitrace::Call& c, const registr
     vkEnumeratePhysicalDevices(instance_, &n, nullptr);
     std::vector<VkPhysicalDevice> gpus(n);
     vkEnumeratePhysicalDevices(instance_, &n, gpus.data());
-    if (gpus.empty()) throw Error(Errc::unsupported, "trak-replay", "no Vulkan device");
+    if (gpus.empty()) throw Error(Errc::unsupported, "vkEnumeratePhysicalDevices", "no Vulkan device");
     std::size_t pick = 0;
     if (!opt_.device.empty()) {
       const bool index = opt_.device.find_first_not_of("0123456789") == std::string::npos;
@@ -467,6 +467,36 @@ Invoker find_invoker(const char* name) {
     return std::strcmp(e.name, n) < 0;
   });
   return it != end && std::strcmp(it->name, name) == 0 ? it->invoke : nullptr;
+}
+
+bool is_vulkan_stream(std::string_view head) {
+  std::size_t at = 0;
+  auto uint = [&](std::uint64_t& v) {
+    v = 0;
+    for (int shift = 0; at < head.size() && shift < 64; shift += 7) {
+      const auto b = static_cast<std::uint8_t>(head[at++]);
+      v |= std::uint64_t{b & 0x7fu} << shift;
+      if (!(b & 0x80)) return true;
+    }
+    return false;
+  };
+  auto string = [&](std::string_view& s) {
+    std::uint64_t n = 0;
+    if (!uint(n) || n > head.size() - at) return false;
+    s = head.substr(at, n);
+    at += n;
+    return true;
+  };
+  std::uint64_t version = 0, semantic = 0, v = 0;
+  if (!uint(version) || version < 6 || !uint(semantic)) return false;
+  for (std::string_view key, value;;) {  // properties, until an empty name
+    if (!string(key)) return false;
+    if (key.empty()) break;
+    if (!string(value)) return false;
+  }
+  std::string_view name;
+  if (at >= head.size() || head[at++] != 0 || !uint(v) || !uint(v) || !string(name)) return false;  // enter, thread, id
+  return name.substr(0, 2) == "vk";
 }
 
 bool Result::compare_failed() const {

@@ -11,6 +11,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "libtrace/core/codec.hpp"
@@ -26,6 +27,7 @@ struct Options {
   bool compare = false;                // compare frames with the capture's snapshots
   std::string capture_snapshots;       // their folder (default: beside the trace)
   double tolerance = 0;                // largest channel difference (0..255) still a match
+  double min_psnr = 0;                 // or: a PSNR (dB) at least this is a match (0: not used)
   std::uint64_t first_frame = 1, last_frame = UINT64_MAX;  // the frames that are timed
   unsigned loop = 1;                   // times the measured frames are played (1: once)
   std::string pipeline_cache;          // loaded before, saved after
@@ -65,6 +67,10 @@ struct Result {
   std::optional<Error> error;         // where the replay stopped, if it did
   bool compare_failed() const;
 };
+
+// Whether the first bytes of a decompressed trace stream (its header and
+// first call) are a Vulkan capture's: the first call is a vk* command.
+bool is_vulkan_stream(std::string_view head);
 
 // Replays the whole stream. Throws Error when it cannot start (not a Vulkan
 // capture, no device); a problem during the replay ends it and is returned
