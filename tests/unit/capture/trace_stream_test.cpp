@@ -25,72 +25,12 @@
 #include "libtrace/image/png.hpp"
 #include "registry/registry.hpp"
 #include "test_util.hpp"
+#include "capture/trace_test_util.hpp"
 
 using namespace libtrace;
 using namespace libtrace::capture::trace;
+using namespace trace_test;
 
-namespace {
-
-std::string temp_path() {
-  char name[] = "/tmp/trak-trace-test-XXXXXX";
-  const int fd = ::mkstemp(name);
-  REQUIRE(fd >= 0);
-  ::close(fd);
-  return name;
-}
-
-// Writes one call of `command` (its parameters as pointers to variables).
-void write_call(Stream& s, const char* command, void** args, std::uint32_t thread = 0) {
-  const registry::Command* cmd = registry::find_command(command);
-  REQUIRE(cmd);
-  std::vector<const char*> names;
-  for (const auto& p : cmd->params()) names.push_back(p.name());
-  const auto id = static_cast<std::uint32_t>(cmd - registry::commands().data());
-  const auto enter = [&](Event& e) {
-    begin_enter(e, thread, id, cmd->name(), names, false);
-    for (std::size_t i = 0; i < cmd->params().size(); ++i) {
-      if (is_output(cmd->params()[i])) continue;
-      e.byte(0x01);
-      e.uint(i);
-      put_param(e, cmd->params(), i, args);
-    }
-    e.byte(0x00);
-  };
-  Event e(s);
-  enter(e);
-  const std::uint64_t no = s.commit(e, Stream::Kind::enter, enter);
-  const auto leave = [&](Event& x) {
-    x.byte(0x01);
-    x.uint(no);
-    for (std::size_t i = 0; i < cmd->params().size(); ++i) {
-      if (!is_output(cmd->params()[i])) continue;
-      x.byte(0x01);
-      x.uint(i);
-      put_param(x, cmd->params(), i, args);
-    }
-    x.byte(0x00);
-  };
-  Event l(s);
-  leave(l);
-  s.commit(l, Stream::Kind::leave, leave);
-}
-
-std::vector<std::string> dump_all(const std::string& path) {
-  InputFile in(path);
-  apitrace::Parser p(open_decoder(in), in.name());
-  std::vector<std::string> out;
-  apitrace::DumpOptions opt;
-  opt.multiline = false;
-  while (const apitrace::Call* c = p.next()) {
-    std::string line;
-    apitrace::dump_call(*c, opt, line);
-    while (!line.empty() && line.back() == '\n') line.pop_back();
-    out.push_back(line);
-  }
-  return out;
-}
-
-}  // namespace
 
 TEST_CASE("a command's parameters come out with registry names: enums, flags, pNext, len arrays, outputs") {
   const std::string path = temp_path();

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: MIT
+// The replay's decoder against the capture's encoder: a call encoded,
+// decoded back into C structs and encoded again reads the same; handles go
+// through the map; what a damaged stream puts under the wrong member, or an
+// array shorter than its count, is a problem, not a value for the driver;
+// the memory types the application saw tell what each object needs.
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "capture/trace_test_util.hpp"
+#include "replay/trace/decode.hpp"
+#include "replay/trace/replayer.hpp"
+
+using namespace libtrace;
+using namespace trace_test;
+namespace rt = libtrace::replay_trace;
+
+namespace {
+
+// Encodes the call `args` makes, decodes it into fresh slots (handles mapped
+// to themselves), encodes those again; returns both dumps.
+std::pair<std::string, std::string> round_trip(const char* command, void** args, std::vector<std::string>* problems = nullptr) {
+  const registry::Command* cmd = registry::find_command(command);
+  REQUIRE(cmd);
+  const std::string first = temp_path(), second = temp_path();
+  {
+    Stream s(first, {});
+    write_call(s, command, args);
+    s.finish();
+  }
+  InputFile in(first);
+  apitrace::ParserOptions popt;
+  popt.keep_blob_data = true;
+  apitrace::Parser p(open_decoder(in), in.name(), popt);
+  const apitrace::Call* c = p.next();
+  REQUIRE(c);
+  rt::HandleMap handles;
+  for (std::uint32_t i = 0; i < c->values.size(); ++i)
+    if (c->values[i].kind == apitrace::Kind::pointer) handles.set(c->values[i].num.u, c->values[i].num.u);
+  rt::Arena arena;
+  rt::CallDecoder d(*c, arena, handles);
+  const auto params = cmd->params();
+  std::vector<std::uint64_t> slots(params.size());
+  std::vector<void*> ptrs(params.size());
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    ptrs[i] = &slots[i];
+    d.param(params, i, &slots[i]);
+  }
+  d.check_params(params, ptrs.data());
+  if (problems) *problems = d.problems();
+  // Outputs come back as storage for the driver: give them the recorded values.
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    if (params[i].type != registry::Type::handle || params[i].is_const || !params[i].pointer_depth) continue;
+    const auto recorded = d.handles_of(d.arg(i));
+    auto* out = *reinterpret_cast<std::uint64_t**>(&slots[i]);
+    for (std::size_t k = 0; out && k < recorded.size(); ++k) out[k] = recorded[k];
+  }
+  {
+    Stream s(second, {});
+    write_call(s, command, ptrs.data());
+    s.finish();
+  }
+  auto a = dump_all(first), b = dump_all(second);
+  ::unlink(first.c_str());
+  ::unlink(second.c_str());
+  REQUIRE(a.size() == 1);
+  REQUIRE(b.size() == 1);
+  return {a[0], b[0]};
+}
+
+}  // namespace
+
+TEST_CASE("a render pass's create info: nested arrays, pointers, pNext, enums and flags decode back to the same") {
+  const VkAttachmentDescription att[2] = {
+      {0, VK_FORMAT_B8G8R8A8_UNORM, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_STORE,
+       VK_ATTACHMENT_LOAD_OP_DONT_CARE, VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_IMAGE_LAYOUT_UNDEFINED,
+       VK_IMAGE_LAYOUT_PRESENT_SRC_KHR},
+      {0, VK_FORMAT_D16_UNORM, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_DONT_CARE,
+       VK_ATTACHMENT_LOAD_OP_DONT_CARE, VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_IMAGE_LAYOUT_UNDEFINED,
+       VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL}};
+  const VkAttachmentReference color{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+  const VkAttachmentReference depth{1, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL};
+  const std::uint32_t preserve[] = {1};
+  const VkSubpassDescription sub{0, VK_PIPELINE_BIND_POINT_GRAPHICS, 0, nullptr, 1, &color, nullptr, &depth, 1, preserve};
+  const VkSubpassDependency dep{VK_SUBPASS_EXTERNAL, 0, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+                                VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, 0,
+                                VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_DEPENDENCY_BY_REGION_BIT};
+  const std::uint32_t masks[] = {0x3};
+  const VkRenderPassMultiviewCreateInfo multiview{VK_STRUCTURE_TYPE_RENDER_PASS_MULTIVIEW_CREATE_INFO, nullptr, 1, masks,
+                                                  0, nullptr, 0, nullptr};
+  const VkRenderPassCreateInfo ci{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, &multiview, 0, 2, att, 1, &sub, 1, &dep};
+  VkDevice device = reinterpret_cast<VkDevice>(std::uintptr_t{0xde});
+  const VkRenderPassCreateInfo* pci = &ci;
+  const VkAllocationCallbacks* alloc = nullptr;
+  VkRenderPass rp = reinterpret_cast<VkRenderPass>(std::uintptr_t{0x77});
+  VkRenderPass* out = &rp;
+  void* args[] = {&device, &pci, &alloc, &out};
+  const auto [a, b] = round_trip("vkCreateRenderPass", args);
+  CHECK(a.find("VK_IMAGE_LAYOUT_PRESENT_SRC_KHR") != std::string::npos);
+  CHECK(a.find("VK_STRUCTURE_TYPE_RENDER_PASS_MULTIVIEW_CREATE_INFO") != std::string::npos);
+  CHECK(a == b);
+}
+
+TEST_CASE("fixed arrays, strings, blobs and parameters declared as arrays decode back to the same") {
+  const char* layers[] = {"VK_LAYER_one", "VK_LAYER_two"};
+  const char* exts[] = {"VK_KHR_surface"};
+  const VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO, nullptr, "demo", 3, "engine", 4, VK_API_VERSION_1_3};
+  const VkInstanceCreateInfo ci{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, nullptr, 0, &app, 2, layers, 1, exts};
+  const VkInstanceCreateInfo* pci = &ci;
+  const VkAllocationCallbacks* alloc = nullptr;
+  VkInstance inst = reinterpret_cast<VkInstance>(std::uintptr_t{0x11});
+  VkInstance* out = &inst;
+  void* a1[] = {&pci, &alloc, &out};
+  const auto [x, y] = round_trip("vkCreateInstance", a1);
+  CHECK(x.find("\"VK_LAYER_two\"") != std::string::npos);
+  CHECK(x == y);
+
+  VkCommandBuffer cmd = reinterpret_cast<VkCommandBuffer>(std::uintptr_t{0xc0});
+  const float constants[4] = {0.25f, 0.5f, -1.0f, 3.0e-9f};
+  const float* pc = constants;
+  void* a2[] = {&cmd, &pc};
+  const auto [p, q] = round_trip("vkCmdSetBlendConstants", a2);
+  CHECK(p == q);
+
+  VkBuffer dst = reinterpret_cast<VkBuffer>(std::uintptr_t{0xb});
+  VkDeviceSize offset = 16, size = 5;
+  const char bytes[] = "hello";
+  const void* data = bytes;
+  void* a3[] = {&cmd, &dst, &offset, &size, &data};
+  const auto [u, v] = round_trip("vkCmdUpdateBuffer", a3);
+  CHECK(u.find("pData = blob(5)") != std::string::npos);
+  CHECK(u == v);
+}
+
+TEST_CASE("an array shorter than its count and a handle the replay never made are problems") {
+  // descriptorWriteCount says 3, the array holds 1: a damaged stream.
+  const VkDescriptorBufferInfo info{reinterpret_cast<VkBuffer>(std::uintptr_t{0xb0}), 0, 64};
+  const VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, nullptr,
+                                   reinterpret_cast<VkDescriptorSet>(std::uintptr_t{0x5e}), 0, 0, 1,
+                                   VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, nullptr, &info, nullptr};
+  VkDevice device = reinterpret_cast<VkDevice>(std::uintptr_t{0xde});
+  std::uint32_t count = 1, none = 0;
+  const VkWriteDescriptorSet* pw = &write;
+  const VkCopyDescriptorSet* pc = nullptr;
+  void* args[] = {&device, &count, &pw, &none, &pc};
+  std::vector<std::string> problems;
+  round_trip("vkUpdateDescriptorSets", args, &problems);
+  CHECK(problems.empty());
+
+  const std::string path = temp_path();
+  {
+    Stream s(path, {});
+    write_call(s, "vkUpdateDescriptorSets", args);
+    s.finish();
+  }
+  InputFile in(path);
+  apitrace::Parser p(open_decoder(in), in.name());
+  const apitrace::Call* c = p.next();
+  REQUIRE(c);
+  apitrace::Call damaged = *c;
+  damaged.values[damaged.args[1]].num.u = 3;  // descriptorWriteCount
+  rt::HandleMap handles;  // knows nothing: every handle is one the replay never made
+  rt::Arena arena;
+  rt::CallDecoder d(damaged, arena, handles);
+  const auto params = registry::find_command("vkUpdateDescriptorSets")->params();
+  std::vector<std::uint64_t> slots(params.size());
+  std::vector<void*> ptrs(params.size());
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    ptrs[i] = &slots[i];
+    d.param(params, i, &slots[i]);
+  }
+  d.check_params(params, ptrs.data());
+  bool short_array = false, unknown_handle = false;
+  for (const std::string& s : d.problems()) {
+    short_array = short_array || s.find("pDescriptorWrites holds 1 for a descriptorWriteCount of 3") != std::string::npos;
+    unknown_handle = unknown_handle || s.find("VkDevice the replay never made") != std::string::npos;
+  }
+  CHECK(short_array);
+  CHECK(unknown_handle);
+  ::unlink(path.c_str());
+}
+
+TEST_CASE("the handle map: null stays null, unknown handles are reported") {
+  rt::HandleMap m;
+  bool missing = false;
+  CHECK(m.get(0, &missing) == 0);
+  CHECK(!missing);
+  CHECK(m.get(0x1234, &missing) == 0);
+  CHECK(missing);
+  m.set(0x1234, 0x9);
+  missing = false;
+  CHECK(m.get(0x1234, &missing) == 0x9);
+  CHECK(!missing);
+  m.set(0, 0x5);  // VK_NULL_HANDLE is never mapped
+  CHECK(m.get(0) == 0);
+  m.erase(0x1234);
+  CHECK(!m.has(0x1234));
+}
+
+TEST_CASE("the memory types the application saw tell what each object needs") {
+  rt::CaptureDevice lavapipe;
+  lavapipe.known = true;
+  lavapipe.real.memoryTypeCount = 1;
+  lavapipe.real.memoryTypes[0].propertyFlags = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT | VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                               VK_MEMORY_PROPERTY_HOST_COHERENT_BIT | VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
+  lavapipe.to_real = {0, 0};
+  CHECK(lavapipe.shown_flags(0) == VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  CHECK(lavapipe.shown_flags(1) == (VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT |
+                                    VK_MEMORY_PROPERTY_HOST_CACHED_BIT));
+  CHECK(lavapipe.shown_flags(2) == 0);  // no such type
+  rt::CaptureDevice plain;
+  plain.known = true;
+  plain.real.memoryTypeCount = 2;
+  plain.real.memoryTypes[0].propertyFlags = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+  plain.real.memoryTypes[1].propertyFlags = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
+  plain.to_real = {0, 1};
+  CHECK(plain.shown_flags(1) == VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT);
+}
