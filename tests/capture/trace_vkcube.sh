@@ -36,4 +36,9 @@ real=$(jq 'select(.name == "trakPhysicalDevice") | .args.memoryProperties.member
 [ "$(png_size cube.snapshots/frame-000030.png)" = "500 500" ] || fail "frame 30's snapshot"
 cmp -s cube.snapshots/frame-000001.png cube.snapshots/frame-000030.png && fail "frames 1 and 30 are the same picture"
 [ "$(calls trakSnapshot)" = 2 ] || fail "trakSnapshot calls"
+# Both recorders in one run: the archive as without the trace, the trace as without the archive.
+xrun "$CAPTURE" --trace both.trace --foz both --json -o both.json -- vkcube --c 20 > both.out 2> both.err ||
+  { cat both.err >&2; fail "trak-capture --trace --foz"; }
+[ "$(jq '.archives[0].entries_per_tag.graphics_pipeline' both.json)" = 1 ] || fail "--foz beside --trace"
+[ "$(jq '.traces[0].frames.count' both.json)" = 20 ] || fail "--trace beside --foz"
 exit 0

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+// What the trace's hand-written hooks share.
+#pragma once
+
+#include <vulkan/vulkan_core.h>
+
+#include <cstdint>
+
+#include "capture/trace_call.hpp"
+#include "capture/trace_device.hpp"
+
+namespace libtrace::capture::trace {
+
+template <typename T>
+inline T& arg(Call& c, std::size_t i) {
+  return c.arg<T>(i);
+}
+inline DeviceTrace* trace_of(Call& c) { return c.dev ? c.dev->trace.get() : nullptr; }
+template <typename T>
+inline std::uint64_t handle_bits(T* h) {
+  return reinterpret_cast<std::uintptr_t>(h);
+}
+inline bool ok(const Call& c) { return c.result() == VK_SUCCESS; }
+
+// The hooks of trace_hooks_commands.cpp (submits, what command buffers
+// name, descriptor sets and templates), or null.
+const Hooks* find_command_hooks(const char* name);
+
+}  // namespace libtrace::capture::trace
