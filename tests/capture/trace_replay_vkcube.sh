@@ -19,6 +19,9 @@ env -u DISPLAY "$REPLAY" cube.trace --compare --shuffle-memory --snapshot 15 --s
   2> shuffled.err || { cat shuffled.err >&2; fail "trak-replay --shuffle-memory"; }
 [ "$(jq -c '[.checks[] | .max_difference] | max' shuffled.json)" = 0 ] || fail "other memory placement, other pixels"
 [ "$(png_size mine/frame-000015.png)" = "500 500" ] || fail "the replay's snapshot"
+# --frames times a range, --loop plays the capture again: 3 passes of frames 10-30.
+env -u DISPLAY "$REPLAY" cube.trace --frames 10-30 --loop 3 --json > loop.json 2> loop.err || { cat loop.err >&2; fail "--loop"; }
+[ "$(jq -c '[.passes, .timed_frames]' loop.json)" = '[3,60]' ] || fail "--frames 10-30 --loop 3: $(jq -c '[.passes, .timed_frames]' loop.json)"
 # A table by default, with the frames and their comparison.
 env -u DISPLAY "$REPLAY" cube.trace --compare > table.txt 2> table.err || fail "trak-replay table"
 grep -q '^frame 30 *match: largest channel difference 0, PSNR inf dB' table.txt || { cat table.txt >&2; fail "table"; }

@@ -8,6 +8,8 @@
 #include <string>
 
 #include "libtrace/capture/run.hpp"
+#include "libtrace/core/codec.hpp"
+#include "libtrace/core/io.hpp"
 #include "libtrace/replay/trace/replay.hpp"
 #include "tool_main.hpp"
 
@@ -16,6 +18,7 @@ namespace tools {
 struct TraceCli {
   libtrace::replay_trace::Options opt;
   std::string snapshots, frames;
+  unsigned loop = 1;
 };
 
 inline constexpr int kFramesDiffer = 3;
@@ -36,6 +39,9 @@ inline void add_trace_options(CLI::App& app, TraceCli& t) {
       ->type_name("DB")
       ->check(CLI::Range(0.0, 200.0));
   app.add_option("--frames", t.frames, "Captures: time only frames A-B (from 1)")->type_name("A-B");
+  app.add_option("--loop", t.loop, "Captures: replay N times, the timed frames of every pass in the figures")
+      ->type_name("N")
+      ->check(CLI::Range(1u, 100000u));
   app.add_flag("--shuffle-memory", t.opt.shuffle_memory,
                "Captures, testing: memory types in reverse order and objects away from their memory's start");
 }
@@ -47,6 +53,7 @@ Vulkan captures (trak-capture --trace), offscreen, on any device:
   trak-replay cube.trace --compare --min-psnr 25    on another GPU: frames within 25 dB PSNR match
   trak-replay cube.trace --snapshot 1,100 --snapshot-dir out
   trak-replay gl.trace --frames 10-200 --json       time frames 10 to 200
+  trak-replay gl.trace --frames 10-200 --loop 5     five passes, their frames 10 to 200 timed together
   trak-replay gl.trace --pipeline-cache gl.cache    load the cache if it is there, save it after
 Exit status for captures: 0 replayed, 1 bad input or a call that fails here, 2 usage, 3 frames differ.
 )";
@@ -75,7 +82,15 @@ inline int run_trace(TraceCli& t, const std::string& input, std::unique_ptr<libt
     if (o.last_frame < o.first_frame) throw UsageError("--frames: the range " + t.frames + " is empty");
   }
   o.warnings = warning_sink("trak-replay");
-  const auto r = libtrace::replay_trace::replay(std::move(decoder), name, o);
+  if (t.loop > 1 && libtrace::is_stdio(input)) throw UsageError("--loop reads the capture again: give a file, not a pipe");
+  auto r = libtrace::replay_trace::replay(std::move(decoder), name, o);
+  for (unsigned pass = 1; pass < t.loop && !r.error; ++pass) {
+    libtrace::InputFile again(input);
+    libtrace::replay_trace::Options quiet = o;  // snapshots and checks come from the first pass
+    quiet.snapshots.clear();
+    quiet.compare = false;
+    add_pass(r, libtrace::replay_trace::replay(libtrace::open_decoder(again), name, quiet));
+  }
   std::cout << (json ? libtrace::replay_trace::format_json(r) : libtrace::replay_trace::format_table(r));
   std::cout.flush();
   if (r.error) throw *r.error;

@@ -29,6 +29,14 @@ std::string psnr_text(double db) { return std::isinf(db) ? "inf" : fixed(db, 1);
 
 }  // namespace
 
+void add_pass(Result& total, const Result& pass) {
+  ++total.passes;
+  total.timed_frames += pass.timed_frames;
+  total.seconds += pass.seconds;
+  total.frame_ms.insert(total.frame_ms.end(), pass.frame_ms.begin(), pass.frame_ms.end());
+  if (pass.error && !total.error) total.error = pass.error;
+}
+
 std::string format_table(const Result& r) {
   std::string out;
   auto row = [&](const std::string& k, const std::string& v) {
@@ -43,7 +51,7 @@ std::string format_table(const Result& r) {
   row("frames", std::to_string(r.frames));
   if (r.timed_frames) {
     row("fps", fixed(double(r.timed_frames) / r.seconds, 1) + " (" + std::to_string(r.timed_frames) + " frames in " +
-                   fixed(r.seconds, 3) + " s)");
+                   fixed(r.seconds, 3) + " s" + (r.passes > 1 ? ", " + std::to_string(r.passes) + " passes" : "") + ")");
     row("frame ms", "min " + fixed(percentile(r.frame_ms, 0), 2) + ", median " + fixed(percentile(r.frame_ms, 0.5), 2) +
                         ", p95 " + fixed(percentile(r.frame_ms, 0.95), 2) + ", max " + fixed(percentile(r.frame_ms, 1), 2));
   }
@@ -83,6 +91,8 @@ std::string format_json(const Result& r) {
   w.Uint64(r.frames);
   w.Key("timed_frames");
   w.Uint64(r.timed_frames);
+  w.Key("passes");
+  w.Uint(r.passes);
   w.Key("seconds");
   w.Double(r.seconds);
   w.Key("fps");

@@ -29,7 +29,6 @@ struct Options {
   double tolerance = 0;                // largest channel difference (0..255) still a match
   double min_psnr = 0;                 // or: a PSNR (dB) at least this is a match (0: not used)
   std::uint64_t first_frame = 1, last_frame = UINT64_MAX;  // the frames that are timed
-  unsigned loop = 1;                   // times the measured frames are played (1: once)
   std::string pipeline_cache;          // loaded before, saved after
   // Testing: place objects differently than plain suballocation would
   // (larger alignment, memory types in reverse order), same pixels expected.
@@ -58,6 +57,7 @@ struct Result {
   std::uint64_t frames = 0;
   double seconds = 0;                 // the timed frames
   std::uint64_t timed_frames = 0;
+  unsigned passes = 1;                // --loop: whole replays, their timed frames together
   std::vector<double> frame_ms;       // each timed frame
   std::vector<MemoryUse> memory_here;     // by memory type of this device
   std::vector<MemoryUse> memory_capture;  // by memory type the application chose at capture
@@ -76,6 +76,9 @@ bool is_vulkan_stream(std::string_view head);
 // capture, no device); a problem during the replay ends it and is returned
 // in `error` with what was replayed before.
 Result replay(std::unique_ptr<Decoder> decoder, const std::string& name, const Options& opt);
+
+// Adds the timed frames of another pass of the same capture to `total`.
+void add_pass(Result& total, const Result& pass);
 
 std::string format_table(const Result& r);
 std::string format_json(const Result& r);
