@@ -22,6 +22,11 @@ env -u DISPLAY "$REPLAY" cube.trace --compare --shuffle-memory --snapshot 15 --s
 # --frames times a range, --loop plays the capture again: 3 passes of frames 10-30.
 env -u DISPLAY "$REPLAY" cube.trace --frames 10-30 --loop 3 --json > loop.json 2> loop.err || { cat loop.err >&2; fail "--loop"; }
 [ "$(jq -c '[.passes, .timed_frames]' loop.json)" = '[3,60]' ] || fail "--frames 10-30 --loop 3: $(jq -c '[.passes, .timed_frames]' loop.json)"
+# --present window: the frames shown in an X11 window too, the same pixels read back.
+xrun "$REPLAY" cube.trace --present window --compare --json > window.json 2> window.err ||
+  { cat window.err >&2; fail "--present window"; }
+jq -e '.adapted | index("frames shown in an X11 window too") != null' window.json > /dev/null || fail "no window"
+[ "$(jq -c '[.checks[] | .max_difference] | max' window.json)" = 0 ] || fail "--present window changed the pixels"
 # A table by default, with the frames and their comparison.
 env -u DISPLAY "$REPLAY" cube.trace --compare > table.txt 2> table.err || fail "trak-replay table"
 grep -q '^frame 30 *match: largest channel difference 0, PSNR inf dB' table.txt || { cat table.txt >&2; fail "table"; }

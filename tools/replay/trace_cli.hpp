@@ -17,7 +17,7 @@ namespace tools {
 
 struct TraceCli {
   libtrace::replay_trace::Options opt;
-  std::string snapshots, frames;
+  std::string snapshots, frames, present = "offscreen";
   unsigned loop = 1;
 };
 
@@ -39,6 +39,8 @@ inline void add_trace_options(CLI::App& app, TraceCli& t) {
       ->type_name("DB")
       ->check(CLI::Range(0.0, 200.0));
   app.add_option("--frames", t.frames, "Captures: time only frames A-B (from 1)")->type_name("A-B");
+  app.add_option("--present", t.present, "Captures: offscreen (default), or window: also show the frames in an X11 window")
+      ->check(CLI::IsMember({"offscreen", "window"}));
   app.add_option("--loop", t.loop, "Captures: replay N times, the timed frames of every pass in the figures")
       ->type_name("N")
       ->check(CLI::Range(1u, 100000u));
@@ -55,6 +57,7 @@ Vulkan captures (trak-capture --trace), offscreen, on any device:
   trak-replay gl.trace --frames 10-200 --json       time frames 10 to 200
   trak-replay gl.trace --frames 10-200 --loop 5     five passes, their frames 10 to 200 timed together
   trak-replay gl.trace --pipeline-cache gl.cache    load the cache if it is there, save it after
+  trak-replay gl.trace --present window             watch it (an X11 display; the frames are blitted there)
 Exit status for captures: 0 replayed, 1 bad input or a call that fails here, 2 usage, 3 frames differ.
 )";
 
@@ -62,6 +65,7 @@ inline int run_trace(TraceCli& t, const std::string& input, std::unique_ptr<libt
                      const std::string& name, const std::string& device, const std::string& pipeline_cache, bool json) {
   auto& o = t.opt;
   o.device = device;
+  o.present_window = t.present == "window";
   o.pipeline_cache = pipeline_cache;
   if (!t.snapshots.empty()) o.snapshots = libtrace::capture::parse_frames(t.snapshots);
   if (o.snapshot_dir.empty()) {

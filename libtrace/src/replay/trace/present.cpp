@@ -147,6 +147,17 @@ void Replayer::present(const apitrace::Call& c, const registry::Command&) {
     const auto sc = swapchains_.find(shown.empty() ? 0 : shown[0]);
     if (sc != swapchains_.end() && info.pImageIndices) snapshot(queue, sc->second, info.pImageIndices[0], frame_);
   }
+  if (opt_.present_window) {
+    const auto shown = d.handles_of(d.field(d.arg(1), "pSwapchains"));
+    const auto sc = swapchains_.find(shown.empty() ? 0 : shown[0]);
+    if (sc != swapchains_.end() && info.pImageIndices && info.pImageIndices[0] < sc->second.images.size()) {
+      if (!window_) {
+        window_ = std::make_unique<Window>(instance_, devices_.at(device), device, queue, q->second.second, sc->second.extent);
+        adapted("frames shown in an X11 window too");
+      }
+      window_->show(sc->second.images[info.pImageIndices[0]], sc->second.extent);
+    }
+  }
   const auto now = std::chrono::steady_clock::now();
   if (timed) {
     if (frame_ == opt_.last_frame || frame_ == opt_.first_frame) vkQueueWaitIdle(queue);

@@ -59,7 +59,7 @@ VkMemoryPropertyFlags CaptureDevice::shown_flags(std::uint32_t shown) const {
 
 Replayer::Replayer(const Options& opt, Result& result) : opt_(opt), r_(result) { vk::load_loader(); }
 
-Replayer::~Replayer() = default;
+Replayer::~Replayer() { window_.reset(); }
 
 void Replayer::adapted(const std::string& what) {
   if (std::find(r_.adapted.begin(), r_.adapted.end(), what) == r_.adapted.end()) r_.adapted.push_back(what);
@@ -182,12 +182,23 @@ void Replayer::create_instance(const apitrace::Call& c, const registry::Command&
   for (std::uint32_t i = 0; i < ci->enabledExtensionCount; ++i) {
     const std::string_view e = names[i];
     const bool here = std::any_of(have.begin(), have.end(), [&](const auto& p) { return e == p.extensionName; });
-    // Offscreen: no window system. VK_KHR_surface stays (swapchain layouts need it).
-    const bool window = e != "VK_KHR_surface" && e.size() > 8 && e.substr(e.size() - 8) == "_surface";
+    // Offscreen: no window system. VK_KHR_surface stays (swapchain layouts need
+    // it), and with --present window the xcb one trak-replay's window uses.
+    const bool window = e != "VK_KHR_surface" && e.size() > 8 && e.substr(e.size() - 8) == "_surface" &&
+                        !(opt_.present_window && e == "VK_KHR_xcb_surface");
     if (here && !window) names[kept++] = names[i];
     else adapted("instance extension " + std::string(e) + (window ? ": offscreen, left out" : ": not here, left out"));
   }
   ci->enabledExtensionCount = kept;
+  std::vector<const char*> with_window;
+  if (opt_.present_window) {
+    with_window.assign(names, names + kept);
+    for (const char* need : {"VK_KHR_surface", "VK_KHR_xcb_surface"})
+      if (std::none_of(with_window.begin(), with_window.end(), [&](const char* x) { return std::string_view(x) == need; }))
+        with_window.push_back(need);
+    ci->ppEnabledExtensionNames = with_window.data();
+    ci->enabledExtensionCount = static_cast<std::uint32_t>(with_window.size());
+  }
   if (ci->enabledLayerCount) adapted("instance layers the application enabled: left out");
   ci->enabledLayerCount = 0;
   if (ci->pNext) adapted("instance create info's pNext (debug callbacks of the application): left out");
@@ -253,6 +264,13 @@ void Replayer::create_device(const apitrace::Call& c, const registry::Command& c
     else adapted("device extension " + std::string(e) + ": not here, left out");
   }
   ci->enabledExtensionCount = kept;
+  std::vector<const char*> with_swapchain;
+  if (opt_.present_window && std::none_of(names, names + kept, [](const char* x) { return std::string_view(x) == "VK_KHR_swapchain"; })) {
+    with_swapchain.assign(names, names + kept);
+    with_swapchain.push_back("VK_KHR_swapchain");
+    ci->ppEnabledExtensionNames = with_swapchain.data();
+    ci->enabledExtensionCount = static_cast<std::uint32_t>(with_swapchain.size());
+  }
   ci->enabledLayerCount = 0;
   // Features the capture enabled that this device lacks are turned off, by name.
   VkPhysicalDeviceFeatures have_core{};
@@ -298,6 +316,7 @@ void Replayer::destroy_device(const apitrace::Call& c, const registry::Command& 
   const auto device = reinterpret_cast<VkDevice>(handles_.get(d.uint_of(d.arg(0))));
   if (!device) return;
   vkDeviceWaitIdle(device);
+  if (window_ && window_->device() == device) window_.reset();
   free_objects(device);
   for (auto& [family, pool] : pools_[device]) vkDestroyCommandPool(device, pool, nullptr);
   pools_.erase(device);

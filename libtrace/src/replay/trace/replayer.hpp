@@ -18,6 +18,7 @@
 #include "libtrace/replay/trace/replay.hpp"
 #include "registry/registry.hpp"
 #include "replay/trace/decode.hpp"
+#include "replay/trace/window.hpp"
 
 namespace libtrace::replay_trace {
 
@@ -130,6 +131,7 @@ class Replayer {
   std::map<std::uint32_t, MemoryUse> used_here_, used_capture_;  // by memory type
   VkDevice cache_device_ = VK_NULL_HANDLE;  // --pipeline-cache: the first cache, saved when it goes
   VkPipelineCache cache_ = VK_NULL_HANDLE;
+  std::unique_ptr<Window> window_;  // --present window, made at the first present
   std::uint64_t frame_ = 0;
   std::chrono::steady_clock::time_point frame_start_;
   bool timing_ = false;

@@ -30,6 +30,7 @@ struct Options {
   double min_psnr = 0;                 // or: a PSNR (dB) at least this is a match (0: not used)
   std::uint64_t first_frame = 1, last_frame = UINT64_MAX;  // the frames that are timed
   std::string pipeline_cache;          // loaded before, saved after
+  bool present_window = false;         // also show the frames in an X11 window
   // Testing: place objects differently than plain suballocation would
   // (larger alignment, memory types in reverse order), same pixels expected.
   bool shuffle_memory = false;
