@@ -9,6 +9,7 @@
 
 #include <pthread.h>
 
+#include <atomic>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -131,6 +132,9 @@ std::shared_ptr<Device> device_of(const void* dispatchable) {
 
 bool tracing() { return global().config.trace && trace::Stream::get(); }
 
+// Bumped whenever a device comes or goes: per-thread lookups start over.
+std::atomic<std::uint64_t> g_device_generation{0};
+
 // Recording never fails a call: whatever escapes is logged once.
 template <typename Fn>
 void quietly(const char* what, Fn&& fn) {
@@ -208,6 +212,7 @@ VkResult CreateDevice(VkPhysicalDevice gpu, const VkDeviceCreateInfo* ci,
   });
   if (tracing()) quietly("cannot trace this device", [&] { start_trace(*dev, *inst); });
   global().devices.insert(layer::dispatch_key(*out), std::move(dev));
+  g_device_generation.fetch_add(1, std::memory_order_release);
   return r;
 }
 
@@ -215,6 +220,7 @@ void DestroyDevice(VkDevice device, const VkAllocationCallbacks* alloc) {
   if (!device) return;
   const auto dev = global().devices.erase(layer::dispatch_key(device));
   if (!dev) return;
+  g_device_generation.fetch_add(1, std::memory_order_release);
   if (dev->trace && dev->trace->snapshots)
     quietly("cannot release the snapshots' objects", [&] { dev->trace->snapshots->release(*dev->trace); });
   // What this device made is in the file before the application moves on.
@@ -407,6 +413,23 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetInstanceProcAddr(VkInstance instance
 }  // namespace
 
 std::shared_ptr<Device> find_device(const void* dispatchable) { return device_of(dispatchable); }
+
+Device* device_for_call(const void* dispatchable) {
+  struct Cache {
+    const void* key = nullptr;
+    std::uint64_t generation = ~std::uint64_t{0};
+    std::shared_ptr<Device> device;
+  };
+  thread_local Cache cache;
+  const void* key = layer::dispatch_key(dispatchable);
+  const std::uint64_t generation = g_device_generation.load(std::memory_order_acquire);
+  if (cache.key != key || cache.generation != generation) {
+    cache.device = device_of(dispatchable);
+    cache.key = key;
+    cache.generation = generation;
+  }
+  return cache.device.get();
+}
 std::shared_ptr<layer::Instance> find_instance(const void* dispatchable) {
   return global().instances.find(layer::dispatch_key(dispatchable));
 }

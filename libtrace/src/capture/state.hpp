@@ -27,6 +27,11 @@ struct Device {
 
 // By any dispatchable handle of the device (or instance); null if unknown.
 std::shared_ptr<Device> find_device(const void* dispatchable);
+// The same for every traced call: a cache per thread, so that threads
+// calling at once share no lock and no reference count. The pointer stays
+// valid until this thread's next lookup (the cache holds a reference), so a
+// device's own vkDestroyDevice call may use it to the end.
+Device* device_for_call(const void* dispatchable);
 std::shared_ptr<layer::Instance> find_instance(const void* dispatchable);
 
 // The foz recorder's own entry point for a device command, or null: the

@@ -30,6 +30,8 @@ CommandInfo make_info(const char* name, Level level) {
     if (is_output(info.params[i])) info.outputs.push_back(static_cast<std::uint8_t>(i));
   }
   info.records_commands = !info.params.empty() && std::string_view(info.params[0].type_name()) == "VkCommandBuffer";
+  info.whole = info.records_commands && info.outputs.empty() && std::string_view(name).substr(0, 5) == "vkCmd" &&
+               std::string_view(info.cmd->return_type()) == "void";
   const std::string_view ret = info.cmd->return_type();
   if (ret == "VkResult") {
     info.ret = Ret::result;
@@ -74,7 +76,7 @@ Call::Call(const CommandInfo& info_, void** a) : info(info_), args(a) {
       level_ok_ = inst != nullptr;
       break;
     case Level::device:
-      dev = find_device(*static_cast<void**>(args[0]));
+      dev = device_for_call(*static_cast<void**>(args[0]));
       level_ok_ = dev != nullptr;
       break;
   }
@@ -101,7 +103,7 @@ Call::Call(const CommandInfo& info_, void** a) : info(info_), args(a) {
       collect_handles(&named);
     }
     serialize(e);
-    no_ = s->commit(e, Stream::Kind::enter, serialize);
+    no_ = s->commit(e, info.whole ? Stream::Kind::whole : Stream::Kind::enter, serialize);
     if (dt) {
       collect_handles(nullptr);
       if (!named.empty()) dt->touch(*static_cast<VkCommandBuffer*>(args[0]), named);
@@ -121,7 +123,7 @@ void Call::leave(const void* r) {
   Stream* s = Stream::get();
   try {
     if (info.hooks && info.hooks->after_call && level_ok_) info.hooks->after_call(*this);
-    if (!s || !entered_) return;
+    if (!s || !entered_ || info.whole) return;
     const auto serialize = [&](Event& e) {
       e.byte(0x01);
       e.uint(no_);

@@ -48,6 +48,10 @@ struct CommandInfo {
   std::vector<const char*> param_names;
   std::vector<std::uint8_t> outputs;  // indexes of the parameters recorded at leave
   bool records_commands = false;      // dispatched on a command buffer: what it names is kept
+  // A vkCmd* command with no output and no return value: its leave event
+  // says nothing but "returned", so it is appended with the enter event (one
+  // lock, not two, for most of an application's calls).
+  bool whole = false;
   const Hooks* hooks = nullptr;
 };
 
@@ -82,7 +86,7 @@ class Call {
   void** args;
   const void* ret = nullptr;
   std::shared_ptr<layer::Instance> inst;
-  std::shared_ptr<Device> dev;
+  Device* dev = nullptr;  // kept alive by this thread's lookup cache (state.hpp)
   // What a before_call hook made for the next layer and must outlive the call.
   std::shared_ptr<void> keep;
 

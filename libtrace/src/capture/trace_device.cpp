@@ -49,7 +49,7 @@ void write_update(Stream& s, VkDevice device, const Bound& b, VkDeviceSize objec
   };
   Event e(s);
   serialize(e);
-  s.commit(e, Stream::Kind::fake, serialize);
+  s.commit(e, Stream::Kind::whole, serialize);
 }
 
 }  // namespace

@@ -51,7 +51,7 @@ void physical_device_record(Call& c) {
   };
   Event e(*s);
   serialize(e);
-  s->commit(e, Stream::Kind::fake, serialize);
+  s->commit(e, Stream::Kind::whole, serialize);
 }
 
 void memory_properties(Call& c) {

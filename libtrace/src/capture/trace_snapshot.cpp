@@ -72,7 +72,7 @@ void write_snapshot_call(Stream& s, VkQueue queue, std::uint64_t frame, const st
   };
   Event e(s);
   serialize(e);
-  s.commit(e, Stream::Kind::fake, serialize);
+  s.commit(e, Stream::Kind::whole, serialize);
 }
 
 }  // namespace

@@ -145,7 +145,7 @@ std::uint64_t Stream::append_locked(Event& e, Kind kind) {
   if (finished_) return 0;
   const std::uint64_t no = kind == Kind::leave ? 0 : next_call_++;
   append_locked(e.buf_);
-  if (kind == Kind::fake) {
+  if (kind == Kind::whole) {
     Event tail(*this);
     tail.byte(0x01);  // leave
     tail.uint(no);

@@ -85,9 +85,10 @@ class Stream {
 
   // Appends `e`, calling serialize(e) to write it again if its signature
   // definitions lost a race. Enter events are numbered in the order they are
-  // appended: that number is returned (the leave event names it). A fake
-  // call (enter with the fake flag) gets its leave event here too.
-  enum class Kind { enter, leave, fake };
+  // appended: that number is returned (the leave event names it). A whole
+  // call (trak's own, or a command-buffer command with nothing to return)
+  // gets its leave event here too, in the same append.
+  enum class Kind { enter, leave, whole };
   template <typename F>
   std::uint64_t commit(Event& e, Kind kind, F&& serialize) {
     std::unique_lock lock(mu_);
