@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Object-based memory on replay: the application's allocations, maps and
-// binds are not replayed as recorded. Each buffer and image gets memory of
-// its own, of a type of this device chosen from what the capture says the
+// binds are not replayed as recorded. Each buffer and image is placed in a
+// memory type of this device chosen from what the capture says the
 // application needed (the virtual types: host-visible or device-local), at
-// this device's size and alignment; the capture's update records are
-// written into it.
+// this device's size and alignment, in blocks of the replay's own shared by
+// objects of one type (trak's free-list suballocation); the capture's update
+// records are written into it.
 #include <volk.h>
 
 #include <algorithm>
@@ -18,6 +19,9 @@ namespace libtrace::replay_trace {
 namespace {
 
 constexpr VkMemoryPropertyFlags kHost = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
+// The replay's device memory objects: objects share blocks of this size;
+// one larger than half of it gets its own.
+constexpr VkDeviceSize kBlockSize = 64ull << 20;
 
 // A member of a recorded struct value by name (the raw value: captured handles stay captured).
 std::uint64_t member_of(const CallDecoder& d, std::uint32_t v, std::string_view name) { return d.uint_of(d.field(v, name)); }
@@ -58,44 +62,109 @@ std::uint32_t Replayer::choose_type(VkPhysicalDevice gpu, std::uint32_t bits, st
   return UINT32_MAX;
 }
 
+Block& Replayer::block_for(const apitrace::Call& c, VkDevice device, std::uint32_t type, VkDeviceSize size,
+                           VkDeviceSize alignment, alloc::Kind kind, bool dedicated, VkDeviceSize& offset) {
+  const alloc::Request request{size, std::max<VkDeviceSize>(alignment, 1), kind, false};
+  if (!dedicated && size <= kBlockSize / 2) {
+    for (const auto& b : blocks_) {
+      if (b->device != device || b->type != type || b->dedicated) continue;
+      if (const auto at = b->ranges->find(request)) {
+        b->ranges->allocate(*at, request, nullptr);
+        offset = *at;
+        return *b;
+      }
+    }
+  }
+  auto b = std::make_unique<Block>();
+  b->device = device;
+  b->type = type;
+  b->dedicated = dedicated || size > kBlockSize / 2;
+  const VkDeviceSize block_size = b->dedicated ? size : kBlockSize;
+  VkPhysicalDeviceProperties props{};
+  vkGetPhysicalDeviceProperties(devices_.at(device), &props);
+  b->ranges = alloc::make_suballocator(alloc::Algorithm::free_list, block_size,
+                                       std::max<VkDeviceSize>(props.limits.bufferImageGranularity, 1), 0);
+  const VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, nullptr, block_size, type};
+  const VkResult r = vkAllocateMemory(device, &ai, nullptr, &b->memory);
+  if (r != VK_SUCCESS) fail(c, "memory for objects: " + std::string(vk::result_name(r)));
+  VkPhysicalDeviceMemoryProperties mem{};
+  vkGetPhysicalDeviceMemoryProperties(devices_.at(device), &mem);
+  void* p = nullptr;
+  if ((mem.memoryTypes[type].propertyFlags & kHost) && vkMapMemory(device, b->memory, 0, VK_WHOLE_SIZE, 0, &p) == VK_SUCCESS)
+    b->mapped = static_cast<char*>(p);
+  const auto at = b->ranges->find(request);
+  if (!at) fail(c, "an object larger than its own block");
+  b->ranges->allocate(*at, request, nullptr);
+  offset = *at;
+  blocks_.push_back(std::move(b));
+  return *blocks_.back();
+}
+
+void Replayer::release(const ObjectMemory& om) {
+  Block* b = om.block;
+  b->ranges->free(om.offset);
+  if (!b->ranges->empty()) return;
+  vkFreeMemory(b->device, b->memory, nullptr);  // unmapped with it
+  blocks_.erase(std::find_if(blocks_.begin(), blocks_.end(), [&](const auto& x) { return x.get() == b; }));
+}
+
 void Replayer::place(const apitrace::Call& c, VkDevice device, std::uint64_t object, bool image,
                      std::uint64_t captured_memory) {
   if (!device || !object) fail(c, "binding an object the replay does not have");
   const auto gpu = devices_.find(device);
   if (gpu == devices_.end()) fail(c, "a device the replay does not have");
-  VkMemoryRequirements req{};
-  if (image) vkGetImageMemoryRequirements(device, reinterpret_cast<VkImage>(object), &req);
-  else vkGetBufferMemoryRequirements(device, reinterpret_cast<VkBuffer>(object), &req);
+  // This device's size, alignment and types for the object, and whether it
+  // must have memory of its own.
+  VkMemoryDedicatedRequirements dedicated{VK_STRUCTURE_TYPE_MEMORY_DEDICATED_REQUIREMENTS, nullptr, VK_FALSE, VK_FALSE};
+  VkMemoryRequirements2 req2{VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2, &dedicated, {}};
+  // Through the device's own pointers: on a Vulkan 1.0 instance (vkcube's)
+  // the loader has trampolines for vkGet*MemoryRequirements2 that lead
+  // nowhere. Without them nothing can require dedicated memory.
+  const auto image2 = reinterpret_cast<PFN_vkGetImageMemoryRequirements2>(
+      vkGetDeviceProcAddr(device, "vkGetImageMemoryRequirements2"));
+  const auto buffer2 = reinterpret_cast<PFN_vkGetBufferMemoryRequirements2>(
+      vkGetDeviceProcAddr(device, "vkGetBufferMemoryRequirements2"));
+  if (image && image2) {
+    const VkImageMemoryRequirementsInfo2 info{VK_STRUCTURE_TYPE_IMAGE_MEMORY_REQUIREMENTS_INFO_2, nullptr,
+                                              reinterpret_cast<VkImage>(object)};
+    image2(device, &info, &req2);
+  } else if (!image && buffer2) {
+    const VkBufferMemoryRequirementsInfo2 info{VK_STRUCTURE_TYPE_BUFFER_MEMORY_REQUIREMENTS_INFO_2, nullptr,
+                                               reinterpret_cast<VkBuffer>(object)};
+    buffer2(device, &info, &req2);
+  } else if (image) {
+    vkGetImageMemoryRequirements(device, reinterpret_cast<VkImage>(object), &req2.memoryRequirements);
+  } else {
+    vkGetBufferMemoryRequirements(device, reinterpret_cast<VkBuffer>(object), &req2.memoryRequirements);
+  }
+  const VkMemoryRequirements& req = req2.memoryRequirements;
   const auto cm = capture_memory_.find(captured_memory);
   const std::uint32_t capture_type = cm == capture_memory_.end() ? 0 : cm->second.first;
   const std::uint32_t type = choose_type(gpu->second, req.memoryTypeBits, capture_type);
   if (type == UINT32_MAX) fail(c, "no memory type here for this object");
-  // --shuffle-memory (tests): the object away from the allocation's start.
-  const VkDeviceSize offset =
-      opt_.shuffle_memory ? ((req.alignment * 3 + 4096 + req.alignment - 1) / req.alignment) * req.alignment : 0;
-  const VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, nullptr, req.size + offset, type};
+  // --shuffle-memory (tests): every object at a larger alignment than it asks for.
+  const VkDeviceSize alignment = opt_.shuffle_memory ? std::max<VkDeviceSize>(req.alignment, 64 * 1024) : req.alignment;
+  VkDeviceSize offset = 0;
+  Block& b = block_for(c, device, type, req.size, alignment,
+                       image ? alloc::Kind::image_unknown : alloc::Kind::buffer, dedicated.requiresDedicatedAllocation,
+                       offset);
   ObjectMemory om;
-  om.device = device;
+  om.block = &b;
+  om.offset = offset;
   om.size = req.size;
-  om.type = type;
   om.capture_type = capture_type;
   om.image = image;
-  VkResult r = vkAllocateMemory(device, &ai, nullptr, &om.memory);
-  if (r != VK_SUCCESS) fail(c, "memory for an object: " + std::string(vk::result_name(r)));
-  r = image ? vkBindImageMemory(device, reinterpret_cast<VkImage>(object), om.memory, offset)
-            : vkBindBufferMemory(device, reinterpret_cast<VkBuffer>(object), om.memory, offset);
+  const VkResult r = image ? vkBindImageMemory(device, reinterpret_cast<VkImage>(object), b.memory, offset)
+                           : vkBindBufferMemory(device, reinterpret_cast<VkBuffer>(object), b.memory, offset);
   if (r != VK_SUCCESS) fail(c, "binding an object's memory: " + std::string(vk::result_name(r)));
+  if (b.mapped) {
+    om.mapped = b.mapped + offset;
+    std::memset(om.mapped, 0, req.size);  // as the capture left new memory: zeros
+  }
+  if (const auto old = objects_.find(object); old != objects_.end()) release(old->second);
+  objects_[object] = om;
   VkPhysicalDeviceMemoryProperties props{};
   vkGetPhysicalDeviceMemoryProperties(gpu->second, &props);
-  if (props.memoryTypes[type].propertyFlags & kHost) {
-    void* p = nullptr;
-    if (vkMapMemory(device, om.memory, 0, VK_WHOLE_SIZE, 0, &p) == VK_SUCCESS) {
-      om.mapped = static_cast<char*>(p) + offset;
-      std::memset(om.mapped, 0, req.size);  // as the capture left new memory: zeros
-    }
-  }
-  if (const auto old = objects_.find(object); old != objects_.end()) vkFreeMemory(device, old->second.memory, nullptr);
-  objects_[object] = om;
   MemoryUse& u = used_here_[type];
   u.flags = vk::memory_property_names(props.memoryTypes[type].propertyFlags);
   ++u.objects;
@@ -128,19 +197,15 @@ void Replayer::destroy_object(const apitrace::Call& c, const registry::Command& 
   generic(c, cmd);
   const auto it = objects_.find(object);
   if (it == objects_.end()) return;
-  vkFreeMemory(it->second.device, it->second.memory, nullptr);
+  release(it->second);
   objects_.erase(it);
 }
 
 void Replayer::free_objects(VkDevice device) {
-  for (auto it = objects_.begin(); it != objects_.end();) {
-    if (it->second.device == device) {
-      vkFreeMemory(device, it->second.memory, nullptr);
-      it = objects_.erase(it);
-    } else {
-      ++it;
-    }
-  }
+  std::erase_if(objects_, [&](const auto& o) { return o.second.block->device == device; });
+  for (const auto& b : blocks_)
+    if (b->device == device) vkFreeMemory(device, b->memory, nullptr);
+  std::erase_if(blocks_, [&](const auto& b) { return b->device == device; });
 }
 
 void Replayer::update(const apitrace::Call& c) {

@@ -10,10 +10,12 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "libtrace/alloc/suballoc.hpp"
 #include "libtrace/apitrace/model.hpp"
 #include "libtrace/replay/trace/replay.hpp"
 #include "registry/registry.hpp"
@@ -22,13 +24,23 @@
 
 namespace libtrace::replay_trace {
 
-// Memory the replay made for one buffer or image.
-struct ObjectMemory {
+// One device memory object of the replay's, suballocated (trak's free-list
+// bookkeeping, libtrace/alloc) among the objects of one memory type.
+struct Block {
   VkDevice device = VK_NULL_HANDLE;
+  std::uint32_t type = 0;
   VkDeviceMemory memory = VK_NULL_HANDLE;
-  char* mapped = nullptr;
+  char* mapped = nullptr;  // the whole block, where the type is host-visible
+  bool dedicated = false;  // one object's alone (it asks for that, or is larger than a block)
+  std::unique_ptr<alloc::Suballocator> ranges;
+};
+
+// Where the replay put one buffer or image.
+struct ObjectMemory {
+  Block* block = nullptr;
+  VkDeviceSize offset = 0;
+  char* mapped = nullptr;  // the object's first byte, where the host can see it
   VkDeviceSize size = 0;
-  std::uint32_t type = 0;         // here
   std::uint32_t capture_type = 0;  // the type the application chose at capture
   bool image = false;
 };
@@ -98,6 +110,9 @@ class Replayer {
   void place(const apitrace::Call& c, VkDevice device, std::uint64_t object, bool image, std::uint64_t captured_memory);
   std::uint32_t choose_type(VkPhysicalDevice gpu, std::uint32_t bits, std::uint32_t capture_type) const;
   void free_objects(VkDevice device);
+  void release(const ObjectMemory& om);
+  Block& block_for(const apitrace::Call& c, VkDevice device, std::uint32_t type, VkDeviceSize size,
+                   VkDeviceSize alignment, alloc::Kind kind, bool dedicated, VkDeviceSize& offset);
 
   // present.cpp
   void create_surface(const apitrace::Call& c, const registry::Command& cmd);
@@ -122,6 +137,7 @@ class Replayer {
   std::unordered_map<VkQueue, std::pair<VkDevice, std::uint32_t>> queues_;           // queue -> device, family
   std::unordered_map<VkDevice, std::unordered_map<std::uint32_t, VkCommandPool>> pools_;  // the replay's own, by family
   std::unordered_map<std::uint64_t, std::pair<std::uint32_t, VkDeviceSize>> capture_memory_;  // type, size
+  std::vector<std::unique_ptr<Block>> blocks_;
   std::unordered_map<std::uint64_t, ObjectMemory> objects_;  // by replay handle
   std::unordered_map<std::uint64_t, Swapchain> swapchains_;  // by captured handle
   std::unordered_map<std::uint64_t, TemplateLayout> templates_;  // by captured handle
