@@ -45,7 +45,7 @@ inline void add_trace_options(CLI::App& app, TraceCli& t) {
       ->type_name("N")
       ->check(CLI::Range(1u, 100000u));
   app.add_flag("--shuffle-memory", t.opt.shuffle_memory,
-               "Captures, testing: memory types in reverse order and objects away from their memory's start");
+               "Captures, testing: memory types in reverse order and every object aligned to 64 KiB");
 }
 
 inline const char* const kTraceHelp = R"(

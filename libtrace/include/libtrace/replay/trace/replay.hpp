@@ -32,7 +32,8 @@ struct Options {
   std::string pipeline_cache;          // loaded before, saved after
   bool present_window = false;         // also show the frames in an X11 window
   // Testing: place objects differently than plain suballocation would
-  // (larger alignment, memory types in reverse order), same pixels expected.
+  // (every one aligned to 64 KiB, memory types in reverse order); the same
+  // pixels are expected.
   bool shuffle_memory = false;
   WarningSink warnings;
 };
