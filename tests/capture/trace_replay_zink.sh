@@ -12,4 +12,10 @@ env -u DISPLAY "$REPLAY" gl.trace --compare --json > replay.json 2> replay.err |
 [ "$(jq '.frames' replay.json)" = 40 ] || fail "$(jq .frames replay.json) frames replayed"
 [ "$(jq -c '[.checks[] | select(.passed and .max_difference == 0) | .frame]' replay.json)" = '[5,15,25,35,40]' ] ||
   fail "frames differ: $(jq -c .checks replay.json)"
+# Every buffer update through a staging copy (as into memory the host cannot see): the same pixels.
+env -u DISPLAY "$REPLAY" gl.trace --compare --stage-updates --json > staged.json 2> staged.err ||
+  { cat staged.err >&2; fail "--stage-updates"; }
+[ "$(jq -c '[.checks[] | .max_difference] | max' staged.json)" = 0 ] || fail "staged updates changed the pixels"
+jq -e '.adapted | index("updates of buffers the host cannot see: through staging copies") != null' staged.json \
+  > /dev/null || fail "no staging copies"
 exit 0

@@ -46,6 +46,8 @@ inline void add_trace_options(CLI::App& app, TraceCli& t) {
       ->check(CLI::Range(1u, 100000u));
   app.add_flag("--shuffle-memory", t.opt.shuffle_memory,
                "Captures, testing: memory types in reverse order and every object aligned to 64 KiB");
+  app.add_flag("--stage-updates", t.opt.stage_updates,
+               "Captures, testing: every buffer update through a staging copy, as for memory the host cannot see");
 }
 
 inline const char* const kTraceHelp = R"(

@@ -22,6 +22,8 @@ constexpr VkMemoryPropertyFlags kHost = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
 // The replay's device memory objects: objects share blocks of this size;
 // one larger than half of it gets its own.
 constexpr VkDeviceSize kBlockSize = 64ull << 20;
+// choose_type() for a staging buffer: host-visible, whatever the capture.
+constexpr std::uint32_t kStaging = UINT32_MAX;
 
 // A member of a recorded struct value by name (the raw value: captured handles stay captured).
 std::uint64_t member_of(const CallDecoder& d, std::uint32_t v, std::string_view name) { return d.uint_of(d.field(v, name)); }
@@ -44,9 +46,10 @@ void Replayer::allocate_memory(const apitrace::Call& c, const registry::Command&
 std::uint32_t Replayer::choose_type(VkPhysicalDevice gpu, std::uint32_t bits, std::uint32_t capture_type) const {
   VkPhysicalDeviceMemoryProperties props{};
   vkGetPhysicalDeviceMemoryProperties(gpu, &props);
-  // Unknown needs (a stream without trakPhysicalDevice): host-visible, so
-  // that updates can be written.
-  const VkMemoryPropertyFlags captured = capture_.known ? capture_.shown_flags(capture_type) : kHost;
+  // Unknown needs (a stream without trakPhysicalDevice) and staging buffers:
+  // host-visible, so that updates can be written.
+  const VkMemoryPropertyFlags captured =
+      capture_type == kStaging || !capture_.known ? kHost : capture_.shown_flags(capture_type);
   const VkMemoryPropertyFlags want = captured & (kHost | VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
   std::vector<std::uint32_t> order;
   for (std::uint32_t i = 0; i < props.memoryTypeCount; ++i) order.push_back(i);
@@ -157,9 +160,11 @@ void Replayer::place(const apitrace::Call& c, VkDevice device, std::uint64_t obj
   const VkResult r = image ? vkBindImageMemory(device, reinterpret_cast<VkImage>(object), b.memory, offset)
                            : vkBindBufferMemory(device, reinterpret_cast<VkBuffer>(object), b.memory, offset);
   if (r != VK_SUCCESS) fail(c, "binding an object's memory: " + std::string(vk::result_name(r)));
-  if (b.mapped) {
+  if (b.mapped && !(opt_.stage_updates && !image)) {
     om.mapped = b.mapped + offset;
     std::memset(om.mapped, 0, req.size);  // as the capture left new memory: zeros
+  } else if (!image) {
+    upload(c, device, reinterpret_cast<VkBuffer>(object), {}, nullptr, 0);  // zeros, by the device
   }
   if (const auto old = objects_.find(object); old != objects_.end()) release(old->second);
   objects_[object] = om;
@@ -214,12 +219,14 @@ void Replayer::update(const apitrace::Call& c) {
   const auto it = objects_.find(object);
   if (it == objects_.end()) fail(c, "an update of an object that has no memory here");
   ObjectMemory& om = it->second;
-  if (!om.mapped) {
-    adapted("updates of objects placed in memory the host cannot see: left out");
+  if (!om.mapped && om.image) {
+    adapted("updates of images placed where the host cannot see them: left out");
     return;
   }
   const std::uint32_t runs = d.arg(2);
   if (runs == apitrace::kNil || d.value(runs).kind != apitrace::Kind::array) return;
+  std::vector<VkBufferCopy> regions;  // memory the host cannot see: through a staging buffer
+  std::string staged;
   for (std::uint32_t v = d.value(runs).first; v != apitrace::kNil; v = d.value(v).next) {
     if (d.value(v).kind != apitrace::Kind::structure) continue;
     const std::uint32_t off = d.value(v).first;
@@ -228,10 +235,76 @@ void Replayer::update(const apitrace::Call& c) {
     const std::uint64_t offset = d.value(off).num.u, n = d.value(data).len;
     if (offset > om.size || n > om.size - offset)
       fail(c, "an update past the object's end (" + std::to_string(offset + n) + " > " + std::to_string(om.size) + ")");
-    std::memcpy(om.mapped + offset, c.bytes.data() + d.value(data).data, n);
+    if (om.mapped) {
+      std::memcpy(om.mapped + offset, c.bytes.data() + d.value(data).data, n);
+    } else {
+      regions.push_back({staged.size(), offset, n});
+      staged.append(c.bytes.data() + d.value(data).data, n);
+    }
     ++r_.updates;
     r_.update_bytes += n;
   }
+  if (!regions.empty()) {
+    upload(c, om.block->device, reinterpret_cast<VkBuffer>(object), regions, staged.data(), staged.size());
+    adapted("updates of buffers the host cannot see: through staging copies");
+  }
+}
+
+void Replayer::upload(const apitrace::Call& c, VkDevice device, VkBuffer dst, const std::vector<VkBufferCopy>& regions,
+                      const char* data, VkDeviceSize bytes) {
+  const auto q = device_queue_.find(device);
+  if (q == device_queue_.end()) fail(c, "no queue for the replay's own copies");
+  const std::uint32_t family = queues_.at(q->second).second;
+  VkCommandPool& pool = pools_[device][family];
+  if (!pool) {
+    const VkCommandPoolCreateInfo ci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, nullptr,
+                                     VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT, family};
+    vk::check(vkCreateCommandPool(device, &ci, nullptr, &pool), "vkCreateCommandPool");
+  }
+  struct Staging {
+    VkDevice device;
+    VkCommandPool pool;
+    VkBuffer buffer = VK_NULL_HANDLE;
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    ~Staging() {
+      if (cmd) vkFreeCommandBuffers(device, pool, 1, &cmd);
+      if (buffer) vkDestroyBuffer(device, buffer, nullptr);
+      if (memory) vkFreeMemory(device, memory, nullptr);
+    }
+  } s{device, pool};
+  if (bytes) {
+    const VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, nullptr, 0, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                                 VK_SHARING_MODE_EXCLUSIVE, 0, nullptr};
+    vk::check(vkCreateBuffer(device, &bci, nullptr, &s.buffer), "vkCreateBuffer");
+    VkMemoryRequirements req{};
+    vkGetBufferMemoryRequirements(device, s.buffer, &req);
+    const std::uint32_t type = choose_type(devices_.at(device), req.memoryTypeBits, kStaging);
+    const VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, nullptr, req.size, type};
+    vk::check(vkAllocateMemory(device, &ai, nullptr, &s.memory), "vkAllocateMemory");
+    vk::check(vkBindBufferMemory(device, s.buffer, s.memory, 0), "vkBindBufferMemory");
+    void* p = nullptr;
+    vk::check(vkMapMemory(device, s.memory, 0, VK_WHOLE_SIZE, 0, &p), "vkMapMemory");
+    std::memcpy(p, data, bytes);
+    vkUnmapMemory(device, s.memory);
+  }
+  const VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, pool,
+                                        VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
+  vk::check(vkAllocateCommandBuffers(device, &cai, &s.cmd), "vkAllocateCommandBuffers");
+  const VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, nullptr,
+                                       VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT, nullptr};
+  vkBeginCommandBuffer(s.cmd, &begin);
+  if (bytes) vkCmdCopyBuffer(s.cmd, s.buffer, dst, static_cast<std::uint32_t>(regions.size()), regions.data());
+  else vkCmdFillBuffer(s.cmd, dst, 0, VK_WHOLE_SIZE, 0);
+  // What the application submits next reads it.
+  const VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_TRANSFER_WRITE_BIT,
+                                VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT};
+  vkCmdPipelineBarrier(s.cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1, &barrier, 0,
+                       nullptr, 0, nullptr);
+  vkEndCommandBuffer(s.cmd);
+  const VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO, nullptr, 0, nullptr, nullptr, 1, &s.cmd, 0, nullptr};
+  vk::check(vkQueueSubmit(q->second, 1, &si, VK_NULL_HANDLE), "vkQueueSubmit");
+  vkQueueWaitIdle(q->second);
 }
 
 }  // namespace libtrace::replay_trace

@@ -110,6 +110,10 @@ class Replayer {
   void place(const apitrace::Call& c, VkDevice device, std::uint64_t object, bool image, std::uint64_t captured_memory);
   std::uint32_t choose_type(VkPhysicalDevice gpu, std::uint32_t bits, std::uint32_t capture_type) const;
   void free_objects(VkDevice device);
+  // Device work of the replay's own on the device's queue, waited for: the
+  // copies into objects the host cannot see.
+  void upload(const apitrace::Call& c, VkDevice device, VkBuffer dst, const std::vector<VkBufferCopy>& regions,
+              const char* data, VkDeviceSize bytes);
   void release(const ObjectMemory& om);
   Block& block_for(const apitrace::Call& c, VkDevice device, std::uint32_t type, VkDeviceSize size,
                    VkDeviceSize alignment, alloc::Kind kind, bool dedicated, VkDeviceSize& offset);

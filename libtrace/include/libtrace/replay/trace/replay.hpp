@@ -35,6 +35,9 @@ struct Options {
   // (every one aligned to 64 KiB, memory types in reverse order); the same
   // pixels are expected.
   bool shuffle_memory = false;
+  // Testing: write every buffer's updates through a staging copy, as for
+  // memory the host cannot see (lavapipe has none such).
+  bool stage_updates = false;
   WarningSink warnings;
 };
 
