@@ -69,7 +69,11 @@ Stream::Stream(const std::string& path, const std::map<std::string, std::string>
   }
   header.str("");
   chunk_ = std::move(header.buf_);
-  if (::write(fd_, "at", 2) != 2) throw Error(Errc::io, path, std::strerror(errno));
+  if (::write(fd_, "at", 2) != 2) {
+    const int e = errno;
+    ::close(fd_);
+    throw Error(Errc::io, path, std::strerror(e));
+  }
   thread_ = std::thread([this] { run(); });
 }
 
