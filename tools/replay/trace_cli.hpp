@@ -51,6 +51,7 @@ inline void add_trace_options(CLI::App& app, TraceCli& t) {
 }
 
 inline const char* const kTraceHelp = R"(
+
 Vulkan captures (trak-capture --trace), offscreen, on any device:
   trak-replay cube.trace                            replay; frames, fps, memory here and at capture
   trak-replay cube.trace --compare                  compare with the capture's snapshots (PSNR, largest difference)
