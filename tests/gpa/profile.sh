@@ -13,6 +13,12 @@ command -v vkcube >/dev/null || { echo "skipped: needs vkcube (package vulkan-to
 x() { xvfb-run -a -s "-screen 0 1280x1024x24 +extension GLX" "$@"; }
 
 x "$GPA" profile -o cb.json --html cb.html -- vkcube --c 30 > cube.out 2> cube.err || { cat cube.err >&2; fail "profile vkcube"; }
+# A replay of a capture of it: no presents there, the replay's frame-end labels count instead.
+x "$TOOLS/capture/trak-capture" --trace cube.trace -- vkcube --c 30 > cap.out 2> cap.err || { cat cap.err >&2; fail "capture vkcube"; }
+"$GPA" profile -o replay.json -- "$TOOLS/replay/trak-replay" cube.trace > replay.out 2> replay.err ||
+  { cat replay.err >&2; fail "profile trak-replay"; }
+[ "$(jq .frames replay.json)" = 30 ] || fail "frames of the replay: $(jq .frames replay.json)"
+[ "$(jq '[.samples[] | select(.frame >= 2)] | length' replay.json)" = 29 ] || fail "one command buffer per replayed frame"
 [ "$(jq .frames cb.json)" = 30 ] || fail "frames: $(jq .frames cb.json)"
 [ "$(jq '[.samples[] | select(.frame >= 2)] | length' cb.json)" = 29 ] || fail "one command buffer per frame"
 [ "$(jq '[.samples[] | select(.frame >= 2) | .counters.vs_invocations] | unique' -c cb.json)" = "[36]" ] ||

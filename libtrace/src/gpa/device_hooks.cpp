@@ -10,6 +10,7 @@
 
 #include "gpa/state.hpp"
 #include "layer/chain.hpp"
+#include "libtrace/vk/device.hpp"
 
 namespace libtrace::gpa {
 
@@ -383,6 +384,18 @@ VKAPI_ATTR VkResult VKAPI_CALL QueuePresentKHR(VkQueue queue, const VkPresentInf
   return r;
 }
 
+// A replay (trak-replay) presents nothing: it marks each frame's end with a
+// queue label instead.
+VKAPI_ATTR void VKAPI_CALL QueueInsertDebugUtilsLabelEXT(VkQueue queue, const VkDebugUtilsLabelEXT* label) {
+  std::shared_ptr<Device> d;
+  Profiler* p = profiler_of(queue, d);
+  if (d && d->t.QueueInsertDebugUtilsLabelEXT) d->t.QueueInsertDebugUtilsLabelEXT(queue, label);
+  if (p && label && label->pLabelName && std::strcmp(label->pLabelName, vk::kFrameEndLabel) == 0) {
+    const Profiler::Clock clock(*p);
+    p->presented();
+  }
+}
+
 // ---- lookup ----
 
 VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetInstanceProcAddr(VkInstance instance, const char* name);
@@ -436,6 +449,7 @@ const layer::Hook kProfilingHooks[] = {
     {"vkQueueSubmit2", entry(QueueSubmit2<&layer::DeviceTable::QueueSubmit2>)},
     {"vkQueueSubmit2KHR", entry(QueueSubmit2<&layer::DeviceTable::QueueSubmit2KHR>)},
     {"vkQueuePresentKHR", entry(QueuePresentKHR)},
+    {"vkQueueInsertDebugUtilsLabelEXT", entry(QueueInsertDebugUtilsLabelEXT)},
 };
 
 const layer::Hook kInstanceHooks[] = {

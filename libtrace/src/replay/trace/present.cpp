@@ -134,6 +134,10 @@ void Replayer::present(const apitrace::Call& c, const registry::Command&) {
   if (q == queues_.end()) fail(c, "a present on a queue the replay does not have");
   const VkDevice device = q->second.first;
   ++frame_;
+  if (vkQueueInsertDebugUtilsLabelEXT) {  // for profilers: where the frame ended
+    const VkDebugUtilsLabelEXT label{VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT, nullptr, vk::kFrameEndLabel, {0, 0, 0, 0}};
+    vkQueueInsertDebugUtilsLabelEXT(queue, &label);
+  }
   const bool timed = frame_ >= opt_.first_frame && frame_ <= opt_.last_frame;
   const bool write = opt_.snapshots.count(frame_) != 0;
   const bool check = opt_.compare && capture_snapshots_.count(frame_) != 0;

@@ -190,15 +190,19 @@ void Replayer::create_instance(const apitrace::Call& c, const registry::Command&
     else adapted("instance extension " + std::string(e) + (window ? ": offscreen, left out" : ": not here, left out"));
   }
   ci->enabledExtensionCount = kept;
-  std::vector<const char*> with_window;
-  if (opt_.present_window) {
-    with_window.assign(names, names + kept);
-    for (const char* need : {"VK_KHR_surface", "VK_KHR_xcb_surface"})
-      if (std::none_of(with_window.begin(), with_window.end(), [&](const char* x) { return std::string_view(x) == need; }))
-        with_window.push_back(need);
-    ci->ppEnabledExtensionNames = with_window.data();
-    ci->enabledExtensionCount = static_cast<std::uint32_t>(with_window.size());
+  // The replay's own: debug utils for the frame-end labels (what a profiler
+  // counts as presents), the window's surfaces with --present window.
+  std::vector<const char*> extended(names, names + kept);
+  std::vector<const char*> wanted = {"VK_EXT_debug_utils"};
+  if (opt_.present_window) wanted.insert(wanted.end(), {"VK_KHR_surface", "VK_KHR_xcb_surface"});
+  for (const char* need : wanted) {
+    const bool here = std::any_of(have.begin(), have.end(), [&](const auto& p) { return std::string_view(need) == p.extensionName; });
+    if ((here || opt_.present_window) &&
+        std::none_of(extended.begin(), extended.end(), [&](const char* x) { return std::string_view(x) == need; }))
+      extended.push_back(need);
   }
+  ci->ppEnabledExtensionNames = extended.data();
+  ci->enabledExtensionCount = static_cast<std::uint32_t>(extended.size());
   if (ci->enabledLayerCount) adapted("instance layers the application enabled: left out");
   ci->enabledLayerCount = 0;
   if (ci->pNext) adapted("instance create info's pNext (debug callbacks of the application): left out");
