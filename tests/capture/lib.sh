@@ -54,3 +54,16 @@ png_size() { python3 -c 'import struct, sys
 d = open(sys.argv[1], "rb").read(33)
 assert d[:8] == b"\x89PNG\r\n\x1a\n" and d[12:16] == b"IHDR", "not a PNG"
 print(*struct.unpack(">II", d[16:24]))' "$1" || fail "$1 is not a PNG"; }
+
+# Kills process PID with SIGKILL once the files matching GLOB hold more than
+# BYTES together (no handler, no exit code runs); fails if it ends first.
+kill_at_size() {
+  glob=$1 bytes=$2 pid=$3 i=0
+  until [ "$(cat $glob 2>/dev/null | wc -c)" -gt "$bytes" ]; do
+    i=$((i + 1)); [ $i -lt 600 ] || { kill -9 "$pid"; fail "$glob did not grow"; }
+    kill -0 "$pid" 2>/dev/null || fail "the program ended before it was killed"
+    sleep 0.05
+  done
+  kill -9 "$pid"
+  wait "$pid" 2>/dev/null
+}

@@ -4,15 +4,7 @@
 need_apitrace
 VK_ADD_LAYER_PATH=$LAYER_DIR VK_INSTANCE_LAYERS=VK_LAYER_TRAK_capture TRAK_CAPTURE_TRACE=$work/killed.trace \
   "$APPS/capture_trace_threads" --threads 2 --rounds 1000000 > app.out 2> app.err &
-pid=$!
-i=0
-until [ "$(stat -c %s killed.trace 2>/dev/null || echo 0)" -gt 300000 ]; do
-  i=$((i + 1)); [ $i -lt 600 ] || { kill -9 $pid; fail "the trace did not grow"; }
-  kill -0 $pid 2>/dev/null || fail "the program ended before it was killed"
-  sleep 0.05
-done
-kill -9 $pid
-wait $pid 2>/dev/null
+kill_at_size "killed.trace" 300000 $!
 apitrace dump killed.trace > dump.txt 2> dump.err || { cat dump.err >&2; fail "apitrace dump of the killed trace"; }
 # Chunks end at whole calls (but for calls larger than a chunk): nothing cut.
 "$STAT" --json killed.trace > stat.json 2> stat.err || { cat stat.err >&2; fail "trak-stat of the killed trace"; }

@@ -28,13 +28,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (!cmd) continue;
       replay_trace::CallDecoder d(*call, arena, handles);
       const auto params = cmd->params();
-      std::vector<std::uint64_t> slots(params.size());
-      std::vector<void*> ptrs(params.size());
-      for (std::size_t i = 0; i < params.size(); ++i) {
-        ptrs[i] = &slots[i];
-        d.param(params, i, &slots[i]);
-      }
-      d.check_params(params, ptrs.data());
+      std::vector<std::uint64_t> slots;
+      std::vector<void*> ptrs;
+      d.params(params, slots, ptrs);
       if (!params.empty()) d.template_data(layout, d.arg(params.size() - 1));
       // Handles the calls make are known to the calls after them.
       for (std::size_t i = 0; i < params.size(); ++i)

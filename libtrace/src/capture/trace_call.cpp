@@ -156,10 +156,8 @@ void Call::leave(const void* r) {
 }
 
 PFN_vkVoidFunction find_entry_point(const char* name) {
-  const EntryPoint* end = kEntryPoints + kEntryPointCount;
-  const EntryPoint* it = std::lower_bound(kEntryPoints, end, name,
-                                          [](const EntryPoint& e, const char* n) { return std::strcmp(e.name, n) < 0; });
-  return it != end && std::strcmp(it->name, name) == 0 ? it->fn : nullptr;
+  const EntryPoint* e = find_named(std::span<const EntryPoint>(kEntryPoints, kEntryPointCount), name);
+  return e ? e->fn : nullptr;
 }
 
 }  // namespace libtrace::capture::trace

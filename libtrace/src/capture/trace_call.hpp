@@ -8,7 +8,9 @@
 
 #include <vulkan/vulkan_core.h>
 
+#include <algorithm>
 #include <cstddef>
+#include <cstring>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -110,6 +112,14 @@ void down_vkDestroyInstance(VkInstance instance, const VkAllocationCallbacks* al
 VkResult down_vkCreateDevice(VkPhysicalDevice gpu, const VkDeviceCreateInfo* ci, const VkAllocationCallbacks* alloc,
                              VkDevice* out);
 void down_vkDestroyDevice(VkDevice device, const VkAllocationCallbacks* alloc);
+
+// The entry named `name` of a table sorted by name (strcmp order), or null.
+template <typename T>
+const T* find_named(std::span<const T> table, const char* name) {
+  const auto it = std::lower_bound(table.begin(), table.end(), name,
+                                   [](const T& e, const char* n) { return std::strcmp(e.name, n) < 0; });
+  return it != table.end() && std::strcmp(it->name, name) == 0 ? &*it : nullptr;
+}
 
 // The traced entry point for a command, or null.
 PFN_vkVoidFunction find_entry_point(const char* name);

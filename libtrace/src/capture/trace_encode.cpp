@@ -191,21 +191,25 @@ void put_sint(Event& e, std::int64_t v) {
   }
 }
 
-void put_bitmask(Event& e, const registry::Enum& en, std::uint64_t v) {
-  e.byte(0x0a);
+// An enum (0x09) or bitmask (0x0a) value: the enum's signature (defined on
+// first use with its names and values, aliases left out), then the value.
+void put_named(Event& e, const registry::Enum& en, bool bitmask, std::uint64_t v) {
+  e.byte(bitmask ? 0x0a : 0x09);
   const auto id = static_cast<std::uint32_t>(&en - registry::enums().data());
   e.uint(id);
-  if (e.define(Sig::bitmask, id)) {
+  if (e.define(bitmask ? Sig::bitmask : Sig::enumeration, id)) {
     std::uint64_t n = 0;
     for (const auto& x : en.values()) n += !x.alias;
     e.uint(n);
     for (const auto& x : en.values()) {
       if (x.alias) continue;
       e.str(x.name());
-      e.uint(static_cast<std::uint64_t>(x.value));
+      if (bitmask) e.uint(static_cast<std::uint64_t>(x.value));
+      else put_sint(e, x.value);
     }
   }
-  e.uint(v);
+  if (bitmask) e.uint(v);
+  else put_sint(e, static_cast<std::int64_t>(v));
 }
 
 // What the registry cannot say: members that are valid only for some values
@@ -303,7 +307,7 @@ void put_scalar(Event& e, const Member& m, const char* p) {
       else put_sint(e, static_cast<std::int32_t>(load(p, 4)));
       return;
     case Type::bitmask:
-      if (m.enum_info()) put_bitmask(e, *m.enum_info(), load(p, scalar_size(m)));
+      if (m.enum_info()) put_named(e, *m.enum_info(), true, load(p, scalar_size(m)));
       else put_uint(e, load(p, 4));
       return;
     case Type::struct_: case Type::union_:
@@ -437,20 +441,7 @@ void put_array(Event& e, std::uint64_t count) {
 }
 
 void put_enum(Event& e, const registry::Enum& en, std::int64_t v) {
-  e.byte(0x09);
-  const auto id = static_cast<std::uint32_t>(&en - registry::enums().data());
-  e.uint(id);
-  if (e.define(Sig::enumeration, id)) {
-    std::uint64_t n = 0;
-    for (const auto& x : en.values()) n += !x.alias;
-    e.uint(n);
-    for (const auto& x : en.values()) {
-      if (x.alias) continue;
-      e.str(x.name());
-      put_sint(e, x.value);
-    }
-  }
-  put_sint(e, v);
+  put_named(e, en, false, static_cast<std::uint64_t>(v));
 }
 
 void put_struct(Event& e, const Struct& s, const void* p) {

@@ -406,9 +406,8 @@ const Named kHooks[] = {
 }  // namespace
 
 const Hooks* find_hooks(const char* name) {
-  const auto it = std::lower_bound(std::begin(kHooks), std::end(kHooks), name,
-                                   [](const Named& n, const char* s) { return std::strcmp(n.name, s) < 0; });
-  return it != std::end(kHooks) && std::strcmp(it->name, name) == 0 ? &it->hooks : find_command_hooks(name);
+  const Named* n = find_named(std::span<const Named>(kHooks), name);
+  return n ? &n->hooks : find_command_hooks(name);
 }
 
 }  // namespace libtrace::capture::trace

@@ -225,9 +225,8 @@ const Named kCommandHooks[] = {
 }  // namespace
 
 const Hooks* find_command_hooks(const char* name) {
-  const auto it = std::lower_bound(std::begin(kCommandHooks), std::end(kCommandHooks), name,
-                                   [](const Named& n, const char* s) { return std::strcmp(n.name, s) < 0; });
-  return it != std::end(kCommandHooks) && std::strcmp(it->name, name) == 0 ? &it->hooks : nullptr;
+  const Named* n = find_named(std::span<const Named>(kCommandHooks), name);
+  return n ? &n->hooks : nullptr;
 }
 
 bool template_entries(const void* dispatchable, std::uint64_t handle, std::vector<TemplateEntry>& out) {

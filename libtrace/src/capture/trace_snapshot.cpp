@@ -19,20 +19,6 @@ namespace libtrace::capture::trace {
 
 namespace {
 
-// Byte order of one pixel in the formats read back: where red, green and blue are.
-bool channel_order(VkFormat f, int& r, int& b) {
-  switch (f) {
-    case VK_FORMAT_B8G8R8A8_UNORM: case VK_FORMAT_B8G8R8A8_SRGB:
-      r = 2, b = 0;
-      return true;
-    case VK_FORMAT_R8G8B8A8_UNORM: case VK_FORMAT_R8G8B8A8_SRGB: case VK_FORMAT_A8B8G8R8_UNORM_PACK32:
-    case VK_FORMAT_A8B8G8R8_SRGB_PACK32:
-      r = 0, b = 2;
-      return true;
-    default: return false;
-  }
-}
-
 // The layer's own objects of one read-back, destroyed in any case.
 struct Readback {
   DeviceTrace& dt;
@@ -102,9 +88,8 @@ VkSemaphore Snapshots::take(DeviceTrace& dt, VkQueue queue, const VkPresentInfoK
     sc = it->second;
     family = q->second;
   }
-  int r_at = 0, b_at = 0;
   const std::uint32_t index = present.pImageIndices[0];
-  if (!sc.readable || index >= sc.images.size() || !channel_order(sc.format, r_at, b_at)) {
+  if (!sc.readable || index >= sc.images.size() || !image::snapshot_format(sc.format)) {
     layer::log_once(kLayerName, "cannot snapshot this swapchain",
                     sc.readable ? "its format is not 8-bit RGBA or BGRA" : "its images cannot be read back");
     return VK_NULL_HANDLE;
@@ -173,13 +158,7 @@ VkSemaphore Snapshots::take(DeviceTrace& dt, VkQueue queue, const VkPresentInfoK
 
   void* p = nullptr;
   check(t.MapMemory(dev, rb.memory, 0, VK_WHOLE_SIZE, 0, &p), "vkMapMemory");
-  image::Rgb rgb{ex.width, ex.height, std::vector<std::uint8_t>(std::size_t{ex.width} * ex.height * 3)};
-  const auto* src = static_cast<const std::uint8_t*>(p);
-  for (std::size_t i = 0, n = std::size_t{ex.width} * ex.height; i < n; ++i) {
-    rgb.pixels[i * 3 + 0] = src[i * 4 + r_at];
-    rgb.pixels[i * 3 + 1] = src[i * 4 + 1];
-    rgb.pixels[i * 3 + 2] = src[i * 4 + b_at];
-  }
+  const image::Rgb rgb = image::from_pixels(sc.format, p, ex.width, ex.height);
   t.UnmapMemory(dev, rb.memory);
   if (::mkdir(dir_.c_str(), 0755) != 0 && errno != EEXIST) throw Error(Errc::io, dir_, std::strerror(errno));
   const std::string name = image::frame_file_name(frame);

@@ -8,10 +8,13 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/json_util.hpp"
 
@@ -65,5 +68,14 @@ class TableReport {
   int width_;
   std::string out_;
 };
+
+// The p-quantile (0..1) of `v` by nearest rank: 0 the least, 1 the most; 0
+// for no values.
+inline double percentile(std::vector<double> v, double p) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const auto rank = static_cast<std::size_t>(std::ceil(p * static_cast<double>(v.size())));
+  return v[std::min(v.size() - 1, rank ? rank - 1 : 0)];
+}
 
 }  // namespace libtrace::detail

@@ -36,13 +36,6 @@ std::uint64_t number(const std::string& s, const std::string& where) {
   throw Error(Errc::bad_record, where, "not a number: \"" + s + "\"");
 }
 
-double percentile(std::vector<double> v, double p) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const std::size_t i = static_cast<std::size_t>(std::ceil(p * static_cast<double>(v.size()))) - 1;
-  return v[std::min(i, v.size() - 1)];
-}
-
 std::string ms(double ns) {
   char b[32];
   std::snprintf(b, sizeof b, "%.3f ms", ns / 1e6);
@@ -127,8 +120,8 @@ Summary summarize(const Profile& p) {
   if (!s.frame_ns.empty()) {
     s.min_ns = *std::min_element(s.frame_ns.begin(), s.frame_ns.end());
     s.max_ns = *std::max_element(s.frame_ns.begin(), s.frame_ns.end());
-    s.median_ns = percentile(s.frame_ns, 0.5);
-    s.p95_ns = percentile(s.frame_ns, 0.95);
+    s.median_ns = detail::percentile(s.frame_ns, 0.5);
+    s.p95_ns = detail::percentile(s.frame_ns, 0.95);
   }
   for (auto& [key, c] : scopes) {
     c.mean_ns = c.total_ns / static_cast<double>(c.samples);

@@ -23,6 +23,18 @@ struct File {
   }
 };
 
+// Where red and blue are in a pixel of the formats snapshots read.
+bool channel_order(VkFormat f, int& r, int& b) {
+  switch (f) {
+    case VK_FORMAT_B8G8R8A8_UNORM: case VK_FORMAT_B8G8R8A8_SRGB: r = 2, b = 0; return true;
+    case VK_FORMAT_R8G8B8A8_UNORM: case VK_FORMAT_R8G8B8A8_SRGB: case VK_FORMAT_A8B8G8R8_UNORM_PACK32:
+    case VK_FORMAT_A8B8G8R8_SRGB_PACK32:
+      r = 0, b = 2;
+      return true;
+    default: return false;
+  }
+}
+
 // libpng reports errors by longjmp: these frames hold nothing that a jump
 // past them would have to destroy or could leave stale.
 bool write_rows(png_structp png, png_infop info, std::FILE* f, const Rgb& image) {
@@ -57,6 +69,24 @@ bool read_rows(png_structp png, png_infop info, std::FILE* f, Rgb* out) {
 }
 
 }  // namespace
+
+bool snapshot_format(VkFormat format) {
+  int r = 0, b = 0;
+  return channel_order(format, r, b);
+}
+
+Rgb from_pixels(VkFormat format, const void* pixels, std::uint32_t width, std::uint32_t height) {
+  int r = 0, b = 0;
+  if (!channel_order(format, r, b)) throw Error(Errc::unsupported, "snapshot", "not an 8-bit RGBA or BGRA format");
+  Rgb out{width, height, std::vector<std::uint8_t>(std::size_t{width} * height * 3)};
+  const auto* src = static_cast<const std::uint8_t*>(pixels);
+  for (std::size_t i = 0, n = std::size_t{width} * height; i < n; ++i) {
+    out.pixels[i * 3 + 0] = src[i * 4 + r];
+    out.pixels[i * 3 + 1] = src[i * 4 + 1];
+    out.pixels[i * 3 + 2] = src[i * 4 + b];
+  }
+  return out;
+}
 
 void write_png(const std::string& path, const Rgb& image) {
   const std::string tmp = path + ".tmp";

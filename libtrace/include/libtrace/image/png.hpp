@@ -3,6 +3,8 @@
 // replays, and their comparison.
 #pragma once
 
+#include <vulkan/vulkan_core.h>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -13,6 +15,12 @@ struct Rgb {
   std::uint32_t width = 0, height = 0;
   std::vector<std::uint8_t> pixels;  // rows top to bottom, 3 bytes a pixel
 };
+
+// Whether snapshots can be taken of images of this format: 8-bit RGBA or BGRA.
+bool snapshot_format(VkFormat format);
+// Tightly packed pixels of such a format (as an image copy leaves them in a
+// buffer) as RGB, alpha dropped.
+Rgb from_pixels(VkFormat format, const void* pixels, std::uint32_t width, std::uint32_t height);
 
 // Written to a temporary beside `path`, renamed on success; Error(io) otherwise.
 void write_png(const std::string& path, const Rgb& image);

@@ -323,6 +323,16 @@ void CallDecoder::param(std::span<const Member> params, std::size_t i, void* slo
   member(m, v, static_cast<char*>(slot), true);
 }
 
+void CallDecoder::params(std::span<const Member> params, std::vector<std::uint64_t>& slots, std::vector<void*>& ptrs) {
+  slots.assign(params.size(), 0);
+  ptrs.resize(params.size());
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    ptrs[i] = &slots[i];
+    param(params, i, &slots[i]);
+  }
+  check_params(params, ptrs.data());
+}
+
 void CallDecoder::check_params(std::span<const Member> params, void* const* slots) {
   for (std::size_t i = 0; i < params.size(); ++i) {
     const std::uint32_t v = arg(i);

@@ -68,6 +68,9 @@ class CallDecoder {
   CallDecoder(const apitrace::Call& call, Arena& arena, const HandleMap& handles)
       : call_(call), arena_(arena), handles_(handles) {}
 
+  // Every parameter of a command into its slot (`ptrs` points at them, as
+  // an invoker takes them), then check_params().
+  void params(std::span<const registry::Member> params, std::vector<std::uint64_t>& slots, std::vector<void*>& ptrs);
   // After every parameter is in `slots`: arrays shorter than the counts
   // beside them become problems (a damaged capture).
   void check_params(std::span<const registry::Member> params, void* const* slots);

@@ -1,23 +1,16 @@
 // SPDX-License-Identifier: MIT
 // The replay's report: a table for people, one JSON object for scripts.
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
-
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
+#include "core/report.hpp"
 #include "libtrace/replay/trace/replay.hpp"
 
 namespace libtrace::replay_trace {
 
 namespace {
 
-double percentile(std::vector<double> v, double p) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v[std::min(v.size() - 1, static_cast<std::size_t>(std::ceil(p * double(v.size()))) - (p > 0 ? 1 : 0))];
-}
+using detail::percentile;
 
 std::string fixed(double v, int digits) {
   char b[64];
@@ -38,61 +31,47 @@ void add_pass(Result& total, const Result& pass) {
 }
 
 std::string format_table(const Result& r) {
-  std::string out;
-  auto row = [&](const std::string& k, const std::string& v) {
-    out += k;
-    out.append(k.size() < 15 ? 15 - k.size() : 1, ' ');
-    out += v + "\n";
-  };
-  row("file", r.file);
-  row("device", r.device);
-  row("calls", std::to_string(r.calls) + " (" + std::to_string(r.skipped_calls) + " not replayed as recorded)");
-  row("updates", std::to_string(r.updates) + " runs, " + std::to_string(r.update_bytes) + " bytes");
-  row("frames", std::to_string(r.frames));
+  detail::TableReport t(14);
+  t.row("file", r.file);
+  t.row("device", r.device);
+  t.row("calls", std::to_string(r.calls) + " (" + std::to_string(r.skipped_calls) + " not replayed as recorded)");
+  t.row("updates", std::to_string(r.updates) + " runs, " + std::to_string(r.update_bytes) + " bytes");
+  t.row("frames", std::to_string(r.frames));
   if (r.timed_frames) {
-    row("fps", fixed(double(r.timed_frames) / r.seconds, 1) + " (" + std::to_string(r.timed_frames) + " frames in " +
-                   fixed(r.seconds, 3) + " s" + (r.passes > 1 ? ", " + std::to_string(r.passes) + " passes" : "") + ")");
-    row("frame ms", "min " + fixed(percentile(r.frame_ms, 0), 2) + ", median " + fixed(percentile(r.frame_ms, 0.5), 2) +
-                        ", p95 " + fixed(percentile(r.frame_ms, 0.95), 2) + ", max " + fixed(percentile(r.frame_ms, 1), 2));
+    t.row("fps", fixed(double(r.timed_frames) / r.seconds, 1) + " (" + std::to_string(r.timed_frames) + " frames in " +
+                     fixed(r.seconds, 3) + " s" + (r.passes > 1 ? ", " + std::to_string(r.passes) + " passes" : "") + ")");
+    t.row("frame ms", "min " + fixed(percentile(r.frame_ms, 0), 2) + ", median " + fixed(percentile(r.frame_ms, 0.5), 2) +
+                          ", p95 " + fixed(percentile(r.frame_ms, 0.95), 2) + ", max " + fixed(percentile(r.frame_ms, 1), 2));
   }
   for (const MemoryUse& m : r.memory_capture)
-    row("memory capture", m.flags + ": " + std::to_string(m.objects) + " allocations, " + std::to_string(m.bytes) + " bytes");
+    t.row("memory capture", m.flags + ": " + std::to_string(m.objects) + " allocations, " + std::to_string(m.bytes) + " bytes");
   for (const MemoryUse& m : r.memory_here)
-    row("memory here", m.flags + ": " + std::to_string(m.objects) + " objects, " + std::to_string(m.bytes) + " bytes");
-  for (const std::string& a : r.adapted) row("adapted", a);
-  for (const std::string& s : r.snapshots) row("snapshot", s);
+    t.row("memory here", m.flags + ": " + std::to_string(m.objects) + " objects, " + std::to_string(m.bytes) + " bytes");
+  for (const std::string& a : r.adapted) t.row("adapted", a);
+  for (const std::string& s : r.snapshots) t.row("snapshot", s);
   for (const FrameCheck& f : r.checks)
-    row("frame " + std::to_string(f.frame),
-        (f.passed ? "match" : "DIFFERS") + std::string(": ") +
-            (f.size_differs ? "another size than " + f.capture_file
-                            : "largest channel difference " + std::to_string(f.max_difference) + ", PSNR " +
-                                  psnr_text(f.psnr) + " dB against " + f.capture_file));
-  if (r.error) row("stopped", r.error->what());
-  return out;
+    t.row(("frame " + std::to_string(f.frame)).c_str(),
+          (f.passed ? "match" : "DIFFERS") + std::string(": ") +
+              (f.size_differs ? "another size than " + f.capture_file
+                              : "largest channel difference " + std::to_string(f.max_difference) + ", PSNR " +
+                                    psnr_text(f.psnr) + " dB against " + f.capture_file));
+  if (r.error) t.row("stopped", r.error->what());
+  return t.text();
 }
 
 std::string format_json(const Result& r) {
-  rapidjson::StringBuffer b;
-  rapidjson::Writer<rapidjson::StringBuffer> w(b);
+  detail::JsonReport j;
+  auto& w = j.writer();
   w.StartObject();
-  w.Key("file");
-  w.String(r.file.c_str());
-  w.Key("device");
-  w.String(r.device.c_str());
-  w.Key("calls");
-  w.Uint64(r.calls);
-  w.Key("skipped_calls");
-  w.Uint64(r.skipped_calls);
-  w.Key("updates");
-  w.Uint64(r.updates);
-  w.Key("update_bytes");
-  w.Uint64(r.update_bytes);
-  w.Key("frames");
-  w.Uint64(r.frames);
-  w.Key("timed_frames");
-  w.Uint64(r.timed_frames);
-  w.Key("passes");
-  w.Uint(r.passes);
+  j.text("file", r.file);
+  j.text("device", r.device);
+  j.u64("calls", r.calls);
+  j.u64("skipped_calls", r.skipped_calls);
+  j.u64("updates", r.updates);
+  j.u64("update_bytes", r.update_bytes);
+  j.u64("frames", r.frames);
+  j.u64("timed_frames", r.timed_frames);
+  j.u64("passes", r.passes);
   w.Key("seconds");
   w.Double(r.seconds);
   w.Key("fps");
@@ -109,32 +88,25 @@ std::string format_json(const Result& r) {
     w.StartArray();
     for (const MemoryUse& m : *list) {
       w.StartObject();
-      w.Key("flags");
-      w.String(m.flags.c_str());
-      w.Key("objects");
-      w.Uint64(m.objects);
-      w.Key("bytes");
-      w.Uint64(m.bytes);
+      j.text("flags", m.flags);
+      j.u64("objects", m.objects);
+      j.u64("bytes", m.bytes);
       w.EndObject();
     }
     w.EndArray();
   }
-  w.Key("adapted");
-  w.StartArray();
-  for (const std::string& a : r.adapted) w.String(a.c_str());
-  w.EndArray();
-  w.Key("snapshots");
-  w.StartArray();
-  for (const std::string& s : r.snapshots) w.String(s.c_str());
-  w.EndArray();
+  for (const auto& [key, list] : {std::pair{"adapted", &r.adapted}, std::pair{"snapshots", &r.snapshots}}) {
+    w.Key(key);
+    w.StartArray();
+    for (const std::string& s : *list) j.text(s);
+    w.EndArray();
+  }
   w.Key("checks");
   w.StartArray();
   for (const FrameCheck& f : r.checks) {
     w.StartObject();
-    w.Key("frame");
-    w.Uint64(f.frame);
-    w.Key("capture_file");
-    w.String(f.capture_file.c_str());
+    j.u64("frame", f.frame);
+    j.text("capture_file", f.capture_file);
     w.Key("max_difference");
     w.Int(f.max_difference);
     w.Key("psnr");
@@ -148,10 +120,10 @@ std::string format_json(const Result& r) {
   }
   w.EndArray();
   w.Key("error");
-  if (r.error) w.String(r.error->what());
+  if (r.error) j.text(r.error->what());
   else w.Null();
   w.EndObject();
-  return std::string(b.GetString()) + "\n";
+  return j.finish();
 }
 
 }  // namespace libtrace::replay_trace

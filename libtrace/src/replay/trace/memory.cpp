@@ -22,8 +22,6 @@ constexpr VkMemoryPropertyFlags kHost = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
 // The replay's device memory objects: objects share blocks of this size;
 // one larger than half of it gets its own.
 constexpr VkDeviceSize kBlockSize = 64ull << 20;
-// choose_type() for a staging buffer: host-visible, whatever the capture.
-constexpr std::uint32_t kStaging = UINT32_MAX;
 
 // A member of a recorded struct value by name (the raw value: captured handles stay captured).
 std::uint64_t member_of(const CallDecoder& d, std::uint32_t v, std::string_view name) { return d.uint_of(d.field(v, name)); }
@@ -43,14 +41,16 @@ void Replayer::allocate_memory(const apitrace::Call& c, const registry::Command&
   ++r_.skipped_calls;
 }
 
-std::uint32_t Replayer::choose_type(VkPhysicalDevice gpu, std::uint32_t bits, std::uint32_t capture_type) const {
+VkMemoryPropertyFlags Replayer::needs(std::uint32_t capture_type) const {
+  // Unknown needs (a stream without trakPhysicalDevice): host-visible, so
+  // that updates can be written.
+  const VkMemoryPropertyFlags captured = capture_.known ? capture_.shown_flags(capture_type) : kHost;
+  return captured & (kHost | VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+}
+
+std::uint32_t Replayer::choose_type(VkPhysicalDevice gpu, std::uint32_t bits, VkMemoryPropertyFlags want) const {
   VkPhysicalDeviceMemoryProperties props{};
   vkGetPhysicalDeviceMemoryProperties(gpu, &props);
-  // Unknown needs (a stream without trakPhysicalDevice) and staging buffers:
-  // host-visible, so that updates can be written.
-  const VkMemoryPropertyFlags captured =
-      capture_type == kStaging || !capture_.known ? kHost : capture_.shown_flags(capture_type);
-  const VkMemoryPropertyFlags want = captured & (kHost | VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
   std::vector<std::uint32_t> order;
   for (std::uint32_t i = 0; i < props.memoryTypeCount; ++i) order.push_back(i);
   if (opt_.shuffle_memory) std::reverse(order.begin(), order.end());
@@ -143,7 +143,7 @@ void Replayer::place(const apitrace::Call& c, VkDevice device, std::uint64_t obj
   const VkMemoryRequirements& req = req2.memoryRequirements;
   const auto cm = capture_memory_.find(captured_memory);
   const std::uint32_t capture_type = cm == capture_memory_.end() ? 0 : cm->second.first;
-  const std::uint32_t type = choose_type(gpu->second, req.memoryTypeBits, capture_type);
+  const std::uint32_t type = choose_type(gpu->second, req.memoryTypeBits, needs(capture_type));
   if (type == UINT32_MAX) fail(c, "no memory type here for this object");
   // --shuffle-memory (tests): every object at a larger alignment than it asks for.
   const VkDeviceSize alignment = opt_.shuffle_memory ? std::max<VkDeviceSize>(req.alignment, 64 * 1024) : req.alignment;
@@ -279,7 +279,7 @@ void Replayer::upload(const apitrace::Call& c, VkDevice device, VkBuffer dst, co
     vk::check(vkCreateBuffer(device, &bci, nullptr, &s.buffer), "vkCreateBuffer");
     VkMemoryRequirements req{};
     vkGetBufferMemoryRequirements(device, s.buffer, &req);
-    const std::uint32_t type = choose_type(devices_.at(device), req.memoryTypeBits, kStaging);
+    const std::uint32_t type = choose_type(devices_.at(device), req.memoryTypeBits, kHost);
     const VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, nullptr, req.size, type};
     vk::check(vkAllocateMemory(device, &ai, nullptr, &s.memory), "vkAllocateMemory");
     vk::check(vkBindBufferMemory(device, s.buffer, s.memory, 0), "vkBindBufferMemory");

@@ -17,22 +17,6 @@
 
 namespace libtrace::replay_trace {
 
-namespace {
-
-bool channel_order(VkFormat f, int& r, int& b) {
-  switch (f) {
-    case VK_FORMAT_B8G8R8A8_UNORM: case VK_FORMAT_B8G8R8A8_SRGB: r = 2, b = 0; return true;
-    case VK_FORMAT_R8G8B8A8_UNORM: case VK_FORMAT_R8G8B8A8_SRGB: case VK_FORMAT_A8B8G8R8_UNORM_PACK32:
-    case VK_FORMAT_A8B8G8R8_SRGB_PACK32:
-      r = 0, b = 2;
-      return true;
-    default: return false;
-  }
-}
-
-
-}  // namespace
-
 void Replayer::create_surface(const apitrace::Call& c, const registry::Command& cmd) {
   CallDecoder d(c, arena_, handles_);
   const auto recorded = d.handles_of(d.arg(cmd.params().size() - 1));
@@ -74,13 +58,7 @@ void Replayer::swapchain_images(const apitrace::Call& c, const registry::Command
     if (vkCreateImage(dev, &ci, nullptr, &image) != VK_SUCCESS) fail(c, "cannot make a swapchain image");
     VkMemoryRequirements req{};
     vkGetImageMemoryRequirements(dev, image, &req);
-    VkPhysicalDeviceMemoryProperties props{};
-    vkGetPhysicalDeviceMemoryProperties(devices_.at(dev), &props);
-    std::uint32_t type = UINT32_MAX;
-    for (std::uint32_t i = 0; i < props.memoryTypeCount; ++i)
-      if ((req.memoryTypeBits & (1u << i)) &&
-          (type == UINT32_MAX || (props.memoryTypes[i].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)))
-        if (type == UINT32_MAX || !(props.memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)) type = i;
+    const std::uint32_t type = choose_type(devices_.at(dev), req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
     const VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, nullptr, req.size, type};
     VkDeviceMemory mem = VK_NULL_HANDLE;
     if (type == UINT32_MAX || vkAllocateMemory(dev, &ai, nullptr, &mem) != VK_SUCCESS ||
@@ -188,8 +166,7 @@ void Replayer::snapshot_record(const apitrace::Call& c) {
 }
 
 void Replayer::snapshot(VkQueue queue, const Swapchain& sc, std::uint32_t index, std::uint64_t frame) {
-  int r_at = 0, b_at = 0;
-  if (index >= sc.images.size() || !channel_order(sc.format, r_at, b_at)) {
+  if (index >= sc.images.size() || !image::snapshot_format(sc.format)) {
     adapted("snapshots: only of 8-bit RGBA or BGRA swapchains");
     return;
   }
@@ -221,12 +198,7 @@ void Replayer::snapshot(VkQueue queue, const Swapchain& sc, std::uint32_t index,
   } k{dev, buffer, VK_NULL_HANDLE, pool};
   VkMemoryRequirements req{};
   vkGetBufferMemoryRequirements(dev, buffer, &req);
-  VkPhysicalDeviceMemoryProperties props{};
-  vkGetPhysicalDeviceMemoryProperties(devices_.at(dev), &props);
-  const VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-  std::uint32_t type = UINT32_MAX;
-  for (std::uint32_t i = 0; i < props.memoryTypeCount && type == UINT32_MAX; ++i)
-    if ((req.memoryTypeBits & (1u << i)) && (props.memoryTypes[i].propertyFlags & want) == want) type = i;
+  const std::uint32_t type = choose_type(devices_.at(dev), req.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT);
   const VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, nullptr, req.size, type};
   vk::check(vkAllocateMemory(dev, &ai, nullptr, &k.memory), "vkAllocateMemory");
   vk::check(vkBindBufferMemory(dev, buffer, k.memory, 0), "vkBindBufferMemory");
@@ -255,13 +227,7 @@ void Replayer::snapshot(VkQueue queue, const Swapchain& sc, std::uint32_t index,
   vkQueueWaitIdle(queue);
   void* p = nullptr;
   vk::check(vkMapMemory(dev, k.memory, 0, VK_WHOLE_SIZE, 0, &p), "vkMapMemory");
-  image::Rgb rgb{ex.width, ex.height, std::vector<std::uint8_t>(std::size_t{ex.width} * ex.height * 3)};
-  const auto* src = static_cast<const std::uint8_t*>(p);
-  for (std::size_t i = 0, n = std::size_t{ex.width} * ex.height; i < n; ++i) {
-    rgb.pixels[i * 3 + 0] = src[i * 4 + r_at];
-    rgb.pixels[i * 3 + 1] = src[i * 4 + 1];
-    rgb.pixels[i * 3 + 2] = src[i * 4 + b_at];
-  }
+  const image::Rgb rgb = image::from_pixels(sc.format, p, ex.width, ex.height);
   vkUnmapMemory(dev, k.memory);
   if (opt_.snapshots.count(frame)) {
     if (::mkdir(opt_.snapshot_dir.c_str(), 0755) != 0 && errno != EEXIST)

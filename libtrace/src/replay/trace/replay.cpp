@@ -69,52 +69,52 @@ void Replayer::fail(const apitrace::Call& c, const std::string& why) const {
   throw Error(Errc::bad_record, "call " + std::to_string(c.no) + " " + std::string(c.name()), why);
 }
 
-PFN_vkVoidFunction Replayer::proc(const char* name) {
-  const auto it = procs_.find(name);
-  if (it != procs_.end()) return it->second;
-  const PFN_vkVoidFunction f = vkGetInstanceProcAddr(instance_, name);
-  procs_.emplace(name, f);
-  return f;
+const Replayer::Proc& Replayer::proc(const registry::Command& cmd) {
+  auto [it, fresh] = procs_.try_emplace(&cmd);
+  if (fresh) it->second = {vkGetInstanceProcAddr(instance_, cmd.name()), find_invoker(cmd.name())};
+  return it->second;
+}
+
+const Replayer::Route& Replayer::route(const apitrace::Call& c) {
+  // Once per signature, not per call: the stream names each command once.
+  auto [it, fresh] = routes_.try_emplace(c.sig);
+  Route& r = it->second;
+  if (!fresh) return r;
+  const std::string_view name = c.name();
+  if (name == "trakPhysicalDevice") r.way = Route::physical_device;
+  else if (name == "trakUpdateBuffer" || name == "trakUpdateImage") r.way = Route::update;
+  else if (name == "trakSnapshot") r.way = Route::snapshot;
+  else if (starts(name, "trak")) r.way = Route::own_other;
+  else if (!(r.cmd = registry::find_command(name))) r.way = starts(name, "vk") ? Route::unknown : Route::not_vulkan;
+  else if ((r.handler = handler(name))) r.way = Route::handled;
+  else r.way = skipped(name) ? Route::skipped : Route::generic;
+  return r;
 }
 
 void Replayer::call(const apitrace::Call& c) {
   ++r_.calls;
-  const std::string_view name = c.name();
-  if (starts(name, "trak")) {
-    if (name == "trakPhysicalDevice") physical_device_info(c);
-    else if (name == "trakUpdateBuffer" || name == "trakUpdateImage") update(c);
-    else if (name == "trakSnapshot") snapshot_record(c);
-    return;
+  const Route& r = route(c);
+  switch (r.way) {
+    case Route::physical_device: return physical_device_info(c);
+    case Route::update: return update(c);
+    case Route::snapshot: return snapshot_record(c);
+    case Route::own_other: return;
+    case Route::not_vulkan: fail(c, "not a Vulkan capture");
+    case Route::unknown: fail(c, "a command this build does not know (a newer Vulkan than its headers?)");
+    default: break;
   }
-  const registry::Command* cmd = registry::find_command(name);
-  if (!cmd && !starts(name, "vk")) fail(c, "not a Vulkan capture");
-  if (!cmd) fail(c, "a command this build does not know (a newer Vulkan than its headers?)");
   if (c.flags & apitrace::kCallIncomplete) return;  // never returned at capture (the application was killed)
-  const Handler h = handler(name);
-  if (h) (this->*h)(c, *cmd);
-  else if (skipped(name)) skip(c, *cmd);
-  else generic(c, *cmd);
+  if (r.way == Route::handled) (this->*r.handler)(c, *r.cmd);
+  else if (r.way == Route::skipped) skip(c, *r.cmd);
+  else generic(c, *r.cmd);
   arena_.clear();
 }
 
 void Replayer::skip(const apitrace::Call&, const registry::Command&) { ++r_.skipped_calls; }
 
-void Replayer::decode_args(CallDecoder& d, const registry::Command& cmd, std::vector<std::uint64_t>& slots,
-                           std::vector<void*>& ptrs) {
-  const auto params = cmd.params();
-  slots.assign(params.size(), 0);
-  ptrs.resize(params.size());
-  for (std::size_t i = 0; i < params.size(); ++i) {
-    ptrs[i] = &slots[i];
-    d.param(params, i, &slots[i]);
-  }
-  d.check_params(params, ptrs.data());
-}
-
 void Replayer::invoke(const apitrace::Call& c, const registry::Command& cmd, CallDecoder& d, std::vector<void*>& ptrs,
                       VkResult* result) {
-  const PFN_vkVoidFunction f = proc(cmd.name());
-  const Invoker inv = find_invoker(cmd.name());
+  const auto [f, inv] = proc(cmd);
   if (!f || !inv) {
     if (!logged_[cmd.name()]) adapted(std::string(cmd.name()) + ": not available here, left out");
     logged_[cmd.name()] = true;
@@ -158,7 +158,7 @@ void Replayer::generic(const apitrace::Call& c, const registry::Command& cmd) {
   CallDecoder d(c, arena_, handles_);
   std::vector<std::uint64_t> slots;
   std::vector<void*> ptrs;
-  decode_args(d, cmd, slots, ptrs);
+  d.params(cmd.params(), slots, ptrs);
   VkResult r = VK_SUCCESS;
   invoke(c, cmd, d, ptrs, &r);
   if (r >= 0) map_outputs(c, cmd, d, ptrs);
@@ -170,7 +170,7 @@ void Replayer::create_instance(const apitrace::Call& c, const registry::Command&
   CallDecoder d(c, arena_, handles_);
   std::vector<std::uint64_t> slots;
   std::vector<void*> ptrs;
-  decode_args(d, cmd, slots, ptrs);
+  d.params(cmd.params(), slots, ptrs);
   auto* ci = *reinterpret_cast<VkInstanceCreateInfo**>(&slots[0]);
   if (!ci) fail(c, "no create info");
   std::uint32_t n = 0;
@@ -252,7 +252,7 @@ void Replayer::create_device(const apitrace::Call& c, const registry::Command& c
   CallDecoder d(c, arena_, handles_);
   std::vector<std::uint64_t> slots;
   std::vector<void*> ptrs;
-  decode_args(d, cmd, slots, ptrs);
+  d.params(cmd.params(), slots, ptrs);
   const VkPhysicalDevice gpu = *reinterpret_cast<VkPhysicalDevice*>(&slots[0]);
   auto* ci = *reinterpret_cast<VkDeviceCreateInfo**>(&slots[1]);
   if (!gpu || !ci) fail(c, "no physical device or create info");
@@ -352,7 +352,7 @@ void Replayer::create_pipeline_cache(const apitrace::Call& c, const registry::Co
   CallDecoder d(c, arena_, handles_);
   std::vector<std::uint64_t> slots;
   std::vector<void*> ptrs;
-  decode_args(d, cmd, slots, ptrs);
+  d.params(cmd.params(), slots, ptrs);
   auto* ci = *reinterpret_cast<VkPipelineCacheCreateInfo**>(&slots[1]);
   std::string data;
   if (ci && ci->initialDataSize) adapted("pipeline cache data of the capture's driver: left out");
@@ -413,7 +413,7 @@ void Replayer::with_template(const apitrace::Call& c, const registry::Command& c
   CallDecoder d(c, arena_, handles_);
   std::vector<std::uint64_t> slots;
   std::vector<void*> ptrs;
-  decode_args(d, cmd, slots, ptrs);
+  d.params(cmd.params(), slots, ptrs);
   const auto params = cmd.params();
   for (std::size_t i = 0; i < params.size(); ++i) {
     if (std::string_view(params[i].type_name()) != "VkDescriptorUpdateTemplate") continue;

@@ -20,6 +20,7 @@
 #include "libtrace/replay/trace/replay.hpp"
 #include "registry/registry.hpp"
 #include "replay/trace/decode.hpp"
+#include "replay/trace/invoke.hpp"
 #include "replay/trace/window.hpp"
 
 namespace libtrace::replay_trace {
@@ -77,15 +78,26 @@ class Replayer {
  private:
   using Handler = void (Replayer::*)(const apitrace::Call&, const registry::Command&);
   Handler handler(std::string_view name) const;
+  // What is done with the calls of one signature.
+  struct Route {
+    enum Way : std::uint8_t { physical_device, update, snapshot, own_other, not_vulkan, unknown, handled, skipped, generic };
+    Way way = generic;
+    const registry::Command* cmd = nullptr;
+    Handler handler = nullptr;
+  };
+  const Route& route(const apitrace::Call& c);
 
   // replay.cpp
   void generic(const apitrace::Call& c, const registry::Command& cmd);
-  void decode_args(CallDecoder& d, const registry::Command& cmd, std::vector<std::uint64_t>& slots,
-                   std::vector<void*>& ptrs);
   void invoke(const apitrace::Call& c, const registry::Command& cmd, CallDecoder& d, std::vector<void*>& ptrs,
               VkResult* result);
   void map_outputs(const apitrace::Call& c, const registry::Command& cmd, CallDecoder& d, const std::vector<void*>& ptrs);
-  PFN_vkVoidFunction proc(const char* name);
+  // A command's function pointer (the loader's, for the current instance) and invoker.
+  struct Proc {
+    PFN_vkVoidFunction f = nullptr;
+    Invoker invoke = nullptr;
+  };
+  const Proc& proc(const registry::Command& cmd);
   void skip(const apitrace::Call&, const registry::Command&);
   void create_instance(const apitrace::Call& c, const registry::Command& cmd);
   void enumerate_physical_devices(const apitrace::Call& c, const registry::Command& cmd);
@@ -108,7 +120,11 @@ class Replayer {
   void destroy_object(const apitrace::Call& c, const registry::Command& cmd);
   void update(const apitrace::Call& c);
   void place(const apitrace::Call& c, VkDevice device, std::uint64_t object, bool image, std::uint64_t captured_memory);
-  std::uint32_t choose_type(VkPhysicalDevice gpu, std::uint32_t bits, std::uint32_t capture_type) const;
+  // What an object of a memory type the application chose at capture needs here.
+  VkMemoryPropertyFlags needs(std::uint32_t capture_type) const;
+  // A type in `bits` with the `want` flags (host-coherent preferred where
+  // host-visible); failing that, host-visible, then any. UINT32_MAX: none.
+  std::uint32_t choose_type(VkPhysicalDevice gpu, std::uint32_t bits, VkMemoryPropertyFlags want) const;
   void free_objects(VkDevice device);
   // Device work of the replay's own on the device's queue, waited for: the
   // copies into objects the host cannot see.
@@ -146,7 +162,8 @@ class Replayer {
   std::unordered_map<std::uint64_t, Swapchain> swapchains_;  // by captured handle
   std::unordered_map<std::uint64_t, TemplateLayout> templates_;  // by captured handle
   std::map<std::uint64_t, std::string> capture_snapshots_;   // frame -> file
-  std::unordered_map<std::string, PFN_vkVoidFunction> procs_;
+  std::unordered_map<const registry::Command*, Proc> procs_;
+  std::unordered_map<const apitrace::FunctionSig*, Route> routes_;
   std::map<std::string, bool> logged_;
   std::map<std::uint32_t, MemoryUse> used_here_, used_capture_;  // by memory type
   VkDevice cache_device_ = VK_NULL_HANDLE;  // --pipeline-cache: the first cache, saved when it goes

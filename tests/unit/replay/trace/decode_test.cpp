@@ -43,13 +43,9 @@ std::pair<std::string, std::string> round_trip(const char* command, void** args,
   rt::Arena arena;
   rt::CallDecoder d(*c, arena, handles);
   const auto params = cmd->params();
-  std::vector<std::uint64_t> slots(params.size());
-  std::vector<void*> ptrs(params.size());
-  for (std::size_t i = 0; i < params.size(); ++i) {
-    ptrs[i] = &slots[i];
-    d.param(params, i, &slots[i]);
-  }
-  d.check_params(params, ptrs.data());
+  std::vector<std::uint64_t> slots;
+  std::vector<void*> ptrs;
+  d.params(params, slots, ptrs);
   if (problems) *problems = d.problems();
   // Outputs come back as storage for the driver: give them the recorded values.
   for (std::size_t i = 0; i < params.size(); ++i) {
@@ -166,13 +162,9 @@ TEST_CASE("an array shorter than its count and a handle the replay never made ar
   rt::Arena arena;
   rt::CallDecoder d(damaged, arena, handles);
   const auto params = registry::find_command("vkUpdateDescriptorSets")->params();
-  std::vector<std::uint64_t> slots(params.size());
-  std::vector<void*> ptrs(params.size());
-  for (std::size_t i = 0; i < params.size(); ++i) {
-    ptrs[i] = &slots[i];
-    d.param(params, i, &slots[i]);
-  }
-  d.check_params(params, ptrs.data());
+  std::vector<std::uint64_t> slots;
+  std::vector<void*> ptrs;
+  d.params(params, slots, ptrs);
   bool short_array = false, unknown_handle = false;
   for (const std::string& s : d.problems()) {
     short_array = short_array || s.find("pDescriptorWrites holds 1 for a descriptorWriteCount of 3") != std::string::npos;
