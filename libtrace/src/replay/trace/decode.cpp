@@ -206,7 +206,7 @@ void CallDecoder::check_length(std::span<const Member> members, std::size_t i, s
   const Member& len = members[static_cast<std::size_t>(m.len_member)];
   const char* at = addr(static_cast<std::size_t>(m.len_member));
   if (len.pointer_depth == 1) {
-    std::memcpy(&at, at, sizeof at);  // `uint32_t* pCount`
+    at = *reinterpret_cast<const char* const*>(at);  // `uint32_t* pCount`
     if (!at) return;
   }
   if (len.pointer_depth > 1 || (len.type != Type::u32 && len.type != Type::u64 && len.type != Type::size)) return;
