@@ -71,6 +71,10 @@ inline int run_trace(TraceCli& t, const std::string& input, std::unique_ptr<libt
   o.present_window = t.present == "window";
   o.pipeline_cache = pipeline_cache;
   if (!t.snapshots.empty()) o.snapshots = libtrace::capture::parse_frames(t.snapshots);
+  const bool pipe = libtrace::is_stdio(input);
+  if (pipe && o.compare) throw UsageError("--compare finds the capture's snapshots beside it: give a file, not a pipe");
+  if (pipe && !o.snapshots.empty() && o.snapshot_dir.empty())
+    throw UsageError("--snapshot from a pipe needs --snapshot-dir DIR");
   if (o.snapshot_dir.empty()) {
     const std::string dir = libtrace::capture::snapshot_dir(input);  // NAME.snapshots
     o.snapshot_dir = dir.substr(0, dir.size() - 10) + ".replay";
@@ -89,7 +93,7 @@ inline int run_trace(TraceCli& t, const std::string& input, std::unique_ptr<libt
     if (o.last_frame < o.first_frame) throw UsageError("--frames: the range " + t.frames + " is empty");
   }
   o.warnings = warning_sink("trak-replay");
-  if (t.loop > 1 && libtrace::is_stdio(input)) throw UsageError("--loop reads the capture again: give a file, not a pipe");
+  if (t.loop > 1 && pipe) throw UsageError("--loop reads the capture again: give a file, not a pipe");
   auto r = libtrace::replay_trace::replay(std::move(decoder), name, o);
   for (unsigned pass = 1; pass < t.loop && !r.error; ++pass) {
     libtrace::InputFile again(input);

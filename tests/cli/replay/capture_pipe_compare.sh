@@ -1,0 +1,1 @@
+"$REPLAY" - --compare < "$DATA/capture/threads1.trace"
