@@ -6,24 +6,79 @@ CAPTURE=$TOOLS/capture/trak-capture STAT=$TOOLS/stat/trak-stat REPLAY=$TOOLS/rep
 CONVERT=$TOOLS/convert/trak-convert STORM=$APPS/capture_pipeline_storm CRASH=$APPS/capture_crash_in_create
 LAYER_DIR=$TOOLS/../layers/capture
 work=$(mktemp -d) || exit 99
-trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 99
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "skipped: $*" >&2; exit 77; }
 
-# The oracle is optional beside a fresh clone; CI (../shared beside it) has it.
-need_fossilize() {
-  [ -n "$FOSSILIZE" ] && [ -x "$FOSSILIZE/bin/fossilize-list" ] ||
-    skip "needs Fossilize's layer and tools (../shared/tools/fossilize) as the oracle"
+# The environments users run trak in (TRAK_TEST_ENV; meson runs every test
+# once in each): the Vulkan SDK's set-up exports VK_LAYER_PATH, a harness
+# script extends it for the command, Khronos' validation layer is stacked
+# before or after trak's. Launchers run through env_launch.sh, which sets
+# up the last three; with validation, a test fails on any error it reports.
+case "${TRAK_TEST_ENV:-}" in
+  "") ;;
+  sdk) export VK_LAYER_PATH=/usr/share/vulkan/explicit_layer.d ;;
+  wrapper) ;;
+  validation-*)
+    [ -f /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ] ||
+      skip "needs Khronos' validation layer (package vulkan-validationlayers)"
+    export VALIDATION_LOGS=$work/validation
+    mkdir "$VALIDATION_LOGS"
+    ;;
+  *) fail "unknown TRAK_TEST_ENV $TRAK_TEST_ENV" ;;
+esac
+if [ -n "${TRAK_TEST_ENV:-}" ]; then
+  CAPTURE="$work/trak-capture"
+  printf '#!/bin/sh\nexec "%s" "%s" "$@"\n' "$SRC/env_launch.sh" "$TOOLS/capture/trak-capture" > "$CAPTURE"
+  chmod +x "$CAPTURE"
+fi
+validation_errors() {
+  [ -d "${VALIDATION_LOGS:-/nonexistent}" ] || return 0
+  if cat "$VALIDATION_LOGS"/*/log 2>/dev/null | grep -q "Validation Error"; then
+    echo "FAIL: the validation layer reported errors:" >&2
+    cat "$VALIDATION_LOGS"/*/log | grep "Validation Error" | sort | uniq -c | head -20 >&2
+    return 1
+  fi
 }
-need_xvfb() {
-  command -v xvfb-run >/dev/null || skip "needs xvfb-run (package xvfb) to give $1 a display"
-  command -v "$1" >/dev/null || skip "needs $1 (package $2)"
+on_exit() {
+  status=$?
+  [ "$status" = 0 ] && ! validation_errors && status=1
+  cd / && rm -rf "$work"
+  exit "$status"
 }
-# -a alone makes parallel tests race for the same display number (one test's
-# server then vanishes under another's windows): each starts its search apart.
-xrun() { xvfb-run -a -n $((100 + $$ % 800)) -s "-screen 0 1280x1024x24 +extension GLX" "$@"; }
+trap on_exit EXIT
+
+# Runs a command with trak's layer enabled by the environment alone, as the
+# README tells users to without the launcher: the folder goes into
+# VK_LAYER_PATH where that is set (the loader then ignores
+# VK_ADD_LAYER_PATH), else into VK_ADD_LAYER_PATH. LAYERS (default trak's
+# alone; empty for none) and LAYER_DIRS (default LAYER_DIR) say what to enable, from where;
+# validation is stacked as TRAK_TEST_ENV says.
+with_layer() {
+  layers=${LAYERS-VK_LAYER_TRAK_capture} dirs=${LAYER_DIRS:-$LAYER_DIR}
+  case "${TRAK_TEST_ENV:-}" in
+    validation-first) layers=VK_LAYER_KHRONOS_validation${layers:+:$layers} ;;
+    validation-last) layers=${layers:+$layers:}VK_LAYER_KHRONOS_validation ;;
+  esac
+  case "${TRAK_TEST_ENV:-}" in
+    validation-*) set -- env VK_LAYER_SETTINGS_PATH="$(validation_settings)" "$@" ;;
+  esac
+  if [ -n "${VK_LAYER_PATH:-}" ]; then
+    VK_LAYER_PATH=$dirs:$VK_LAYER_PATH VK_INSTANCE_LAYERS=$layers "$@"
+  else
+    VK_ADD_LAYER_PATH=$dirs VK_INSTANCE_LAYERS=$layers "$@"
+  fi
+}
+# A settings file for the validation layer that logs its errors into a
+# folder of VALIDATION_LOGS of their own (one log per process tree: the
+# layer truncates its log when it starts).
+validation_settings() {
+  dir=$(mktemp -d "$VALIDATION_LOGS/XXXXXX")
+  printf '%s\n' "khronos_validation.debug_action = VK_DBG_LAYER_ACTION_LOG_MSG" \
+    "khronos_validation.report_flags = error" "khronos_validation.log_filename = $dir/log" > "$dir/vk_layer_settings.txt"
+  echo "$dir/vk_layer_settings.txt"
+}
 
 # Entries (tag, hash) of archives, sorted; and per tag counts.
 keys() { python3 "$SRC/foz_entries.py" keys "$@"; }
@@ -37,8 +92,8 @@ replays() {
 # Both layers on one run: the same calls reach both, so the archives must agree.
 with_both_layers() {
   name=$1; shift
-  VK_ADD_LAYER_PATH=$LAYER_DIR:$FOSSILIZE/layer VK_INSTANCE_LAYERS=VK_LAYER_TRAK_capture:VK_LAYER_fossilize \
-    TRAK_CAPTURE_FOZ=$work/trak-$name FOSSILIZE_DUMP_PATH=$work/fz-$name "$@" > "$name.out" 2> "$name.err" ||
+  LAYERS=VK_LAYER_TRAK_capture:VK_LAYER_fossilize LAYER_DIRS=$LAYER_DIR:$FOSSILIZE/layer with_layer \
+    env TRAK_CAPTURE_FOZ=$work/trak-$name FOSSILIZE_DUMP_PATH=$work/fz-$name "$@" > "$name.out" 2> "$name.err" ||
     { cat "$name.err" >&2; fail "$* under both layers"; }
   python3 "$SRC/foz_entries.py" same "$work/trak-$name".*.foz -- "$work/fz-$name".*.foz ||
     fail "$name: trak's and Fossilize's archives differ"

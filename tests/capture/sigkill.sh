@@ -2,7 +2,7 @@
 # exit code runs), the process leaves an archive that reads and replays up
 # to its last whole entry.
 . "$SRC/lib.sh"
-VK_ADD_LAYER_PATH=$LAYER_DIR VK_INSTANCE_LAYERS=VK_LAYER_TRAK_capture TRAK_CAPTURE_FOZ=$work/killed \
+with_layer env TRAK_CAPTURE_FOZ=$work/killed \
   "$STORM" --threads 2 --graphics 20000 --compute 0 > storm.out 2> storm.err &
 kill_at_size "killed.*.foz" 200000 $!
 n=$(count 6 killed.*.foz)

@@ -5,8 +5,9 @@
 . "$SRC/lib.sh"
 command -v vulkaninfo >/dev/null || skip "needs vulkaninfo (package vulkan-tools)"
 need_apitrace
-VK_ADD_LAYER_PATH=$LAYER_DIR vulkaninfo > plain.txt 2> plain.err || fail "vulkaninfo"
-VK_ADD_LAYER_PATH=$LAYER_DIR VK_INSTANCE_LAYERS=VK_LAYER_TRAK_capture TRAK_CAPTURE_TRACE=$work/vi.trace \
+# The plain run has what the test's environment stacks, validation too.
+LAYERS= with_layer vulkaninfo > plain.txt 2> plain.err || fail "vulkaninfo"
+with_layer env TRAK_CAPTURE_TRACE=$work/vi.trace \
   vulkaninfo > traced.txt 2> traced.err || fail "vulkaninfo with the trace"
 # Everything from "memoryTypes:" to the next blank line is the types' section.
 types() { awk '/^memoryTypes:/ {t = 1} t && /^$/ {t = 0} t' "$1"; }

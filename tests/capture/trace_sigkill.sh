@@ -2,7 +2,7 @@
 # up to a whole call near the kill, for apitrace as for trak.
 . "$SRC/lib.sh"
 need_apitrace
-VK_ADD_LAYER_PATH=$LAYER_DIR VK_INSTANCE_LAYERS=VK_LAYER_TRAK_capture TRAK_CAPTURE_TRACE=$work/killed.trace \
+with_layer env TRAK_CAPTURE_TRACE=$work/killed.trace \
   "$APPS/capture_trace_threads" --threads 2 --rounds 1000000 > app.out 2> app.err &
 kill_at_size "killed.trace" 300000 $!
 apitrace dump killed.trace > dump.txt 2> dump.err || { cat dump.err >&2; fail "apitrace dump of the killed trace"; }

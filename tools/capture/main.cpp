@@ -6,20 +6,22 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstring>
-#include <fstream>
+#include <memory>
 
 #include "libtrace/apitrace/stat.hpp"
 #include "libtrace/capture/run.hpp"
 #include "libtrace/foz/stat.hpp"
 #include "libtrace/layer/find.hpp"
+#include "launcher.hpp"
 #include "tool_main.hpp"
 
 namespace {
 
-bool is_dir(const std::string& p) {
+bool is_file(const std::string& p) {
   struct stat st {};
-  return ::stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+  return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
 std::size_t count_snapshots(const std::string& trace) {
@@ -32,37 +34,106 @@ std::size_t count_snapshots(const std::string& trace) {
   return n;
 }
 
-std::string report(const libtrace::capture::RunResult& r, const std::string& command, bool json) {
-  std::vector<libtrace::foz::FozStats> stats;
-  for (const std::string& a : r.archives) stats.push_back(libtrace::foz::stats(a, {}));
-  std::vector<libtrace::apitrace::TraceStats> traces;
-  for (const std::string& t : r.traces) traces.push_back(libtrace::apitrace::stats(t));
+// A JSON string: the command is a path, which may hold quotes, backslashes
+// and control characters.
+std::string json_string(std::string_view s) {
+  std::string out = "\"";
+  for (const char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+// A file the layer named (absolute: the command may change its directory)
+// as the user would: relative to this directory when it is inside it.
+std::string shown(const std::string& path) {
+  static const std::string cwd = tools::absolute(".");
+  const std::string dir = cwd.substr(0, cwd.size() - 1);  // "/x/." -> "/x/"
+  return path.compare(0, dir.size(), dir) == 0 ? path.substr(dir.size()) : path;
+}
+
+// Why nothing was recorded, in one clause: what the layer saw of the command.
+std::string nothing_because(const libtrace::capture::RunResult& r, const std::string& command) {
+  if (!r.problems.empty()) return r.problems.front();
+  if (!r.instance_seen) return r.unseen_because;
+  if (!r.device_seen) return command + " made a Vulkan instance but no device";
+  return command + " made a Vulkan device, and the layer wrote nothing of it";
+}
+
+struct Report {
+  std::string text;
+  bool unreadable = false;  // an output the layer wrote cannot be read back
+};
+
+Report report(const libtrace::capture::RunResult& r, const std::string& command, bool json) {
+  Report rep;
+  std::vector<std::string> archives, traces, unreadable;
+  for (const std::string& a : r.archives) try {
+      archives.push_back(json ? libtrace::foz::format_json(libtrace::foz::stats(shown(a), {}))
+                              : libtrace::foz::format_table(libtrace::foz::stats(shown(a), {})));
+    } catch (const libtrace::Error& e) {
+      unreadable.push_back(e.what());
+    }
+  for (const std::string& t : r.traces) try {
+      const libtrace::apitrace::TraceStats st = libtrace::apitrace::stats(shown(t));
+      traces.push_back(json ? libtrace::apitrace::format_json(st) : libtrace::apitrace::format_table(st, 5));
+      traces.back() += '\x1f' + shown(t);  // which trace, for its snapshots
+    } catch (const libtrace::Error& e) {
+      unreadable.push_back(e.what());
+    }
+  rep.unreadable = !unreadable.empty();
   auto one_line = [](std::string s) {
     while (!s.empty() && s.back() == '\n') s.pop_back();
     return s;
   };
+  auto split = [](const std::string& t) {
+    const std::size_t at = t.rfind('\x1f');
+    return std::pair{t.substr(0, at), t.substr(at + 1)};
+  };
   if (json) {
-    std::string out = "{\"command\":\"" + command + "\",\"status\":" + std::to_string(r.status) +
+    std::string out = "{\"command\":" + json_string(command) + ",\"status\":" + std::to_string(r.status) +
                       ",\"signal\":" + std::to_string(r.signal) + ",\"archives\":[";
-    for (std::size_t i = 0; i < stats.size(); ++i) out += (i ? "," : "") + one_line(libtrace::foz::format_json(stats[i]));
+    for (std::size_t i = 0; i < archives.size(); ++i) out += (i ? "," : "") + one_line(archives[i]);
     out += "],\"traces\":[";
     for (std::size_t i = 0; i < traces.size(); ++i) {
-      std::string t = one_line(libtrace::apitrace::format_json(traces[i]));
+      const auto [stats, path] = split(traces[i]);
+      std::string t = one_line(stats);
       t.pop_back();  // the object's closing brace: the snapshots go in too
-      out += (i ? "," : "") + t + ",\"snapshots\":" + std::to_string(count_snapshots(r.traces[i])) + "}";
+      out += (i ? "," : "") + t + ",\"snapshots\":" + std::to_string(count_snapshots(path)) + "}";
     }
-    return out + "]}\n";
+    out += "],\"problems\":[";
+    std::vector<std::string> problems = r.problems;
+    problems.insert(problems.end(), unreadable.begin(), unreadable.end());
+    for (std::size_t i = 0; i < problems.size(); ++i) out += (i ? "," : "") + json_string(problems[i]);
+    out += "]";
+    if (archives.empty() && traces.empty()) out += ",\"nothing_captured\":" + json_string(nothing_because(r, command));
+    rep.text = out + "}\n";
+    return rep;
   }
   std::string out;
-  for (const auto& s : stats) out += libtrace::foz::format_table(s) + "\n";
-  for (std::size_t i = 0; i < traces.size(); ++i) {
-    out += libtrace::apitrace::format_table(traces[i], 5);
-    if (const std::size_t n = count_snapshots(r.traces[i]))
-      out += "snapshots      " + std::to_string(n) + " in " + libtrace::capture::snapshot_dir(r.traces[i]) + "/\n";
+  for (const auto& a : archives) out += a + "\n";
+  for (const auto& t : traces) {
+    const auto [stats, path] = split(t);
+    out += stats;
+    if (const std::size_t n = count_snapshots(path))
+      out += "snapshots      " + std::to_string(n) + " in " + libtrace::capture::snapshot_dir(path) + "/\n";
     out += "\n";
   }
-  if (stats.empty() && traces.empty()) out += "nothing captured: " + command + " created no Vulkan device\n";
-  return out;
+  for (const auto& p : r.problems) out += "problem: " + p + "\n";
+  for (const auto& u : unreadable) out += "unreadable: " + u + "\n";
+  if (archives.empty() && traces.empty() && unreadable.empty())
+    out += "nothing captured: " + nothing_because(r, command) + "\n";
+  rep.text = out;
+  return rep;
 }
 
 // Frames of an earlier run in the snapshot folder would pass for this one's.
@@ -91,8 +162,8 @@ int main(int argc, char** argv) {
   std::string foz_base, trace, snapshots, report_file, layer_dir;
   bool json = false;
   app.add_option("--trace", trace,
-                 "Write the whole Vulkan call stream to FILE (an apitrace trace; a second process of the command "
-                 "writes FILE.<pid>.trace)")
+                 "Write the whole Vulkan call stream to FILE (an apitrace trace; every other process of the "
+                 "command writes FILE.<pid>.trace)")
       ->type_name("FILE");
   app.add_option("--snapshot", snapshots,
                  "With --trace: PNGs of the images presented at these frames (from 1, the first present) into "
@@ -117,44 +188,59 @@ Examples:
   trak-capture --trace cube.trace --foz cube --json -o cube.json vkcube --c 10
   trak-replay /tmp/caps/cube.*.foz         every captured pipeline compiled again
 
-Without trak-capture (launchers that cannot wrap the command):
+Without trak-capture (launchers that cannot wrap the command), the layer's folder goes into
+VK_LAYER_PATH where that is set (the Vulkan SDK sets it; the loader then ignores VK_ADD_LAYER_PATH):
   VK_ADD_LAYER_PATH=<dir of VkLayer_trak_capture.json> VK_INSTANCE_LAYERS=VK_LAYER_TRAK_capture \
   TRAK_CAPTURE_TRACE=cube.trace TRAK_CAPTURE_SNAPSHOTS=1,100 TRAK_CAPTURE_FOZ=/tmp/caps/cube vkcube
+  VK_LAYER_PATH=<dir>:$VK_LAYER_PATH VK_INSTANCE_LAYERS=VK_LAYER_TRAK_capture TRAK_CAPTURE_TRACE=cube.trace vkcube
 
 In a trace, buffers and images are recorded as objects, not as the application's memory: what the host
 writes to mapped memory becomes trakUpdateBuffer/trakUpdateImage calls before each submit, and memory
 types that are both device-local and host-visible are shown to the application as two.
 
+Every process of the command gets a file of its own: the first FILE, the others FILE.<pid>.trace;
+a trace another capture is writing is never replaced. SIGINT, SIGTERM and SIGHUP sent to trak-capture
+go on to the command, and the report follows when it ends.
+
 Exit status: the command's (128 + N when signal N ended it); 127 when it cannot be found, 126 when it
-cannot be run; 1 or 2 for trak-capture's own errors.
+cannot be run; 1 when the command succeeded but what it was to record could not be written; 2 for a
+usage error (checked before the command starts).
 )");
 
   return tools::run(app, argc, argv, [&]() -> int {
     std::vector<std::string> command = app.remaining();
+    tools::reject_unknown_option(command);
     if (!command.empty() && command.front() == "--") command.erase(command.begin());
     if (command.empty()) throw tools::UsageError("no command to run (trak-capture --trace FILE -- COMMAND ARGS...)");
     if (trace.empty() && foz_base.empty()) throw tools::UsageError("nothing to record: --trace FILE, --foz BASE or both");
     if (!snapshots.empty() && trace.empty()) throw tools::UsageError("--snapshot needs --trace");
     if (!snapshots.empty()) libtrace::capture::parse_frames(snapshots);  // a usage error now, not in the layer
+    tools::check_distinct({{trace, "--trace"}, {report_file, "--report"}});
     if (!foz_base.empty()) {
-      const std::size_t slash = foz_base.rfind('/');
-      const std::string folder = slash == std::string::npos ? "." : slash == 0 ? "/" : foz_base.substr(0, slash);
       if (foz_base.back() == '/')
         throw tools::UsageError("--foz needs a name, not a folder (for example " + foz_base + "app)");
-      if (!is_dir(folder)) throw libtrace::Error(libtrace::Errc::io, folder, "no such folder (--foz)");
+      tools::check_output(foz_base, "--foz");
+      foz_base = tools::absolute(foz_base);
     }
     if (!trace.empty()) {
-      if (is_dir(trace)) throw libtrace::Error(libtrace::Errc::io, trace, "is a folder (--trace names a file)");
-      const std::size_t slash = trace.rfind('/');
-      const std::string folder = slash == std::string::npos ? "." : slash == 0 ? "/" : trace.substr(0, slash);
-      if (!is_dir(folder)) throw libtrace::Error(libtrace::Errc::io, folder, "no such folder (--trace)");
-      if (!snapshots.empty()) clear_snapshots(trace);
+      tools::check_output(trace, "--trace");
+      trace = tools::absolute(trace);
     }
+    if (!report_file.empty() && !libtrace::is_stdio(report_file)) tools::check_output(report_file, "--report");
+    // The report's file is made before the command runs: a full run must
+    // not end in "cannot write the report".
+    std::unique_ptr<libtrace::TempFile> report_out;
+    if (!report_file.empty() && !libtrace::is_stdio(report_file))
+      report_out = std::make_unique<libtrace::TempFile>(report_file);
     if (layer_dir.empty()) layer_dir = libtrace::layer::find_layer_dir(tools::self_path(), libtrace::capture::kLayerFolder,
                                                          libtrace::capture::kManifest);
     if (layer_dir.empty())
       throw libtrace::Error(libtrace::Errc::io, "VkLayer_trak_capture.json",
                             "not found beside this build or install (--layer-path DIR)");
+    if (!is_file(layer_dir + "/" + libtrace::capture::kManifest))
+      throw libtrace::Error(libtrace::Errc::io, layer_dir + "/" + libtrace::capture::kManifest,
+                            "no such file (--layer-path names the folder of the layer's manifest)");
+    if (!snapshots.empty()) clear_snapshots(trace);
 
     const libtrace::capture::RunResult r = libtrace::capture::run({command, foz_base, trace, snapshots, layer_dir});
     if (r.exec_errno) {
@@ -163,14 +249,16 @@ cannot be run; 1 or 2 for trak-capture's own errors.
                 << (missing ? "command not found" : std::strerror(r.exec_errno)) << '\n';
       return missing ? 127 : 126;
     }
-    const std::string text = report(r, command.front(), json);
-    if (report_file.empty()) {
-      std::cerr << text;
+    const Report rep = report(r, command.front(), json);
+    if (!report_out) {
+      std::cerr << rep.text;
     } else {
-      std::ofstream out(report_file, std::ios::trunc);
-      out << text;
-      if (!out.flush()) libtrace::throw_errno(report_file, "write");
+      libtrace::write_all(report_out->fd(), rep.text.data(), rep.text.size(), report_file);
+      report_out->commit(report_file);
     }
+    // The application's status, unless it succeeded and what it was to
+    // record could not be written or read back.
+    if (r.status == 0 && (!r.problems.empty() || rep.unreadable)) return tools::kFailure;
     return r.status;
   });
 }

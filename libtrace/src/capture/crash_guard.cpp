@@ -5,17 +5,23 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <iterator>
 #include <mutex>
 #include <string>
 
 #include "capture/names.hpp"
+#include "capture/trace_stream.hpp"
 #include "layer/layer.hpp"
 
 namespace libtrace::capture {
 
 namespace {
 
-constexpr int kFatal[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
+// Faults, abort(), and what ends a process that has no handler of its own
+// for them (timeout(1), a CI runner, ^C): each ends the process as before,
+// once what was recorded is in the files.
+constexpr int kFatal[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTERM, SIGINT, SIGHUP, SIGQUIT};
+constexpr int kFaults = 5;  // the first ones: always taken over
 
 thread_local CrashGuard* t_guard = nullptr;
 struct sigaction g_previous[NSIG];
@@ -40,6 +46,9 @@ void pass_on(int sig, siginfo_t* info, void* context) {
 }
 
 void on_fatal(int sig, siginfo_t* info, void* context) {
+  // The calls up to this one are in the trace (the helper thread writes
+  // them; this thread only waits), however the process is about to end.
+  if (trace::Stream* s = trace::Stream::peek()) s->flush_before_dying(std::chrono::seconds(2));
   if (CrashGuard* g = t_guard) {
     t_guard = nullptr;  // a fault in what follows goes straight on
     // Writing allocates and compresses, which a driver that died holding the
@@ -60,7 +69,13 @@ void on_fatal(int sig, siginfo_t* info, void* context) {
 void install_crash_handlers() {
   static std::once_flag once;
   std::call_once(once, [] {
-    for (int sig : kFatal) {
+    for (int i = 0; i < static_cast<int>(std::size(kFatal)); ++i) {
+      const int sig = kFatal[i];
+      struct sigaction now {};
+      // An application's own handler for a termination signal stays its own.
+      if (i >= kFaults && (::sigaction(sig, nullptr, &now) != 0 || now.sa_handler != SIG_DFL ||
+                           (now.sa_flags & SA_SIGINFO)))
+        continue;
       struct sigaction sa {};
       sa.sa_sigaction = on_fatal;
       sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;

@@ -6,6 +6,7 @@
 
 #include <new>
 
+#include "capture/launcher_report.hpp"
 #include "capture/names.hpp"
 #include "layer/layer.hpp"
 #include "libtrace/core/error.hpp"
@@ -19,19 +20,6 @@ namespace {
 // Fossilize's layer: objects zlib level 1 with a CRC, links stored with one.
 constexpr foz::EncodeOptions kObjectCoding{foz::PayloadFormat::zlib, 1, true};
 constexpr foz::EncodeOptions kLinkCoding{foz::PayloadFormat::none, 1, true};
-
-void report_archive(const std::string& report, const std::string& path) {
-  if (report.empty()) return;
-  // One write of one line with O_APPEND: lines of several processes never mix.
-  const int fd = ::open(report.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) return;
-  const std::string line = path + "\n";
-  try {
-    write_all(fd, line.data(), line.size(), report);
-  } catch (const Error&) {
-  }
-  ::close(fd);
-}
 
 }  // namespace
 
@@ -131,7 +119,9 @@ void FozRecorder::write_queued() {
       writer_->flush();
     } catch (const std::exception& e) {
       failed_ = true;
-      layer::log_once(kLayerName, "stopped writing " + (writer_ ? writer_->path() : opt_.base), e.what());
+      const std::string what = "stopped writing " + (writer_ ? writer_->path() : opt_.base);
+      layer::log_once(kLayerName, what, e.what());
+      append_report(opt_.report, kReportProblem, what + ": " + e.what());
     }
   }
   const std::lock_guard lock(mu_);
@@ -140,7 +130,7 @@ void FozRecorder::write_queued() {
 
 void FozRecorder::open_archive() {
   writer_ = foz::ArchiveWriter::create_numbered(opt_.base + "." + foz::hash_hex(app_hash_));
-  report_archive(opt_.report, writer_->path());
+  append_report(opt_.report, kReportFoz, writer_->path());
   if (inherit_path_.empty()) return;
   // The parent's entries as they were at the fork: the file may have grown
   // since, and what came later is the parent's own.

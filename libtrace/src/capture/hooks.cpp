@@ -8,12 +8,14 @@
 #include "libtrace/capture/run.hpp"
 
 #include <pthread.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cstring>
 #include <memory>
-#include <new>
 #include <mutex>
+#include <new>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -21,6 +23,7 @@
 
 #include "capture/crash_guard.hpp"
 #include "capture/foz_capture.hpp"
+#include "capture/launcher_report.hpp"
 #include "capture/names.hpp"
 #include "capture/state.hpp"
 #include "capture/trace_call.hpp"
@@ -38,9 +41,24 @@ namespace {
 struct Config {
   std::string foz_base, report;  // foz_base empty: no archive
   bool trace = false;
-  std::string snapshots;  // frames, as TRAK_CAPTURE_SNAPSHOTS says
+  std::set<std::uint64_t> snapshots;  // frames, as TRAK_CAPTURE_SNAPSHOTS says
   bool signals = true;
 };
+
+// A setting the layer cannot read is said once and left out: the layer
+// decides what it does before the application sees anything of it (memory
+// types are split for a trace), so it must not change its mind later.
+std::set<std::uint64_t> snapshot_frames(const std::string& list) {
+  if (list.empty()) return {};
+  try {
+    return parse_frames(list);
+  } catch (const std::exception& e) {
+    const std::string why = std::string(kEnvSnapshots) + ": " + e.what() + "; tracing without snapshots";
+    layer::log_once(kLayerName, "bad setting", why);
+    tell_launcher(kReportProblem, why);
+    return {};
+  }
+}
 
 // Never destroyed: a hook may still run while the process exits.
 struct Global {
@@ -107,7 +125,7 @@ Global& global() {
     auto* n = new Global;
     n->config.foz_base = layer::env(kEnvFoz);
     n->config.trace = !layer::env(kEnvTrace).empty();
-    n->config.snapshots = layer::env(kEnvSnapshots);
+    n->config.snapshots = snapshot_frames(layer::env(kEnvSnapshots));
     if (n->config.foz_base.empty() && !n->config.trace) n->config.foz_base = "capture";
     n->config.report = layer::env(kEnvReport);
     n->config.signals = layer::env(kEnvSignals) != "0";
@@ -166,8 +184,7 @@ void start_trace(Device& dev, const layer::Instance& inst) {
   const trace::VirtualTypes& types = trace::virtual_types(dev.gpu, inst.t.GetPhysicalDeviceMemoryProperties);
   auto t = std::make_shared<trace::DeviceTrace>(stream, dev.handle, dev.gpu, next, types);
   if (!global().config.snapshots.empty())
-    t->snapshots = std::make_unique<trace::Snapshots>(parse_frames(global().config.snapshots),
-                                                      snapshot_dir(stream.path()));
+    t->snapshots = std::make_unique<trace::Snapshots>(global().config.snapshots, snapshot_dir(stream.path()));
   trace::set_template_lookup(trace::template_entries);
   dev.trace = std::move(t);
 }
@@ -176,7 +193,9 @@ void start_trace(Device& dev, const layer::Instance& inst) {
 
 VkResult CreateInstance(const VkInstanceCreateInfo* ci, const VkAllocationCallbacks* alloc,
                                               VkInstance* out) {
-  return layer::create_instance(ci, alloc, out, global().instances);
+  const VkResult r = layer::create_instance(ci, alloc, out, global().instances);
+  if (r == VK_SUCCESS) tell_launcher(kReportInstance, std::to_string(::getpid()));
+  return r;
 }
 
 void DestroyInstance(VkInstance instance, const VkAllocationCallbacks* alloc) {
@@ -210,7 +229,12 @@ VkResult CreateDevice(VkPhysicalDevice gpu, const VkDeviceCreateInfo* ci,
     }
     if (global().config.signals) install_crash_handlers();
   });
-  if (tracing()) quietly("cannot trace this device", [&] { start_trace(*dev, *inst); });
+  if (tracing()) quietly("cannot trace this device", [&] {
+      start_trace(*dev, *inst);
+      // Calls up to a crash are in the file: a fatal signal flushes it.
+      if (global().config.signals) install_crash_handlers();
+    });
+  tell_launcher(kReportDevice, std::to_string(::getpid()));
   global().devices.insert(layer::dispatch_key(*out), std::move(dev));
   g_device_generation.fetch_add(1, std::memory_order_release);
   return r;

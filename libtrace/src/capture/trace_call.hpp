@@ -54,6 +54,7 @@ struct CommandInfo {
   // says nothing but "returned", so it is appended with the enter event (one
   // lock, not two, for most of an application's calls).
   bool whole = false;
+  bool flushes = false;  // a submit or present: Stream::nudge() after it
   const Hooks* hooks = nullptr;
 };
 

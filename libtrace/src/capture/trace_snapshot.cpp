@@ -8,6 +8,7 @@
 #include <cstring>
 #include <utility>
 
+#include "capture/launcher_report.hpp"
 #include "capture/names.hpp"
 #include "capture/trace_device.hpp"
 #include "capture/trace_encode.hpp"
@@ -63,8 +64,6 @@ void write_snapshot_call(Stream& s, VkQueue queue, std::uint64_t frame, const st
 
 }  // namespace
 
-
-
 Snapshots::Snapshots(std::set<std::uint64_t> frames, std::string dir) : frames_(std::move(frames)), dir_(std::move(dir)) {}
 Snapshots::~Snapshots() = default;
 
@@ -94,6 +93,10 @@ VkSemaphore Snapshots::take(DeviceTrace& dt, VkQueue queue, const VkPresentInfoK
                     sc.readable ? "its format is not 8-bit RGBA or BGRA" : "its images cannot be read back");
     return VK_NULL_HANDLE;
   }
+  // A folder that cannot be made skips the frame before anything is
+  // submitted: the present then waits on the application's semaphores as
+  // it would without the layer.
+  if (::mkdir(dir_.c_str(), 0755) != 0 && errno != EEXIST) throw Error(Errc::io, dir_, std::strerror(errno));
   const std::lock_guard lock(mu_);
   auto& t = dt.next;
   const VkDevice dev = dt.device;
@@ -154,16 +157,23 @@ VkSemaphore Snapshots::take(DeviceTrace& dt, VkQueue queue, const VkPresentInfoK
   const VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO, nullptr, present.waitSemaphoreCount,
                             present.pWaitSemaphores, stages.data(), 1, &rb.cmd, 1, &done};
   check(t.QueueSubmit(queue, 1, &submit, rb.fence), "vkQueueSubmit");
-  check(t.WaitForFences(dev, 1, &rb.fence, VK_TRUE, UINT64_MAX), "vkWaitForFences");
-
-  void* p = nullptr;
-  check(t.MapMemory(dev, rb.memory, 0, VK_WHOLE_SIZE, 0, &p), "vkMapMemory");
-  const image::Rgb rgb = image::from_pixels(sc.format, p, ex.width, ex.height);
-  t.UnmapMemory(dev, rb.memory);
-  if (::mkdir(dir_.c_str(), 0755) != 0 && errno != EEXIST) throw Error(Errc::io, dir_, std::strerror(errno));
-  const std::string name = image::frame_file_name(frame);
-  image::write_png(dir_ + "/" + name, rgb);
-  write_snapshot_call(dt.stream, queue, frame, name);
+  // The copy consumed the present's wait semaphores and signals `done`
+  // instead: from here the present must wait on `done` whatever happens to
+  // the file, or it would wait for what nobody will signal.
+  try {
+    check(t.WaitForFences(dev, 1, &rb.fence, VK_TRUE, UINT64_MAX), "vkWaitForFences");
+    void* p = nullptr;
+    check(t.MapMemory(dev, rb.memory, 0, VK_WHOLE_SIZE, 0, &p), "vkMapMemory");
+    const image::Rgb rgb = image::from_pixels(sc.format, p, ex.width, ex.height);
+    t.UnmapMemory(dev, rb.memory);
+    const std::string name = image::frame_file_name(frame);
+    image::write_png(dir_ + "/" + name, rgb);
+    write_snapshot_call(dt.stream, queue, frame, name);
+  } catch (const std::exception& e) {
+    layer::log_once(kLayerName, "cannot write a snapshot; the frame is skipped", e.what());
+    tell_launcher(kReportProblem, std::string("cannot write the snapshot of frame ") + std::to_string(frame) + ": " +
+                                      e.what());
+  }
   return done;
 }
 

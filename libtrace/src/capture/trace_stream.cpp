@@ -2,6 +2,8 @@
 #include "capture/trace_stream.hpp"
 
 #include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <snappy.h>
 #include <unistd.h>
 
@@ -9,7 +11,9 @@
 #include <chrono>
 #include <cstring>
 #include <fstream>
+#include <new>
 
+#include "capture/launcher_report.hpp"
 #include "capture/names.hpp"
 #include "layer/layer.hpp"
 #include "libtrace/core/error.hpp"
@@ -26,6 +30,9 @@ constexpr std::size_t kChunk = 1 << 20;
 constexpr std::size_t kQueueMax = 8;
 // What a process killed without warning can lose at most.
 constexpr auto kFlushEvery = std::chrono::milliseconds(200);
+// How often submits and presents may hand a partial chunk over: more often
+// costs compression (every chunk starts afresh) for little.
+constexpr auto kNudgeEvery = std::chrono::milliseconds(20);
 // Ids beyond the registry's, for trak's own calls and structs.
 constexpr std::uint32_t kExtraIds = 64;
 
@@ -52,10 +59,13 @@ bool Event::define(Sig k, std::uint32_t id) {
   return true;
 }
 
-Stream::Stream(const std::string& path, const std::map<std::string, std::string>& properties) : path_(path) {
+Stream::Stream(const std::string& path, const std::map<std::string, std::string>& properties)
+    : Stream(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), path, properties) {}
+
+Stream::Stream(int fd, const std::string& path, const std::map<std::string, std::string>& properties)
+    : path_(path), fd_(fd) {
   // Written in place, not to a temporary: a capture whose application is
   // killed must still be there, readable up to the kill.
-  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd_ < 0) throw Error(Errc::io, path, std::strerror(errno));
   const std::size_t sizes[4] = {registry::commands().size(), registry::structs().size(), registry::enums().size(),
                                 registry::enums().size()};
@@ -72,8 +82,9 @@ Stream::Stream(const std::string& path, const std::map<std::string, std::string>
   if (::write(fd_, "at", 2) != 2) {
     const int e = errno;
     ::close(fd_);
-    throw Error(Errc::io, path, std::strerror(e));
+    throw Error(Errc::io, path, std::strerror(e ? e : ENOSPC));
   }
+  written_ = 2;
   thread_ = std::thread([this] { run(); });
 }
 
@@ -83,52 +94,75 @@ namespace {
 
 std::atomic<Stream*> g_stream{nullptr};
 
-// The name this process writes: TRAK_CAPTURE_TRACE for the first process
-// that traces, NAME.<pid>.trace for others of the same run.
-std::string own_path(const std::string& asked) {
-  const std::string owner = layer::env(kEnvTraceOwner);
-  const std::string pid = std::to_string(::getpid());
-  if (owner.empty() || owner == pid) {
-    ::setenv(kEnvTraceOwner, pid.c_str(), 1);  // for the processes this one starts
-    return asked;
-  }
+// The file this process writes, open and locked for as long as it lives.
+// Processes of one command (one after the other, or at once) and runs that
+// were given the same name must never write into one another's file: a
+// process takes NAME when it creates it, or finds it empty (trak-capture
+// empties it before the command starts) and unlocked; any other writes
+// NAME.<pid>.trace (NAME.<pid>-2.trace, ... when that is taken), created
+// anew. Nothing another process wrote is ever truncated.
+std::pair<int, std::string> claim_file(const std::string& asked) {
+  int fd = ::open(asked.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) throw Error(Errc::io, asked, std::strerror(errno));
+  struct stat st {};
+  if (::flock(fd, LOCK_EX | LOCK_NB) == 0 && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
+    return {fd, asked};
+  ::close(fd);
   const std::string ext = ".trace";
   const bool has = asked.size() > ext.size() && asked.compare(asked.size() - ext.size(), ext.size(), ext) == 0;
-  return (has ? asked.substr(0, asked.size() - ext.size()) : asked) + "." + pid + ext;
-}
-
-void report_trace(const std::string& path) {
-  const std::string report = layer::env(kEnvReport);
-  if (report.empty()) return;
-  const int fd = ::open(report.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) return;
-  const std::string line = "trace:" + path + "\n";
-  if (::write(fd, line.data(), line.size()) != static_cast<ssize_t>(line.size()))
-    layer::log_once(kLayerName, "cannot report the trace", report);
-  ::close(fd);
+  const std::string stem = (has ? asked.substr(0, asked.size() - ext.size()) : asked) + "." + std::to_string(::getpid());
+  for (int n = 1; n < 1000; ++n) {
+    const std::string path = stem + (n == 1 ? "" : "-" + std::to_string(n)) + ext;
+    fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+      ::flock(fd, LOCK_EX | LOCK_NB);
+      return {fd, path};
+    }
+    if (errno != EEXIST) throw Error(Errc::io, path, std::strerror(errno));
+  }
+  throw Error(Errc::io, stem + ext, "every name for this process is taken");
 }
 
 }  // namespace
 
+namespace {
+
+// Whether this process made its stream (or tried to): a forked child starts
+// over, and makes one of its own when it first traces.
+std::mutex g_make_mu;
+bool g_made = false;
+
+}  // namespace
+
 Stream* Stream::get() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    const std::string asked = layer::env(kEnvTrace);
-    if (asked.empty()) return;
-    try {
-      const std::string path = own_path(asked);
-      g_stream.store(new Stream(path, {{"application", self_command()}, {"process.id", std::to_string(::getpid())}}));
-      report_trace(path);
-    } catch (const std::exception& e) {
-      layer::log_once(kLayerName, "cannot create the trace; nothing is traced", e.what());
-    }
-  });
+  if (Stream* s = g_stream.load(std::memory_order_acquire)) return s;
+  const std::lock_guard lock(g_make_mu);
+  if (g_made) return g_stream.load(std::memory_order_acquire);
+  g_made = true;
+  const std::string asked = layer::env(kEnvTrace);
+  if (asked.empty()) return nullptr;
+  try {
+    const auto [fd, path] = claim_file(asked);
+    if (path != asked) layer::log(kLayerName, asked + " is another process's capture: this one writes " + path);
+    g_stream.store(new Stream(fd, path, {{"application", self_command()}, {"process.id", std::to_string(::getpid())}}),
+                   std::memory_order_release);
+    tell_launcher(kReportTrace, path);
+  } catch (const std::exception& e) {
+    layer::log_once(kLayerName, "cannot create the trace; nothing is traced", e.what());
+    tell_launcher(kReportProblem, std::string("cannot create the trace: ") + e.what());
+  }
   return g_stream.load(std::memory_order_acquire);
 }
 
 Stream* Stream::peek() { return g_stream.load(std::memory_order_acquire); }
 
-void Stream::forget_in_child() { g_stream.store(nullptr); }
+void Stream::forget_in_child() {
+  // The parent's stream (its helper thread stayed behind) is not the
+  // child's; the lock may have been copied held.
+  g_stream.store(nullptr);
+  new (&g_make_mu) std::mutex;
+  g_made = false;
+}
 
 bool Stream::is_defined(Sig k, std::uint32_t id) const {
   const auto& v = defined_[static_cast<int>(k)];
@@ -179,6 +213,7 @@ void Stream::wait_for_space_locked(std::unique_lock<std::mutex>& lock) {
 }
 
 void Stream::hand_over_locked() {
+  ++handed_;
   queue_.push_back(std::move(chunk_));
   chunk_.clear();
   wake_.notify_one();
@@ -189,10 +224,7 @@ void Stream::run() {
   for (;;) {
     if (queue_.empty() && !stop_) {
       wake_.wait_for(lock, kFlushEvery);
-      if (queue_.empty() && !chunk_.empty()) {
-        queue_.push_back(std::move(chunk_));
-        chunk_.clear();
-      }
+      if (queue_.empty() && !chunk_.empty()) hand_over_locked();
     }
     if (queue_.empty()) {
       if (stop_) return;
@@ -201,9 +233,47 @@ void Stream::run() {
     std::string chunk = std::move(queue_.front());
     queue_.pop_front();
     space_.notify_all();
+    ++writing_;
     lock.unlock();
     write_chunk(chunk);
+    last_write_.store(std::chrono::steady_clock::now().time_since_epoch().count(), std::memory_order_relaxed);
     lock.lock();
+    --writing_;
+    ++done_;
+    space_.notify_all();
+  }
+}
+
+void Stream::nudge() {
+  const auto now = std::chrono::steady_clock::now().time_since_epoch();
+  if (now - std::chrono::steady_clock::duration(last_write_.load(std::memory_order_relaxed)) < kNudgeEvery) return;
+  std::unique_lock lock(mu_);
+  if (chunk_.empty() || finished_) return;
+  hand_over_locked();
+  const std::uint64_t mine = handed_;
+  space_.wait(lock, [&] { return done_ >= mine || write_failed_ || stop_; });
+}
+
+void Stream::flush_before_dying(std::chrono::milliseconds limit) {
+  // The thread that died may hold the lock (it was appending): then nothing
+  // can be added safely, and what the helper has is written all the same.
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  auto try_lock = [&](std::unique_lock<std::mutex>& lock) {
+    while (!lock.try_lock()) {
+      if (std::chrono::steady_clock::now() >= deadline) return false;
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return true;
+  };
+  std::unique_lock lock(mu_, std::defer_lock);
+  if (!try_lock(lock)) return;
+  if (!chunk_.empty()) hand_over_locked();
+  wake_.notify_one();
+  while (!queue_.empty() || writing_ > 0) {
+    lock.unlock();
+    if (std::chrono::steady_clock::now() >= deadline) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    if (!try_lock(lock)) return;
   }
 }
 
@@ -220,13 +290,20 @@ void Stream::write_chunk(const std::string& chunk) {
     const ssize_t w = ::write(fd_, out.data() + done, out.size() - done);
     if (w < 0 && errno == EINTR) continue;
     if (w <= 0) {
-      layer::log_once(kLayerName, "cannot write the trace; the rest of it is lost",
-                      path_ + ": " + std::strerror(w < 0 ? errno : ENOSPC));
+      // A torn chunk would make every reader stop with an error on what is
+      // a capture that ended early: the file is cut back to its last whole
+      // chunk, which readers take for the end of the stream.
+      const int err = w < 0 ? errno : ENOSPC;
+      const bool cut = ::ftruncate(fd_, static_cast<off_t>(written_)) == 0;
+      const std::string why = path_ + ": " + std::strerror(err) + (cut ? "; the trace ends at the last whole chunk (byte " + std::to_string(written_) + ")" : "");
+      layer::log_once(kLayerName, "cannot write the trace; the rest of it is lost", why);
+      tell_launcher(kReportProblem, "cannot write the trace, the rest of it is lost: " + why);
       write_failed_ = true;
       return;
     }
     done += static_cast<std::size_t>(w);
   }
+  written_ += out.size();
 }
 
 void Stream::finish() {
@@ -234,10 +311,7 @@ void Stream::finish() {
     std::unique_lock lock(mu_);
     if (finished_) return;
     finished_ = true;
-    if (!chunk_.empty()) {
-      queue_.push_back(std::move(chunk_));
-      chunk_.clear();
-    }
+    if (!chunk_.empty()) hand_over_locked();
     stop_ = true;
     wake_.notify_one();
     space_.notify_all();

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -69,6 +70,9 @@ class Stream {
   // Creates (truncates) `path`; throws Error(io). The properties go into the
   // stream's header.
   Stream(const std::string& path, const std::map<std::string, std::string>& properties);
+  // Writes to `fd` (open for writing, at offset 0; a negative one is
+  // errno's failure to open `path`), which the stream then owns.
+  Stream(int fd, const std::string& path, const std::map<std::string, std::string>& properties);
   ~Stream();
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
@@ -80,7 +84,9 @@ class Stream {
   // The stream if get() made one, without making it.
   static Stream* peek();
   // After fork() in the child: the parent's stream is not the child's to
-  // write (its helper thread stayed behind); the child traces nothing.
+  // write (its helper thread stayed behind); devices the child makes are
+  // traced into a stream of its own (NAME.<pid>.trace), those it inherited
+  // not at all.
   static void forget_in_child();
 
   // Appends `e`, calling serialize(e) to write it again if its signature
@@ -113,6 +119,15 @@ class Stream {
   // Everything appended reaches the file; the helper thread stops. Later
   // events are dropped.
   void finish();
+  // After a submit or present: what was appended is written now, and the
+  // caller waits until it is in the file, unless the helper thread wrote
+  // less than kNudgeEvery ago. A process that leaves with _exit() (no
+  // handler, no destructor runs) keeps its calls up to its last submit.
+  void nudge();
+  // From a fatal signal's handler: what was appended is handed to the
+  // helper thread and this thread waits, at most `limit`, until it is in
+  // the file. The process dies next, so the stream stays open.
+  void flush_before_dying(std::chrono::milliseconds limit);
   const std::string& path() const { return path_; }
 
  private:
@@ -142,6 +157,10 @@ class Stream {
   std::deque<std::string> queue_;  // full chunks, oldest first
   bool stop_ = false;
   bool write_failed_ = false;
+  int writing_ = 0;           // chunks the helper took and is writing
+  std::uint64_t handed_ = 0, done_ = 0;  // chunks handed to the helper, and written (or dropped)
+  std::atomic<std::int64_t> last_write_{0};  // steady_clock ticks of the helper's last write
+  std::uint64_t written_ = 0;  // bytes of whole chunks in the file (the helper's)
   std::thread thread_;
 };
 

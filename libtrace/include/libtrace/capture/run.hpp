@@ -23,13 +23,19 @@ struct RunResult {
   int exec_errno = 0;                 // why the command could not be started (0: it ran)
   int status = 0;                     // its exit status, or 128 + the signal that ended it
   int signal = 0;                     // that signal, 0 when it exited
+  bool instance_seen = false;         // an instance of the command reached the layer
+  bool device_seen = false;           // and a device
   std::vector<std::string> archives;  // the archives the layer created, in order
   std::vector<std::string> traces;    // the traces, in order (one per process that traced)
+  std::vector<std::string> problems;  // what the layer could not record, and why
+  std::string unseen_because;         // with no instance seen: what may have kept the layer out
 };
 
-// Runs the command and waits for it. While it runs, SIGINT and SIGQUIT are
-// the command's to handle (as for system(3)). Throws Error(io) only when the
-// environment cannot be set up (no temporary file, no fork).
+// Runs the command with the layer (layer::layer_environment) and waits for
+// it; signals sent to this process go on to the command
+// (layer::run_command). An existing trace of that name is emptied first.
+// Throws Error(io) when the environment cannot be set up (no temporary file,
+// no fork, a trace another capture is writing).
 RunResult run(const RunOptions& opt);
 
 // "1,150,300" -> {1, 150, 300}: frames are numbered from 1, the first

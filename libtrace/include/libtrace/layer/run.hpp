@@ -11,10 +11,31 @@ namespace libtrace::layer {
 
 // How the command's environment differs from ours.
 struct EnvEdit {
-  enum How { set, prepend, append };  // prepend/append join with ':' to a value already there
+  enum How { set, prepend, append };  // prepend/append join with `sep` to a value already there
   std::string name, value;
   How how = set;
+  char sep = ':';
 };
+
+// The edits that make the Vulkan loader (1.3.234 and later) load the
+// explicit layer `name`, whose manifest is in `dir`, into every instance the
+// command and its children make, with the user's own layers kept:
+// - the folder goes first in VK_LAYER_PATH, which the loader reads instead
+//   of VK_ADD_LAYER_PATH whenever it is set (the Vulkan SDK's set-up exports
+//   it). Where the user has none it is set to the folder and every folder
+//   the loader would search by default, so that a script which extends
+//   VK_LAYER_PATH for its own layer (PATH=mine:${VK_LAYER_PATH:-default})
+//   keeps trak's. VK_ADD_LAYER_PATH gets it too, for a script that unsets
+//   VK_LAYER_PATH.
+// - the name goes last in VK_INSTANCE_LAYERS (the user's layers stay nearer
+//   the application) and into VK_LOADER_LAYERS_ENABLE, which a script that
+//   replaces VK_INSTANCE_LAYERS rarely touches and which wins over
+//   VK_LOADER_LAYERS_DISABLE.
+std::vector<EnvEdit> layer_environment(const std::string& name, const std::string& dir);
+
+// Why no instance of the command may have reached layer `name` enabled
+// with layer_environment(), as a clause for "nothing captured: ...".
+std::string why_layer_unseen(const std::string& name, const std::string& command);
 
 struct CommandResult {
   int exec_errno = 0;  // why the command could not be started (0: it ran)
@@ -23,7 +44,10 @@ struct CommandResult {
 };
 
 // Runs `argv` (the program looked up in PATH) and waits for it. While it
-// runs, SIGINT and SIGQUIT are the command's to handle (as for system(3)).
+// runs, SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to this process are passed
+// on to the command (timeout(1), CI runners and service managers signal the
+// launcher alone), so that this process lives to report what was recorded;
+// a terminal's ^C reaches the command directly and is not sent twice.
 // Throws Error(io) only when no process can be started (fork, pipe).
 CommandResult run_command(const std::vector<std::string>& argv, const std::vector<EnvEdit>& env);
 

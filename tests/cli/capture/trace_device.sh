@@ -1,0 +1,3 @@
+# A device is not a trace file: refused before the command runs.
+"$CAPTURE" --trace /dev/full -- touch ran
+s=$?; test ! -e ran && exit $s
