@@ -3,9 +3,12 @@
 # have, named by TRAK_TEST_ENV:
 #   wrapper            the command after "--" runs through harness.sh, which
 #                      sets VK_LAYER_PATH as test harnesses do
-#   validation-first   VK_INSTANCE_LAYERS lists Khronos' validation layer,
-#                      and trak's is added after it
-#   validation-last    VK_INSTANCE_LAYERS lists trak's layer, then validation
+#   validation-first   Khronos' validation layer nearer the application than
+#                      trak's: its folder before trak's in VK_LAYER_PATH (the
+#                      loader stacks explicit layers in the order it finds
+#                      them, whatever order VK_INSTANCE_LAYERS names them in)
+#   validation-last    validation nearer the driver: the launcher puts
+#                      trak's folder (LAYER_DIR) first
 # With validation, what it reports goes to a log of this run's own
 # (VALIDATION_LOGS/<pid>/log), which lib.sh reads when the test ends.
 # Usage: env_launch.sh TOOL ARGS...
@@ -34,10 +37,10 @@ case "${TRAK_TEST_ENV:-}" in
       echo "khronos_validation.log_filename = $dir/log"
     } > "$dir/vk_layer_settings.txt"
     export VK_LAYER_SETTINGS_PATH=$dir/vk_layer_settings.txt
-    case "$TRAK_TEST_ENV" in
-      validation-first) export VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation ;;
-      *) export VK_INSTANCE_LAYERS=${LAYER_NAME:-VK_LAYER_TRAK_capture}:VK_LAYER_KHRONOS_validation ;;
-    esac
+    export VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation
+    if [ "$TRAK_TEST_ENV" = validation-first ]; then
+      export VK_LAYER_PATH=/usr/share/vulkan/explicit_layer.d:$LAYER_DIR
+    fi
     ;;
 esac
 exec "$tool" "$@"

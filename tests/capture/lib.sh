@@ -30,7 +30,7 @@ case "${TRAK_TEST_ENV:-}" in
 esac
 if [ -n "${TRAK_TEST_ENV:-}" ]; then
   CAPTURE="$work/trak-capture"
-  printf '#!/bin/sh\nexec "%s" "%s" "$@"\n' "$SRC/env_launch.sh" "$TOOLS/capture/trak-capture" > "$CAPTURE"
+  printf '#!/bin/sh\nLAYER_DIR="%s" exec "%s" "%s" "$@"\n' "$LAYER_DIR" "$SRC/env_launch.sh" "$TOOLS/capture/trak-capture" > "$CAPTURE"
   chmod +x "$CAPTURE"
 fi
 validation_errors() {
@@ -57,12 +57,16 @@ trap on_exit EXIT
 # validation is stacked as TRAK_TEST_ENV says.
 with_layer() {
   layers=${LAYERS-VK_LAYER_TRAK_capture} dirs=${LAYER_DIRS:-$LAYER_DIR}
+  # The loader stacks explicit layers in the order it finds their folders.
   case "${TRAK_TEST_ENV:-}" in
-    validation-first) layers=VK_LAYER_KHRONOS_validation${layers:+:$layers} ;;
-    validation-last) layers=${layers:+$layers:}VK_LAYER_KHRONOS_validation ;;
+    validation-first) dirs=/usr/share/vulkan/explicit_layer.d:$dirs ;;
+    validation-last) dirs=$dirs:/usr/share/vulkan/explicit_layer.d ;;
   esac
   case "${TRAK_TEST_ENV:-}" in
-    validation-*) set -- env VK_LAYER_SETTINGS_PATH="$(validation_settings)" "$@" ;;
+    validation-*)
+      layers=${layers:+$layers:}VK_LAYER_KHRONOS_validation
+      set -- env VK_LAYER_SETTINGS_PATH="$(validation_settings)" "$@"
+      ;;
   esac
   if [ -n "${VK_LAYER_PATH:-}" ]; then
     VK_LAYER_PATH=$dirs:$VK_LAYER_PATH VK_INSTANCE_LAYERS=$layers "$@"
@@ -79,6 +83,19 @@ validation_settings() {
     "khronos_validation.report_flags = error" "khronos_validation.log_filename = $dir/log" > "$dir/vk_layer_settings.txt"
   echo "$dir/vk_layer_settings.txt"
 }
+
+# The oracle is optional beside a fresh clone; CI (../shared beside it) has it.
+need_fossilize() {
+  [ -n "$FOSSILIZE" ] && [ -x "$FOSSILIZE/bin/fossilize-list" ] ||
+    skip "needs Fossilize's layer and tools (../shared/tools/fossilize) as the oracle"
+}
+need_xvfb() {
+  command -v xvfb-run >/dev/null || skip "needs xvfb-run (package xvfb) to give $1 a display"
+  command -v "$1" >/dev/null || skip "needs $1 (package $2)"
+}
+# -a alone makes parallel tests race for the same display number (one test's
+# server then vanishes under another's windows): each starts its search apart.
+xrun() { xvfb-run -a -n $((100 + $$ % 800)) -s "-screen 0 1280x1024x24 +extension GLX" "$@"; }
 
 # Entries (tag, hash) of archives, sorted; and per tag counts.
 keys() { python3 "$SRC/foz_entries.py" keys "$@"; }

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "capture/names.hpp"
@@ -48,10 +49,13 @@ CommandInfo make_info(const char* name, Level level) {
   return info;
 }
 
+// This thread's event buffer, for the stream of this process: a child of
+// fork() writes a stream of its own, whose signatures start undefined.
 Event& thread_event(Stream& s) {
-  thread_local Event e(s);
-  e.clear();
-  return e;
+  thread_local std::optional<Event> e;
+  if (!e || &e->stream() != &s) e.emplace(s);
+  e->clear();
+  return *e;
 }
 
 void quietly_log(const CommandInfo& info, const std::exception& ex) {

@@ -175,7 +175,13 @@ void Stream::set_defined(Sig k, std::uint32_t id) {
 }
 
 std::uint32_t Stream::thread_id() {
-  thread_local std::uint32_t id = threads_.fetch_add(1);
+  // Per stream: a child of fork() numbers its threads from 0 in its own.
+  thread_local const Stream* of = nullptr;
+  thread_local std::uint32_t id = 0;
+  if (of != this) {
+    of = this;
+    id = threads_.fetch_add(1);
+  }
   return id;
 }
 

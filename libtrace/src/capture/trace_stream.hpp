@@ -56,6 +56,7 @@ class Event {
     claims_.clear();
   }
   std::size_t size() const { return buf_.size(); }
+  const Stream& stream() const { return s_; }
 
  private:
   friend class Stream;

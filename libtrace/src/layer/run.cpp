@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cstdlib>
 #include <fstream>
 #include <string_view>
@@ -74,12 +75,23 @@ std::string default_layer_path() {
   return path;
 }
 
-bool lists(const char* var, std::string_view item, char sep) {
+// A folder as the file system knows it ("a/../b" and "b" are one).
+std::string canonical(const std::string& path) {
+  char buf[PATH_MAX];
+  return ::realpath(path.c_str(), buf) ? std::string(buf) : path;
+}
+
+// Whether the list in `var` holds `item` (folders compared as the file
+// system knows them, for the path variables).
+bool lists(const char* var, const std::string& item, char sep) {
   const std::string v = env_or(var, "");
+  const bool folders = sep == ':';
+  const std::string want = folders ? canonical(item) : item;
   std::size_t at = 0;
   while (at <= v.size()) {
     const std::size_t end = std::min(v.find(sep, at), v.size());
-    if (std::string_view(v).substr(at, end - at) == item) return true;
+    const std::string got = v.substr(at, end - at);
+    if ((folders ? canonical(got) : got) == want) return true;
     at = end + 1;
   }
   return false;

@@ -11,7 +11,8 @@
 //   --end abort     abort() right after the submit
 // --submits N submits it N times (default 1); --chdir DIR changes directory
 // first (as a game's launch script does); --fork makes a child process that
-// does the same, ended the same way, after the parent's device is made.
+// does the same with an instance and device of its own, after the parent's
+// device is made, and leaves with _exit().
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -116,10 +117,14 @@ int run(const Options& o) {
     if (child == 0) {
       // A new process with its own instance, as a program that forks a
       // worker does; the parent's objects are not the child's to use.
-      const Instance mine("capture_misbehave-child", "trak-tests");
-      const Device dev(mine, {});
-      work(mine, dev, o);
-      std::exit(0);
+      {
+        const Instance mine("capture_misbehave-child", "trak-tests");
+        const Device dev(mine, {});
+        work(mine, dev, o);
+      }
+      // Not exit(): lavapipe's exit handler joins threads of the parent's
+      // device, which the child does not have, and waits forever.
+      ::_exit(0);
     }
   }
   work(instance, device, o);

@@ -26,11 +26,14 @@ struct EnvEdit {
 //   the loader would search by default, so that a script which extends
 //   VK_LAYER_PATH for its own layer (PATH=mine:${VK_LAYER_PATH:-default})
 //   keeps trak's. VK_ADD_LAYER_PATH gets it too, for a script that unsets
-//   VK_LAYER_PATH.
-// - the name goes last in VK_INSTANCE_LAYERS (the user's layers stay nearer
-//   the application) and into VK_LOADER_LAYERS_ENABLE, which a script that
-//   replaces VK_INSTANCE_LAYERS rarely touches and which wins over
-//   VK_LOADER_LAYERS_DISABLE.
+//   VK_LAYER_PATH. The loader (1.3.239) stacks explicit layers in the order
+//   it finds their folders, whatever order VK_INSTANCE_LAYERS names them
+//   in: trak's first puts it nearest the application, recording what the
+//   application calls. A user who lists the folder in VK_LAYER_PATH already
+//   keeps the place they gave it.
+// - the name goes into VK_INSTANCE_LAYERS and VK_LOADER_LAYERS_ENABLE,
+//   which a script that replaces VK_INSTANCE_LAYERS rarely touches and which
+//   wins over VK_LOADER_LAYERS_DISABLE.
 std::vector<EnvEdit> layer_environment(const std::string& name, const std::string& dir);
 
 // Why no instance of the command may have reached layer `name` enabled
