@@ -62,16 +62,18 @@ with_layer() {
     validation-first) dirs=/usr/share/vulkan/explicit_layer.d:$dirs ;;
     validation-last) dirs=$dirs:/usr/share/vulkan/explicit_layer.d ;;
   esac
+  settings=
   case "${TRAK_TEST_ENV:-}" in
     validation-*)
       layers=${layers:+$layers:}VK_LAYER_KHRONOS_validation
-      set -- env VK_LAYER_SETTINGS_PATH="$(validation_settings)" "$@"
+      settings=$(validation_settings)
       ;;
   esac
+  # Assignments before the command, not env(1): it may be a function (xrun).
   if [ -n "${VK_LAYER_PATH:-}" ]; then
-    VK_LAYER_PATH=$dirs:$VK_LAYER_PATH VK_INSTANCE_LAYERS=$layers "$@"
+    VK_LAYER_PATH=$dirs:$VK_LAYER_PATH VK_INSTANCE_LAYERS=$layers VK_LAYER_SETTINGS_PATH=$settings "$@"
   else
-    VK_ADD_LAYER_PATH=$dirs VK_INSTANCE_LAYERS=$layers "$@"
+    VK_ADD_LAYER_PATH=$dirs VK_INSTANCE_LAYERS=$layers VK_LAYER_SETTINGS_PATH=$settings "$@"
   fi
 }
 # A settings file for the validation layer that logs its errors into a
@@ -109,9 +111,9 @@ replays() {
 # Both layers on one run: the same calls reach both, so the archives must agree.
 with_both_layers() {
   name=$1; shift
-  LAYERS=VK_LAYER_TRAK_capture:VK_LAYER_fossilize LAYER_DIRS=$LAYER_DIR:$FOSSILIZE/layer with_layer \
-    env TRAK_CAPTURE_FOZ=$work/trak-$name FOSSILIZE_DUMP_PATH=$work/fz-$name "$@" > "$name.out" 2> "$name.err" ||
-    { cat "$name.err" >&2; fail "$* under both layers"; }
+  (export TRAK_CAPTURE_FOZ=$work/trak-$name FOSSILIZE_DUMP_PATH=$work/fz-$name
+    LAYERS=VK_LAYER_TRAK_capture:VK_LAYER_fossilize LAYER_DIRS=$LAYER_DIR:$FOSSILIZE/layer with_layer "$@") \
+    > "$name.out" 2> "$name.err" || { cat "$name.err" >&2; fail "$* under both layers"; }
   python3 "$SRC/foz_entries.py" same "$work/trak-$name".*.foz -- "$work/fz-$name".*.foz ||
     fail "$name: trak's and Fossilize's archives differ"
 }

@@ -2,7 +2,8 @@
 # exit code runs), the process leaves an archive that reads and replays up
 # to its last whole entry.
 . "$SRC/lib.sh"
-with_layer env TRAK_CAPTURE_FOZ=$work/killed \
+# exec: $! is then the program itself, which kill_at_size kills.
+with_layer exec env TRAK_CAPTURE_FOZ=$work/killed \
   "$STORM" --threads 2 --graphics 20000 --compute 0 > storm.out 2> storm.err &
 kill_at_size "killed.*.foz" 200000 $!
 n=$(count 6 killed.*.foz)

@@ -2,7 +2,8 @@
 # up to a whole call near the kill, for apitrace as for trak.
 . "$SRC/lib.sh"
 need_apitrace
-with_layer env TRAK_CAPTURE_TRACE=$work/killed.trace \
+# exec: $! is then the program itself, which kill_at_size kills.
+with_layer exec env TRAK_CAPTURE_TRACE=$work/killed.trace \
   "$APPS/capture_trace_threads" --threads 2 --rounds 1000000 > app.out 2> app.err &
 kill_at_size "killed.trace" 300000 $!
 apitrace dump killed.trace > dump.txt 2> dump.err || { cat dump.err >&2; fail "apitrace dump of the killed trace"; }
