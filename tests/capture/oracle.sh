@@ -11,9 +11,11 @@ with_both_layers instances "$STORM" --instances 2 --concurrent --graphics 100
 with_both_layers same "$STORM" --same
 if command -v xvfb-run >/dev/null && command -v glmark2 >/dev/null && command -v vkcube >/dev/null; then
   with_both_layers vkcube xrun vkcube --c 10
-  with_both_layers zink xrun env MESA_LOADER_DRIVER_OVERRIDE=zink LIBGL_ALWAYS_SOFTWARE=1 glmark2 -s 320x240 \
-    -b build:nframes=5 -b texture:nframes=5 -b shading:shading=cel:nframes=5 -b bump:bump-render=normals:nframes=5 \
-    -b pulsar:nframes=5 -b desktop:nframes=5 -b terrain:nframes=3 -b refract:nframes=3 -b jellyfish:nframes=3
+  set -- env MESA_LOADER_DRIVER_OVERRIDE=zink LIBGL_ALWAYS_SOFTWARE=1 glmark2 -s 320x240 -b build:nframes=5 \
+    -b texture:nframes=5 -b shading:shading=cel:nframes=5 -b bump:bump-render=normals:nframes=5 -b pulsar:nframes=5 \
+    -b desktop:nframes=5 -b terrain:nframes=3 -b refract:nframes=3 -b jellyfish:nframes=3
+  app_errors xrun "$@"
+  with_both_layers zink xrun "$@"
 else
   skip "needs xvfb-run, vkcube and glmark2 for the application runs"
 fi

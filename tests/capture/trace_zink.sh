@@ -7,9 +7,10 @@
 need_xvfb glmark2 glmark2-x11
 need_apitrace
 export MESA_LOADER_DRIVER_OVERRIDE=zink LIBGL_ALWAYS_SOFTWARE=1
-xrun "$CAPTURE" --trace gl.trace --snapshot 12 --json -o report.json -- glmark2 -s 320x240 \
-  -b build:nframes=10 -b texture:nframes=10 -b shading:nframes=10 -b bump:nframes=5 -b effect2d:nframes=5 \
-  > gl.out 2> gl.err || { cat gl.err >&2; fail "trak-capture --trace glmark2"; }
+set -- glmark2 -s 320x240 -b build:nframes=10 -b texture:nframes=10 -b shading:nframes=10 -b bump:nframes=5 \
+  -b effect2d:nframes=5
+app_errors xrun "$@"
+xrun "$CAPTURE" --trace gl.trace --snapshot 12 --json -o report.json -- "$@" > gl.out 2> gl.err || { cat gl.err >&2; fail "trak-capture --trace glmark2"; }
 apitrace dump gl.trace > dump.txt 2> dump.err || { cat dump.err >&2; fail "apitrace dump"; }
 [ "$(jq '.traces[0].frames.count' report.json)" = 40 ] || fail "$(jq '.traces[0].frames.count' report.json) frames, glmark2 drew 40"
 [ "$(jq '.traces[0].incomplete_calls' report.json)" = 0 ] || fail "incomplete calls"

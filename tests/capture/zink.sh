@@ -3,9 +3,10 @@
 . "$SRC/lib.sh"
 need_xvfb glmark2 glmark2-x11
 mkdir caps
-xrun "$CAPTURE" --foz caps/gl --json -o report.json -- env MESA_LOADER_DRIVER_OVERRIDE=zink LIBGL_ALWAYS_SOFTWARE=1 \
-  glmark2 -s 320x240 -b build:nframes=5 -b texture:nframes=5 -b shading:shading=phong:nframes=5 \
-  -b effect2d:nframes=5 -b ideas:nframes=3 -b shadow:nframes=3 > gl.out 2> gl.err ||
+set -- env MESA_LOADER_DRIVER_OVERRIDE=zink LIBGL_ALWAYS_SOFTWARE=1 glmark2 -s 320x240 -b build:nframes=5 \
+  -b texture:nframes=5 -b shading:shading=phong:nframes=5 -b effect2d:nframes=5 -b ideas:nframes=3 -b shadow:nframes=3
+app_errors xrun "$@"
+xrun "$CAPTURE" --foz caps/gl --json -o report.json -- "$@" > gl.out 2> gl.err ||
   { cat gl.out gl.err >&2; fail "trak-capture glmark2 on zink"; }
 [ "$(jq '.archives | length' report.json)" = 1 ] || fail "expected one archive"
 pipelines=$(jq '.archives[0].entries_per_tag.graphics_pipeline' report.json)
