@@ -4,104 +4,15 @@
 set -u
 CAPTURE=$TOOLS/capture/trak-capture STAT=$TOOLS/stat/trak-stat REPLAY=$TOOLS/replay/trak-replay
 CONVERT=$TOOLS/convert/trak-convert STORM=$APPS/capture_pipeline_storm CRASH=$APPS/capture_crash_in_create
-LAYER_DIR=$TOOLS/../layers/capture
+LAYER_DIR=$TOOLS/../layers/capture LAYER_NAME=VK_LAYER_TRAK_capture
 work=$(mktemp -d) || exit 99
 cd "$work" || exit 99
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "skipped: $*" >&2; exit 77; }
 
-# The environments users run trak in (TRAK_TEST_ENV; meson runs every test
-# once in each): the Vulkan SDK's set-up exports VK_LAYER_PATH, a harness
-# script extends it for the command, Khronos' validation layer is stacked
-# before or after trak's. Launchers run through env_launch.sh, which sets
-# up the last three; with validation, a test fails on any error it reports.
-case "${TRAK_TEST_ENV:-}" in
-  "") ;;
-  sdk) export VK_LAYER_PATH=/usr/share/vulkan/explicit_layer.d ;;
-  wrapper) ;;
-  validation-*)
-    [ -f /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ] ||
-      skip "needs Khronos' validation layer (package vulkan-validationlayers)"
-    export VALIDATION_LOGS=$work/validation
-    mkdir "$VALIDATION_LOGS"
-    ;;
-  *) fail "unknown TRAK_TEST_ENV $TRAK_TEST_ENV" ;;
-esac
-if [ -n "${TRAK_TEST_ENV:-}" ]; then
-  CAPTURE="$work/trak-capture"
-  printf '#!/bin/sh\nLAYER_DIR="%s" exec "%s" "%s" "$@"\n' "$LAYER_DIR" "$SRC/env_launch.sh" "$TOOLS/capture/trak-capture" > "$CAPTURE"
-  chmod +x "$CAPTURE"
-fi
-# Errors per VUID in the logs of a folder ("COUNT VUID" lines).
-vuids() { cat "$1"/*/log 2>/dev/null | grep "Validation Error" | grep -o "\[ [A-Za-z0-9_-]* \]" | sort | uniq -c; }
-# A test fails on errors trak's layer causes: more of a VUID than the
-# application makes alone (app_errors), of any VUID.
-validation_errors() {
-  [ -d "${VALIDATION_LOGS:-/nonexistent}" ] || return 0
-  vuids "$VALIDATION_LOGS" > "$work/vuids.trak"
-  vuids "$work/validation-app" > "$work/vuids.app"
-  extra=$(awk 'NR == FNR { app[$3] = $1; next } $1 > app[$3] + 0' "$work/vuids.app" "$work/vuids.trak")
-  [ -z "$extra" ] && return 0
-  echo "FAIL: the validation layer reported errors the application does not make alone:" >&2
-  echo "$extra" >&2
-  cat "$VALIDATION_LOGS"/*/log | grep "Validation Error" | head -5 >&2
-  return 1
-}
-# With validation stacked: runs COMMAND under validation alone, without
-# trak's layer, to learn the errors the application makes by itself (zink
-# on lavapipe has some). The same command, frame counts and all, as the run
-# with trak's layer.
-app_errors() {
-  [ -d "${VALIDATION_LOGS:-/nonexistent}" ] || return 0
-  mkdir -p "$work/validation-app"
-  VALIDATION_LOGS=$work/validation-app VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation \
-    VK_LAYER_SETTINGS_PATH=$(VALIDATION_LOGS=$work/validation-app validation_settings) "$@" > /dev/null 2>&1
-}
-on_exit() {
-  status=$?
-  [ "$status" = 0 ] && ! validation_errors && status=1
-  cd / && rm -rf "$work"
-  exit "$status"
-}
-trap on_exit EXIT
-
-# Runs a command with trak's layer enabled by the environment alone, as the
-# README tells users to without the launcher: the folder goes into
-# VK_LAYER_PATH where that is set (the loader then ignores
-# VK_ADD_LAYER_PATH), else into VK_ADD_LAYER_PATH. LAYERS (default trak's
-# alone; empty for none) and LAYER_DIRS (default LAYER_DIR) say what to enable, from where;
-# validation is stacked as TRAK_TEST_ENV says.
-with_layer() {
-  layers=${LAYERS-VK_LAYER_TRAK_capture} dirs=${LAYER_DIRS:-$LAYER_DIR}
-  # The loader stacks explicit layers in the order it finds their folders.
-  case "${TRAK_TEST_ENV:-}" in
-    validation-first) dirs=/usr/share/vulkan/explicit_layer.d:$dirs ;;
-    validation-last) dirs=$dirs:/usr/share/vulkan/explicit_layer.d ;;
-  esac
-  settings=
-  case "${TRAK_TEST_ENV:-}" in
-    validation-*)
-      layers=${layers:+$layers:}VK_LAYER_KHRONOS_validation
-      settings=$(validation_settings)
-      ;;
-  esac
-  # Assignments before the command, not env(1): it may be a function (xrun).
-  if [ -n "${VK_LAYER_PATH:-}" ]; then
-    VK_LAYER_PATH=$dirs:$VK_LAYER_PATH VK_INSTANCE_LAYERS=$layers VK_LAYER_SETTINGS_PATH=$settings "$@"
-  else
-    VK_ADD_LAYER_PATH=$dirs VK_INSTANCE_LAYERS=$layers VK_LAYER_SETTINGS_PATH=$settings "$@"
-  fi
-}
-# A settings file for the validation layer that logs its errors into a
-# folder of VALIDATION_LOGS of their own (one log per process tree: the
-# layer truncates its log when it starts).
-validation_settings() {
-  dir=$(mktemp -d "$VALIDATION_LOGS/XXXXXX")
-  printf '%s\n' "khronos_validation.debug_action = VK_DBG_LAYER_ACTION_LOG_MSG" \
-    "khronos_validation.report_flags = error" "khronos_validation.log_filename = $dir/log" > "$dir/vk_layer_settings.txt"
-  echo "$dir/vk_layer_settings.txt"
-}
+. "$SRC/../env/lib.sh"
+CAPTURE=$(through_env "$CAPTURE")
 
 # The oracle is optional beside a fresh clone; CI (../shared beside it) has it.
 need_fossilize() {
@@ -128,6 +39,7 @@ replays() {
 # Both layers on one run: the same calls reach both, so the archives must agree.
 with_both_layers() {
   name=$1; shift
+  app_errors "$@"
   (export TRAK_CAPTURE_FOZ=$work/trak-$name FOSSILIZE_DUMP_PATH=$work/fz-$name
     LAYERS=VK_LAYER_TRAK_capture:VK_LAYER_fossilize LAYER_DIRS=$LAYER_DIR:$FOSSILIZE/layer with_layer "$@") \
     > "$name.out" 2> "$name.err" || { cat "$name.err" >&2; fail "$* under both layers"; }
