@@ -44,7 +44,8 @@ inline std::string absolute(const std::string& path) {
 inline void check_output(const std::string& path, const std::string& option) {
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0) {
-    if (S_ISDIR(st.st_mode)) throw libtrace::Error(libtrace::Errc::io, path, "is a folder (" + option + " names a file)");
+    if (S_ISDIR(st.st_mode))
+      throw libtrace::Error(libtrace::Errc::io, path, "is a folder (" + option + " names a file)");
     if (!S_ISREG(st.st_mode))
       throw libtrace::Error(libtrace::Errc::io, path, "is not a regular file (" + option + " names a file)");
   }
@@ -62,7 +63,8 @@ inline void check_distinct(const std::vector<std::pair<std::string, std::string>
       const auto& [a, what_a] = outputs[i];
       const auto& [b, what_b] = outputs[j];
       if (a.empty() || b.empty() || libtrace::is_stdio(a) || libtrace::is_stdio(b)) continue;
-      struct stat sa {}, sb {};
+      struct stat sa {
+      }, sb{};
       const bool same = absolute(a) == absolute(b) || (::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 &&
                                                        sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino);
       if (same) throw UsageError(what_a + " and " + what_b + " name the same file: " + a);

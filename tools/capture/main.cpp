@@ -10,11 +10,11 @@
 #include <cstring>
 #include <memory>
 
+#include "launcher.hpp"
 #include "libtrace/apitrace/stat.hpp"
 #include "libtrace/capture/run.hpp"
 #include "libtrace/foz/stat.hpp"
 #include "libtrace/layer/find.hpp"
-#include "launcher.hpp"
 #include "tool_main.hpp"
 
 namespace {
@@ -76,7 +76,8 @@ struct Report {
 
 Report report(const libtrace::capture::RunResult& r, const std::string& command, bool json) {
   Report rep;
-  std::vector<std::string> archives, traces, unreadable;
+  std::vector<std::string> archives, unreadable;
+  std::vector<std::pair<std::string, std::string>> traces;  // figures, and the trace's name for its snapshots
   for (const std::string& a : r.archives) try {
       archives.push_back(json ? libtrace::foz::format_json(libtrace::foz::stats(shown(a), {}))
                               : libtrace::foz::format_table(libtrace::foz::stats(shown(a), {})));
@@ -85,8 +86,8 @@ Report report(const libtrace::capture::RunResult& r, const std::string& command,
     }
   for (const std::string& t : r.traces) try {
       const libtrace::apitrace::TraceStats st = libtrace::apitrace::stats(shown(t));
-      traces.push_back(json ? libtrace::apitrace::format_json(st) : libtrace::apitrace::format_table(st, 5));
-      traces.back() += '\x1f' + shown(t);  // which trace, for its snapshots
+      traces.emplace_back(json ? libtrace::apitrace::format_json(st) : libtrace::apitrace::format_table(st, 5),
+                          shown(t));
     } catch (const libtrace::Error& e) {
       unreadable.push_back(e.what());
     }
@@ -95,17 +96,13 @@ Report report(const libtrace::capture::RunResult& r, const std::string& command,
     while (!s.empty() && s.back() == '\n') s.pop_back();
     return s;
   };
-  auto split = [](const std::string& t) {
-    const std::size_t at = t.rfind('\x1f');
-    return std::pair{t.substr(0, at), t.substr(at + 1)};
-  };
   if (json) {
     std::string out = "{\"command\":" + json_string(command) + ",\"status\":" + std::to_string(r.status) +
                       ",\"signal\":" + std::to_string(r.signal) + ",\"archives\":[";
     for (std::size_t i = 0; i < archives.size(); ++i) out += (i ? "," : "") + one_line(archives[i]);
     out += "],\"traces\":[";
     for (std::size_t i = 0; i < traces.size(); ++i) {
-      const auto [stats, path] = split(traces[i]);
+      const auto& [stats, path] = traces[i];
       std::string t = one_line(stats);
       t.pop_back();  // the object's closing brace: the snapshots go in too
       out += (i ? "," : "") + t + ",\"snapshots\":" + std::to_string(count_snapshots(path)) + "}";
@@ -121,8 +118,7 @@ Report report(const libtrace::capture::RunResult& r, const std::string& command,
   }
   std::string out;
   for (const auto& a : archives) out += a + "\n";
-  for (const auto& t : traces) {
-    const auto [stats, path] = split(t);
+  for (const auto& [stats, path] : traces) {
     out += stats;
     if (const std::size_t n = count_snapshots(path))
       out += "snapshots      " + std::to_string(n) + " in " + libtrace::capture::snapshot_dir(path) + "/\n";
@@ -212,7 +208,8 @@ usage error (checked before the command starts).
     tools::reject_unknown_option(command);
     if (!command.empty() && command.front() == "--") command.erase(command.begin());
     if (command.empty()) throw tools::UsageError("no command to run (trak-capture --trace FILE -- COMMAND ARGS...)");
-    if (trace.empty() && foz_base.empty()) throw tools::UsageError("nothing to record: --trace FILE, --foz BASE or both");
+    if (trace.empty() && foz_base.empty())
+      throw tools::UsageError("nothing to record: --trace FILE, --foz BASE or both");
     if (!snapshots.empty() && trace.empty()) throw tools::UsageError("--snapshot needs --trace");
     if (!snapshots.empty()) libtrace::capture::parse_frames(snapshots);  // a usage error now, not in the layer
     tools::check_distinct({{trace, "--trace"}, {report_file, "--report"}});
@@ -232,8 +229,9 @@ usage error (checked before the command starts).
     std::unique_ptr<libtrace::TempFile> report_out;
     if (!report_file.empty() && !libtrace::is_stdio(report_file))
       report_out = std::make_unique<libtrace::TempFile>(report_file);
-    if (layer_dir.empty()) layer_dir = libtrace::layer::find_layer_dir(tools::self_path(), libtrace::capture::kLayerFolder,
-                                                         libtrace::capture::kManifest);
+    if (layer_dir.empty())
+      layer_dir = libtrace::layer::find_layer_dir(tools::self_path(), libtrace::capture::kLayerFolder,
+                                                  libtrace::capture::kManifest);
     if (layer_dir.empty())
       throw libtrace::Error(libtrace::Errc::io, "VkLayer_trak_capture.json",
                             "not found beside this build or install (--layer-path DIR)");

@@ -73,8 +73,8 @@ void install_crash_handlers() {
       const int sig = kFatal[i];
       struct sigaction now {};
       // An application's own handler for a termination signal stays its own.
-      if (i >= kFaults && (::sigaction(sig, nullptr, &now) != 0 || now.sa_handler != SIG_DFL ||
-                           (now.sa_flags & SA_SIGINFO)))
+      if (i >= kFaults &&
+          (::sigaction(sig, nullptr, &now) != 0 || now.sa_handler != SIG_DFL || (now.sa_flags & SA_SIGINFO)))
         continue;
       struct sigaction sa {};
       sa.sa_sigaction = on_fatal;

@@ -191,8 +191,7 @@ void start_trace(Device& dev, const layer::Instance& inst) {
 
 // ---- instance ----
 
-VkResult CreateInstance(const VkInstanceCreateInfo* ci, const VkAllocationCallbacks* alloc,
-                                              VkInstance* out) {
+VkResult CreateInstance(const VkInstanceCreateInfo* ci, const VkAllocationCallbacks* alloc, VkInstance* out) {
   const VkResult r = layer::create_instance(ci, alloc, out, global().instances);
   if (r == VK_SUCCESS) tell_launcher(kReportInstance, std::to_string(::getpid()));
   return r;
@@ -204,8 +203,8 @@ void DestroyInstance(VkInstance instance, const VkAllocationCallbacks* alloc) {
 
 // ---- device ----
 
-VkResult CreateDevice(VkPhysicalDevice gpu, const VkDeviceCreateInfo* ci,
-                                            const VkAllocationCallbacks* alloc, VkDevice* out) {
+VkResult CreateDevice(VkPhysicalDevice gpu, const VkDeviceCreateInfo* ci, const VkAllocationCallbacks* alloc,
+                      VkDevice* out) {
   const auto inst = global().instances.find(layer::dispatch_key(gpu));
   const layer::DeviceLink link = layer::take_device_link(ci);
   if (!inst || !link.gipa || !link.gdpa) return VK_ERROR_INITIALIZATION_FAILED;
@@ -219,17 +218,18 @@ VkResult CreateDevice(VkPhysicalDevice gpu, const VkDeviceCreateInfo* ci,
   layer::load_device_table(dev->t, *out, link.gdpa);
   if (!global().config.foz_base.empty())
     quietly("cannot record this device's application info; nothing of it is captured", [&] {
-    foz::Arena arena;
-    const foz::Object app = foz::application_object(inst->has_app ? &inst->app : nullptr, *ci, arena);
-    dev->capture = std::make_shared<FozCapture>(recorder_for(app));
-    {
-      Global& g = global();
-      const std::lock_guard lock(g.mu);
-      g.captures.push_back(dev->capture);
-    }
-    if (global().config.signals) install_crash_handlers();
-  });
-  if (tracing()) quietly("cannot trace this device", [&] {
+      foz::Arena arena;
+      const foz::Object app = foz::application_object(inst->has_app ? &inst->app : nullptr, *ci, arena);
+      dev->capture = std::make_shared<FozCapture>(recorder_for(app));
+      {
+        Global& g = global();
+        const std::lock_guard lock(g.mu);
+        g.captures.push_back(dev->capture);
+      }
+      if (global().config.signals) install_crash_handlers();
+    });
+  if (tracing())
+    quietly("cannot trace this device", [&] {
       start_trace(*dev, *inst);
       // Calls up to a crash are in the file: a fatal signal flushes it.
       if (global().config.signals) install_crash_handlers();
@@ -269,9 +269,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateSamplerYcbcrConversion(VkDevice device,
                                                             VkSamplerYcbcrConversion* out) {
   const auto d = device_of(device);
   const VkResult r = (d->t.*Next)(device, ci, alloc, out);
-  if (r == VK_SUCCESS && d->capture) quietly("cannot keep a YCbCr conversion", [&] {
-      d->capture->ycbcr_conversion(*ci, *out);
-    });
+  if (r == VK_SUCCESS && d->capture)
+    quietly("cannot keep a YCbCr conversion", [&] { d->capture->ycbcr_conversion(*ci, *out); });
   return r;
 }
 
@@ -386,7 +385,8 @@ VKAPI_ATTR void VKAPI_CALL DestroyDeviceEntry(VkDevice device, const VkAllocatio
 const Hook kDeviceHooks[] = {
     {"vkDestroyDevice", entry(DestroyDeviceEntry)},
     {"vkCreateSampler", entry(CreateSampler)},
-    {"vkCreateSamplerYcbcrConversion", entry(CreateSamplerYcbcrConversion<&layer::DeviceTable::CreateSamplerYcbcrConversion>)},
+    {"vkCreateSamplerYcbcrConversion",
+     entry(CreateSamplerYcbcrConversion<&layer::DeviceTable::CreateSamplerYcbcrConversion>)},
     {"vkCreateSamplerYcbcrConversionKHR",
      entry(CreateSamplerYcbcrConversion<&layer::DeviceTable::CreateSamplerYcbcrConversionKHR>)},
     {"vkCreateDescriptorSetLayout", entry(CreateDescriptorSetLayout)},
@@ -467,7 +467,9 @@ namespace trace {
 VkResult down_vkCreateInstance(const VkInstanceCreateInfo* ci, const VkAllocationCallbacks* alloc, VkInstance* out) {
   return CreateInstance(ci, alloc, out);
 }
-void down_vkDestroyInstance(VkInstance instance, const VkAllocationCallbacks* alloc) { DestroyInstance(instance, alloc); }
+void down_vkDestroyInstance(VkInstance instance, const VkAllocationCallbacks* alloc) {
+  DestroyInstance(instance, alloc);
+}
 VkResult down_vkCreateDevice(VkPhysicalDevice gpu, const VkDeviceCreateInfo* ci, const VkAllocationCallbacks* alloc,
                              VkDevice* out) {
   return CreateDevice(gpu, ci, alloc, out);

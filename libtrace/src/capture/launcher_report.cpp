@@ -26,7 +26,9 @@ void append_report(const std::string& report, std::string_view kind, std::string
   ::close(fd);
 }
 
-void tell_launcher(std::string_view kind, std::string_view detail) { append_report(layer::env(kEnvReport), kind, detail); }
+void tell_launcher(std::string_view kind, std::string_view detail) {
+  append_report(layer::env(kEnvReport), kind, detail);
+}
 
 LauncherReport read_launcher_report(const std::string& path) {
   LauncherReport r;
@@ -38,9 +40,12 @@ LauncherReport read_launcher_report(const std::string& path) {
     std::string detail = line.substr(colon + 1);
     if (kind == kReportInstance) r.instance = true;
     if (kind == kReportDevice) r.device = r.instance = true;
-    if (kind == kReportFoz) r.archives.push_back(std::move(detail));
-    else if (kind == kReportTrace) r.traces.push_back(std::move(detail));
-    else if (kind == kReportProblem) r.problems.push_back(std::move(detail));
+    if (kind == kReportFoz)
+      r.archives.push_back(std::move(detail));
+    else if (kind == kReportTrace)
+      r.traces.push_back(std::move(detail));
+    else if (kind == kReportProblem)
+      r.problems.push_back(std::move(detail));
   }
   return r;
 }

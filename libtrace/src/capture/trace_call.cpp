@@ -31,7 +31,8 @@ CommandInfo make_info(const char* name, Level level) {
     if (is_output(info.params[i])) info.outputs.push_back(static_cast<std::uint8_t>(i));
   }
   info.records_commands = !info.params.empty() && std::string_view(info.params[0].type_name()) == "VkCommandBuffer";
-  info.flushes = std::string_view(name).substr(0, 13) == "vkQueueSubmit" || std::string_view(name) == "vkQueuePresentKHR";
+  info.flushes =
+      std::string_view(name).substr(0, 13) == "vkQueueSubmit" || std::string_view(name) == "vkQueuePresentKHR";
   info.whole = info.records_commands && info.outputs.empty() && std::string_view(name).substr(0, 5) == "vkCmd" &&
                std::string_view(info.cmd->return_type()) == "void";
   const std::string_view ret = info.cmd->return_type();

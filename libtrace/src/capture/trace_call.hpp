@@ -10,8 +10,8 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <cstring>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <span>
 #include <vector>
@@ -74,8 +74,10 @@ class Call {
   layer::DeviceTable& device_table();
   template <typename T>
   T failed() const {
-    if constexpr (std::is_same_v<T, VkResult>) return VK_ERROR_INITIALIZATION_FAILED;
-    else return T{};
+    if constexpr (std::is_same_v<T, VkResult>)
+      return VK_ERROR_INITIALIZATION_FAILED;
+    else
+      return T{};
   }
   void leave(const void* ret);
 

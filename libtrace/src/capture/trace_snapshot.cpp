@@ -64,7 +64,8 @@ void write_snapshot_call(Stream& s, VkQueue queue, std::uint64_t frame, const st
 
 }  // namespace
 
-Snapshots::Snapshots(std::set<std::uint64_t> frames, std::string dir) : frames_(std::move(frames)), dir_(std::move(dir)) {}
+Snapshots::Snapshots(std::set<std::uint64_t> frames, std::string dir)
+    : frames_(std::move(frames)), dir_(std::move(dir)) {}
 Snapshots::~Snapshots() = default;
 
 void Snapshots::release(DeviceTrace& dt) {
@@ -110,8 +111,14 @@ VkSemaphore Snapshots::take(DeviceTrace& dt, VkQueue queue, const VkPresentInfoK
   rb.pool = pool;
   const VkExtent2D ex = sc.extent;
   const VkDeviceSize size = VkDeviceSize{ex.width} * ex.height * 4;
-  const VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, nullptr, 0, size, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                               VK_SHARING_MODE_EXCLUSIVE, 0, nullptr};
+  const VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+                               nullptr,
+                               0,
+                               size,
+                               VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                               VK_SHARING_MODE_EXCLUSIVE,
+                               0,
+                               nullptr};
   check(t.CreateBuffer(dev, &bci, nullptr, &rb.buffer), "vkCreateBuffer");
   VkMemoryRequirements req{};
   t.GetBufferMemoryRequirements(dev, rb.buffer, &req);
@@ -132,10 +139,16 @@ VkSemaphore Snapshots::take(DeviceTrace& dt, VkQueue queue, const VkPresentInfoK
   const VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, nullptr,
                                        VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT, nullptr};
   check(t.BeginCommandBuffer(rb.cmd, &begin), "vkBeginCommandBuffer");
-  VkImageMemoryBarrier barrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER, nullptr, VK_ACCESS_MEMORY_READ_BIT,
-                               VK_ACCESS_TRANSFER_READ_BIT, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
-                               VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_QUEUE_FAMILY_IGNORED, VK_QUEUE_FAMILY_IGNORED,
-                               sc.images[index], {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1}};
+  VkImageMemoryBarrier barrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+                               nullptr,
+                               VK_ACCESS_MEMORY_READ_BIT,
+                               VK_ACCESS_TRANSFER_READ_BIT,
+                               VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
+                               VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                               VK_QUEUE_FAMILY_IGNORED,
+                               VK_QUEUE_FAMILY_IGNORED,
+                               sc.images[index],
+                               {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1}};
   t.CmdPipelineBarrier(rb.cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
                        nullptr, 1, &barrier);
   const VkBufferImageCopy copy{0, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {ex.width, ex.height, 1}};
@@ -154,8 +167,15 @@ VkSemaphore Snapshots::take(DeviceTrace& dt, VkQueue queue, const VkPresentInfoK
   check(t.CreateSemaphore(dev, &sci, nullptr, &done), "vkCreateSemaphore");
   semaphores_.push_back(done);
   const std::vector<VkPipelineStageFlags> stages(present.waitSemaphoreCount, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
-  const VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO, nullptr, present.waitSemaphoreCount,
-                            present.pWaitSemaphores, stages.data(), 1, &rb.cmd, 1, &done};
+  const VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO,
+                            nullptr,
+                            present.waitSemaphoreCount,
+                            present.pWaitSemaphores,
+                            stages.data(),
+                            1,
+                            &rb.cmd,
+                            1,
+                            &done};
   check(t.QueueSubmit(queue, 1, &submit, rb.fence), "vkQueueSubmit");
   // The copy consumed the present's wait semaphores and signals `done`
   // instead: from here the present must wait on `done` whatever happens to
@@ -171,8 +191,8 @@ VkSemaphore Snapshots::take(DeviceTrace& dt, VkQueue queue, const VkPresentInfoK
     write_snapshot_call(dt.stream, queue, frame, name);
   } catch (const std::exception& e) {
     layer::log_once(kLayerName, "cannot write a snapshot; the frame is skipped", e.what());
-    tell_launcher(kReportProblem, std::string("cannot write the snapshot of frame ") + std::to_string(frame) + ": " +
-                                      e.what());
+    tell_launcher(kReportProblem,
+                  std::string("cannot write the snapshot of frame ") + std::to_string(frame) + ": " + e.what());
   }
   return done;
 }

@@ -2,9 +2,9 @@
 #include "capture/trace_stream.hpp"
 
 #include <fcntl.h>
+#include <snappy.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <snappy.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -110,7 +110,8 @@ std::pair<int, std::string> claim_file(const std::string& asked) {
   ::close(fd);
   const std::string ext = ".trace";
   const bool has = asked.size() > ext.size() && asked.compare(asked.size() - ext.size(), ext.size(), ext) == 0;
-  const std::string stem = (has ? asked.substr(0, asked.size() - ext.size()) : asked) + "." + std::to_string(::getpid());
+  const std::string stem =
+      (has ? asked.substr(0, asked.size() - ext.size()) : asked) + "." + std::to_string(::getpid());
   for (int n = 1; n < 1000; ++n) {
     const std::string path = stem + (n == 1 ? "" : "-" + std::to_string(n)) + ext;
     fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
@@ -301,7 +302,9 @@ void Stream::write_chunk(const std::string& chunk) {
       // chunk, which readers take for the end of the stream.
       const int err = w < 0 ? errno : ENOSPC;
       const bool cut = ::ftruncate(fd_, static_cast<off_t>(written_)) == 0;
-      const std::string why = path_ + ": " + std::strerror(err) + (cut ? "; the trace ends at the last whole chunk (byte " + std::to_string(written_) + ")" : "");
+      const std::string why =
+          path_ + ": " + std::strerror(err) +
+          (cut ? "; the trace ends at the last whole chunk (byte " + std::to_string(written_) + ")" : "");
       layer::log_once(kLayerName, "cannot write the trace; the rest of it is lost", why);
       tell_launcher(kReportProblem, "cannot write the trace, the rest of it is lost: " + why);
       write_failed_ = true;

@@ -158,10 +158,10 @@ class Stream {
   std::deque<std::string> queue_;  // full chunks, oldest first
   bool stop_ = false;
   bool write_failed_ = false;
-  int writing_ = 0;           // chunks the helper took and is writing
-  std::uint64_t handed_ = 0, done_ = 0;  // chunks handed to the helper, and written (or dropped)
+  int writing_ = 0;                          // chunks the helper took and is writing
+  std::uint64_t handed_ = 0, done_ = 0;      // chunks handed to the helper, and written (or dropped)
   std::atomic<std::int64_t> last_write_{0};  // steady_clock ticks of the helper's last write
-  std::uint64_t written_ = 0;  // bytes of whole chunks in the file (the helper's)
+  std::uint64_t written_ = 0;                // bytes of whole chunks in the file (the helper's)
   std::thread thread_;
 };
 

@@ -195,9 +195,8 @@ std::vector<EnvEdit> layer_environment(const std::string& name, const std::strin
   else
     edits.push_back({"VK_LAYER_PATH", dir + ":" + default_layer_path()});
   // Each is a list the user may have set already: ours is added only once.
-  std::erase_if(edits, [&](const EnvEdit& e) {
-    return e.how != EnvEdit::set && lists(e.name.c_str(), e.value, e.sep);
-  });
+  std::erase_if(edits,
+                [&](const EnvEdit& e) { return e.how != EnvEdit::set && lists(e.name.c_str(), e.value, e.sep); });
   return edits;
 }
 
