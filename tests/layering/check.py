@@ -122,9 +122,9 @@ for path in files_under('tools'):
             problems.append(f'{where}: tools reach Vulkan through libtrace, not volk')
         if bracket == '<' or name.startswith('libtrace/'):
             continue
-        if name == 'tool_main.hpp' or ('/' not in name and os.path.isfile(os.path.join(os.path.dirname(path), name))):
+        if name in ('tool_main.hpp', 'launcher.hpp') or ('/' not in name and os.path.isfile(os.path.join(os.path.dirname(path), name))):
             continue
-        problems.append(f'{where}: a tool includes "{name}" (neither libtrace/…, tool_main.hpp nor its own folder {own}/)')
+        problems.append(f'{where}: a tool includes "{name}" (neither libtrace/…, tool_main.hpp, launcher.hpp nor its own folder {own}/)')
 
 # 3b. Layers are built from a module's public header, like tools, and export
 #     the loader's one entry point and nothing else.
