@@ -31,7 +31,7 @@ ProfileOptions profile_options_from_environment() {
     const Counter* c = find_counter(name);
     if (!c)
       layer::log_once(kLayerName, "unknown counter \"" + std::string(name) + "\" in TRAK_GPA_COUNTERS left out",
-                      "trak-gpa info lists the counters");
+                      "not one of the counters the layer samples (trak-gpa info lists them)");
     else if (std::find(o.events.begin(), o.events.end(), c->event) == o.events.end())
       o.events.push_back(c->event);
   }
