@@ -459,7 +459,9 @@ int run(const Options& o) {
   unsigned draws = 0;
   for (unsigned f = 0; f < o.frames; ++f) {
     if (o.fork && f == o.frames / 2) {
-      std::fflush(nullptr);
+      // Only this program's own output: what libraries buffered (a layer's
+      // rows) is theirs to keep out of the child.
+      std::fflush(stdout);
       const pid_t child = ::fork();
       if (child == 0) std::exit(0);  // exit(), not _exit(): what the process buffered is flushed
       int status = 0;
