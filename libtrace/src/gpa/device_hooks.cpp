@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // VK_LAYER_TRAK_gpa at device level: device creation (the extension taken
 // out of the list the driver sees, the features the emulation needs turned
-// on), the extension's 12 entry points, and the proc-address lookups.
+// on, and for trak-gpa profile the device's file of rows and its profiler),
+// the extension's 12 entry points, and the proc-address lookups (the
+// profiling hooks themselves are in profile_hooks.cpp).
 #include <cstring>
 #include <memory>
 #include <string>
@@ -11,7 +13,6 @@
 #include "gpa/profile_hooks.hpp"
 #include "gpa/state.hpp"
 #include "layer/chain.hpp"
-#include "libtrace/vk/device.hpp"
 
 namespace libtrace::gpa {
 
