@@ -32,9 +32,9 @@ grep -q "GPU time/frame" cube.err || fail "no summary on stderr"
 
 x "$GPA" profile --per draw --counters ia_vertices,ia_primitives -o draw.csv -- vkcube --c 10 > d.out 2> d.err ||
   { cat d.err >&2; fail "profile per draw"; }
-head -1 draw.csv | grep -qx "frame,command_buffer,scope,gpu_ns,ia_vertices,ia_primitives" || fail "CSV header"
+head -1 draw.csv | grep -qx "device,frame,command_buffer,scope,gpu_ns,ia_vertices,ia_primitives" || fail "CSV header"
 grep -q ",draw 0," draw.csv || fail "no draw samples"
-[ "$(grep ',draw 0,' draw.csv | cut -d, -f5,6 | sort -u)" = "36,12" ] || fail "per draw: $(grep ',draw 0,' draw.csv | head -3)"
+[ "$(grep ',draw 0,' draw.csv | cut -d, -f6,7 | sort -u)" = "36,12" ] || fail "per draw: $(grep ',draw 0,' draw.csv | head -3)"
 
 x "$GPA" profile --per render-pass -o rp.json -- vkcube --c 5 > r.out 2> r.err || { cat r.err >&2; fail "per render pass"; }
 jq -e '[.samples[] | select(.scope == "render pass 0")] | length >= 5' rp.json > /dev/null || fail "render pass samples"

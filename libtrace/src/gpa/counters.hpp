@@ -26,6 +26,9 @@ struct Counter {
   const char* meaning;  // what one count is
 };
 
+// What `trak-gpa profile` samples when no counters are named.
+inline constexpr const char* kDefaultCounters = "vs_invocations,fs_invocations,cs_invocations";
+
 // Event N is the pipeline statistic 1 << N: the order of
 // VkQueryPipelineStatisticFlagBits.
 std::span<const Counter> counters();

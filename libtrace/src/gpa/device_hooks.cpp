@@ -1,24 +1,22 @@
 // SPDX-License-Identifier: MIT
 // VK_LAYER_TRAK_gpa at device level: device creation (the extension taken
 // out of the list the driver sees, the features the emulation needs turned
-// on), the extension's 12 entry points, and the proc-address lookups.
+// on, and for trak-gpa profile the device's file of rows and its profiler),
+// the extension's 12 entry points, and the proc-address lookups (the
+// profiling hooks themselves are in profile_hooks.cpp).
 #include <cstring>
-#include <type_traits>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
+#include "gpa/profile_hooks.hpp"
 #include "gpa/state.hpp"
 #include "layer/chain.hpp"
-#include "libtrace/vk/device.hpp"
 
 namespace libtrace::gpa {
 
 namespace {
-
-std::shared_ptr<Device> device_of(const void* dispatchable) {
-  return global().devices.find(layer::dispatch_key(dispatchable));
-}
 
 // The device create info the driver sees: without VK_AMD_gpa_interface, with
 // pipeline statistics queries and host query reset turned on.
@@ -76,7 +74,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice pd, const VkDeviceC
   if (!create) return VK_ERROR_INITIALIZATION_FAILED;
   const Support s = support_of(*inst, pd);
   ProfileOptions profile = profile_options_from_environment();
-  const bool emulate = s.offered && (asks_for_extension(*ci) || !profile.rows.empty());
+  const bool emulate = s.offered && (asks_for_extension(*ci) || !profile.dir.empty());
   VkResult r;
   if (emulate) {
     const PatchedCreateInfo patched(*ci, s);
@@ -98,7 +96,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice pd, const VkDeviceC
   dev->handle = *out;
   Device& d = *dev;
   global().devices.insert(layer::dispatch_key(*out), std::move(dev));
-  if (!profile.rows.empty()) {
+  if (!profile.dir.empty()) {
+    RowsFile rows(profile.dir);  // says that a device was made, whatever comes next
     // The profiler is a client of the extension like any other: its entry
     // points come from this layer's lookup (the emulation's, or the driver's).
     ExtensionEntryPoints fns;
@@ -114,11 +113,13 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice pd, const VkDeviceC
     get(fns.status, "vkGetGpaSessionStatusAMD");
     get(fns.results, "vkGetGpaSessionResultsAMD");
     get(fns.reset, "vkResetGpaSessionAMD");
-    if (fns.complete())
-      d.profiler = std::make_unique<Profiler>(*out, fns, std::move(profile), s.properties.limits.timestampPeriod,
-                                              asks_for_extension(*ci));
-    else
+    if (fns.complete()) {
+      d.profiler = std::make_unique<Profiler>(*out, fns, std::move(profile), std::move(rows),
+                                              s.properties.limits.timestampPeriod, asks_for_extension(*ci));
+    } else {
+      rows.write("# unprofiled=no-extension\n");
       layer::log_once(kLayerName, "cannot profile this device", "it has no VK_AMD_gpa_interface to sample with");
+    }
   }
   return r;
 }
@@ -149,14 +150,14 @@ Pfn native(const void* dispatchable, const char* name) {
   const auto d = device_of(dispatchable);
   return d ? reinterpret_cast<Pfn>(d->t.GetDeviceProcAddr(d->handle, name)) : nullptr;
 }
-#define TRAK_GPA_FORWARD(name, pfn, handle, fallback, ...)                    \
-  do {                                                                          \
-    Emulation* e = emulation(handle);                                           \
-    if (!e) {                                                                   \
-      const auto f = native<pfn>(handle, name);                                 \
-      if (f) return f(handle, __VA_ARGS__);                                     \
-      return fallback;                                                          \
-    }                                                                           \
+#define TRAK_GPA_FORWARD(name, pfn, handle, fallback, ...) \
+  do {                                                     \
+    Emulation* e = emulation(handle);                      \
+    if (!e) {                                              \
+      const auto f = native<pfn>(handle, name);            \
+      if (f) return f(handle, __VA_ARGS__);                \
+      return fallback;                                     \
+    }                                                      \
   } while (false)
 
 VKAPI_ATTR VkResult VKAPI_CALL CreateGpaSessionAMD(VkDevice device, const VkGpaSessionCreateInfoAMD* ci,
@@ -171,8 +172,8 @@ VKAPI_ATTR void VKAPI_CALL DestroyGpaSessionAMD(VkDevice device, VkGpaSessionAMD
   emulation(device)->destroy_session(s);
 }
 VKAPI_ATTR VkResult VKAPI_CALL SetGpaDeviceClockModeAMD(VkDevice device, VkGpaDeviceClockModeInfoAMD* info) {
-  TRAK_GPA_FORWARD("vkSetGpaDeviceClockModeAMD", PFN_vkSetGpaDeviceClockModeAMD, device,
-                   VK_ERROR_EXTENSION_NOT_PRESENT, info);
+  TRAK_GPA_FORWARD("vkSetGpaDeviceClockModeAMD", PFN_vkSetGpaDeviceClockModeAMD, device, VK_ERROR_EXTENSION_NOT_PRESENT,
+                   info);
   if (!info) return VK_ERROR_INITIALIZATION_FAILED;
   switch (info->clockMode) {
     case VK_GPA_DEVICE_CLOCK_MODE_QUERY_AMD:
@@ -180,12 +181,12 @@ VKAPI_ATTR VkResult VKAPI_CALL SetGpaDeviceClockModeAMD(VkDevice device, VkGpaDe
       info->memoryClockRatioToPeak = info->engineClockRatioToPeak = 0.0f;
       return VK_SUCCESS;
     case VK_GPA_DEVICE_CLOCK_MODE_DEFAULT_AMD: return VK_SUCCESS;  // clocks are the driver's: the default
-    default: return VK_ERROR_FEATURE_NOT_PRESENT;  // Vulkan has no control of a device's clocks
+    default: return VK_ERROR_FEATURE_NOT_PRESENT;                  // Vulkan has no control of a device's clocks
   }
 }
 VKAPI_ATTR VkResult VKAPI_CALL GetGpaDeviceClockInfoAMD(VkDevice device, VkGpaDeviceGetClockInfoAMD* info) {
-  TRAK_GPA_FORWARD("vkGetGpaDeviceClockInfoAMD", PFN_vkGetGpaDeviceClockInfoAMD, device,
-                   VK_ERROR_EXTENSION_NOT_PRESENT, info);
+  TRAK_GPA_FORWARD("vkGetGpaDeviceClockInfoAMD", PFN_vkGetGpaDeviceClockInfoAMD, device, VK_ERROR_EXTENSION_NOT_PRESENT,
+                   info);
   if (!info) return VK_ERROR_INITIALIZATION_FAILED;
   info->memoryClockRatioToPeak = info->engineClockRatioToPeak = 0.0f;  // unknown
   info->memoryClockFrequency = info->engineClockFrequency = 0;
@@ -201,8 +202,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CmdEndGpaSessionAMD(VkCommandBuffer cb, VkGpaSess
 }
 VKAPI_ATTR VkResult VKAPI_CALL CmdBeginGpaSampleAMD(VkCommandBuffer cb, VkGpaSessionAMD s,
                                                     const VkGpaSampleBeginInfoAMD* info, std::uint32_t* id) {
-  TRAK_GPA_FORWARD("vkCmdBeginGpaSampleAMD", PFN_vkCmdBeginGpaSampleAMD, cb, VK_ERROR_EXTENSION_NOT_PRESENT, s,
-                   info, id);
+  TRAK_GPA_FORWARD("vkCmdBeginGpaSampleAMD", PFN_vkCmdBeginGpaSampleAMD, cb, VK_ERROR_EXTENSION_NOT_PRESENT, s, info,
+                   id);
   return emulation(cb)->cmd_begin_sample(cb, s, info, id);
 }
 VKAPI_ATTR void VKAPI_CALL CmdEndGpaSampleAMD(VkCommandBuffer cb, VkGpaSessionAMD s, std::uint32_t id) {
@@ -210,14 +211,13 @@ VKAPI_ATTR void VKAPI_CALL CmdEndGpaSampleAMD(VkCommandBuffer cb, VkGpaSessionAM
   emulation(cb)->cmd_end_sample(cb, s, id);
 }
 VKAPI_ATTR VkResult VKAPI_CALL GetGpaSessionStatusAMD(VkDevice device, VkGpaSessionAMD s) {
-  TRAK_GPA_FORWARD("vkGetGpaSessionStatusAMD", PFN_vkGetGpaSessionStatusAMD, device,
-                   VK_ERROR_EXTENSION_NOT_PRESENT, s);
+  TRAK_GPA_FORWARD("vkGetGpaSessionStatusAMD", PFN_vkGetGpaSessionStatusAMD, device, VK_ERROR_EXTENSION_NOT_PRESENT, s);
   return emulation(device)->status(s);
 }
 VKAPI_ATTR VkResult VKAPI_CALL GetGpaSessionResultsAMD(VkDevice device, VkGpaSessionAMD s, std::uint32_t id,
                                                        std::size_t* size, void* data) {
-  TRAK_GPA_FORWARD("vkGetGpaSessionResultsAMD", PFN_vkGetGpaSessionResultsAMD, device,
-                   VK_ERROR_EXTENSION_NOT_PRESENT, s, id, size, data);
+  TRAK_GPA_FORWARD("vkGetGpaSessionResultsAMD", PFN_vkGetGpaSessionResultsAMD, device, VK_ERROR_EXTENSION_NOT_PRESENT,
+                   s, id, size, data);
   return emulation(device)->results(s, id, size, data);
 }
 VKAPI_ATTR VkResult VKAPI_CALL ResetGpaSessionAMD(VkDevice device, VkGpaSessionAMD s) {
@@ -227,173 +227,6 @@ VKAPI_ATTR VkResult VKAPI_CALL ResetGpaSessionAMD(VkDevice device, VkGpaSessionA
 VKAPI_ATTR void VKAPI_CALL CmdCopyGpaSessionResultsAMD(VkCommandBuffer cb, VkGpaSessionAMD s) {
   TRAK_GPA_FORWARD("vkCmdCopyGpaSessionResultsAMD", PFN_vkCmdCopyGpaSessionResultsAMD, cb, void(), s);
   emulation(cb)->cmd_copy_results(cb, s);
-}
-
-// ---- profiling: the application's command buffers, render passes, draws, submits and presents ----
-
-Profiler* profiler_of(const void* dispatchable, std::shared_ptr<Device>& keep) {
-  keep = device_of(dispatchable);
-  return keep ? keep->profiler.get() : nullptr;
-}
-
-VKAPI_ATTR VkResult VKAPI_CALL AllocateCommandBuffers(VkDevice device, const VkCommandBufferAllocateInfo* info,
-                                                      VkCommandBuffer* out) {
-  std::shared_ptr<Device> d;
-  Profiler* p = profiler_of(device, d);
-  const VkResult r = d->t.AllocateCommandBuffers(device, info, out);
-  if (r == VK_SUCCESS && p) p->allocated(info, out);
-  return r;
-}
-
-VKAPI_ATTR void VKAPI_CALL FreeCommandBuffers(VkDevice device, VkCommandPool pool, std::uint32_t count,
-                                              const VkCommandBuffer* cbs) {
-  std::shared_ptr<Device> d;
-  if (Profiler* p = profiler_of(device, d)) p->freed(cbs, count);
-  d->t.FreeCommandBuffers(device, pool, count, cbs);
-}
-
-VKAPI_ATTR VkResult VKAPI_CALL BeginCommandBuffer(VkCommandBuffer cb, const VkCommandBufferBeginInfo* info) {
-  std::shared_ptr<Device> d;
-  Profiler* p = profiler_of(cb, d);
-  const VkResult r = d->t.BeginCommandBuffer(cb, info);
-  if (r == VK_SUCCESS && p) {
-    const Profiler::Clock clock(*p);
-    p->began(cb);
-  }
-  return r;
-}
-
-VKAPI_ATTR VkResult VKAPI_CALL EndCommandBuffer(VkCommandBuffer cb) {
-  std::shared_ptr<Device> d;
-  if (Profiler* p = profiler_of(cb, d)) {
-    const Profiler::Clock clock(*p);
-    p->ending(cb);
-  }
-  return d->t.EndCommandBuffer(cb);
-}
-
-// A command bracketed by what the profiler does before and after it.
-template <typename Call>
-void bracketed(VkCommandBuffer cb, void (Profiler::*before)(VkCommandBuffer), void (Profiler::*after)(VkCommandBuffer),
-               Call&& call) {
-  std::shared_ptr<Device> d;
-  Profiler* p = profiler_of(cb, d);
-  if (p && before) {
-    const Profiler::Clock clock(*p);
-    (p->*before)(cb);
-  }
-  call(d->t);
-  if (p && after) {
-    const Profiler::Clock clock(*p);
-    (p->*after)(cb);
-  }
-}
-
-VKAPI_ATTR void VKAPI_CALL CmdBeginRenderPass(VkCommandBuffer cb, const VkRenderPassBeginInfo* info,
-                                              VkSubpassContents contents) {
-  bracketed(cb, nullptr, &Profiler::render_pass_began,
-            [&](const layer::DeviceTable& t) { t.CmdBeginRenderPass(cb, info, contents); });
-}
-template <PFN_vkCmdBeginRenderPass2 layer::DeviceTable::*Next>
-VKAPI_ATTR void VKAPI_CALL CmdBeginRenderPass2(VkCommandBuffer cb, const VkRenderPassBeginInfo* info,
-                                               const VkSubpassBeginInfo* subpass) {
-  bracketed(cb, nullptr, &Profiler::render_pass_began, [&](const layer::DeviceTable& t) { (t.*Next)(cb, info, subpass); });
-}
-template <PFN_vkCmdBeginRendering layer::DeviceTable::*Next>
-VKAPI_ATTR void VKAPI_CALL CmdBeginRendering(VkCommandBuffer cb, const VkRenderingInfo* info) {
-  bracketed(cb, nullptr, &Profiler::render_pass_began, [&](const layer::DeviceTable& t) { (t.*Next)(cb, info); });
-}
-VKAPI_ATTR void VKAPI_CALL CmdEndRenderPass(VkCommandBuffer cb) {
-  bracketed(cb, &Profiler::render_pass_ending, nullptr, [&](const layer::DeviceTable& t) { t.CmdEndRenderPass(cb); });
-}
-template <PFN_vkCmdEndRenderPass2 layer::DeviceTable::*Next>
-VKAPI_ATTR void VKAPI_CALL CmdEndRenderPass2(VkCommandBuffer cb, const VkSubpassEndInfo* info) {
-  bracketed(cb, &Profiler::render_pass_ending, nullptr, [&](const layer::DeviceTable& t) { (t.*Next)(cb, info); });
-}
-template <PFN_vkCmdEndRendering layer::DeviceTable::*Next>
-VKAPI_ATTR void VKAPI_CALL CmdEndRendering(VkCommandBuffer cb) {
-  bracketed(cb, &Profiler::render_pass_ending, nullptr, [&](const layer::DeviceTable& t) { (t.*Next)(cb); });
-}
-
-VKAPI_ATTR void VKAPI_CALL CmdDraw(VkCommandBuffer cb, std::uint32_t vertices, std::uint32_t instances,
-                                   std::uint32_t first_vertex, std::uint32_t first_instance) {
-  bracketed(cb, &Profiler::draw_before, &Profiler::draw_after, [&](const layer::DeviceTable& t) {
-    t.CmdDraw(cb, vertices, instances, first_vertex, first_instance);
-  });
-}
-VKAPI_ATTR void VKAPI_CALL CmdDrawIndexed(VkCommandBuffer cb, std::uint32_t indices, std::uint32_t instances,
-                                          std::uint32_t first_index, std::int32_t vertex_offset,
-                                          std::uint32_t first_instance) {
-  bracketed(cb, &Profiler::draw_before, &Profiler::draw_after, [&](const layer::DeviceTable& t) {
-    t.CmdDrawIndexed(cb, indices, instances, first_index, vertex_offset, first_instance);
-  });
-}
-VKAPI_ATTR void VKAPI_CALL CmdDrawIndirect(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset,
-                                           std::uint32_t count, std::uint32_t stride) {
-  bracketed(cb, &Profiler::draw_before, &Profiler::draw_after,
-            [&](const layer::DeviceTable& t) { t.CmdDrawIndirect(cb, buffer, offset, count, stride); });
-}
-VKAPI_ATTR void VKAPI_CALL CmdDrawIndexedIndirect(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset,
-                                                  std::uint32_t count, std::uint32_t stride) {
-  bracketed(cb, &Profiler::draw_before, &Profiler::draw_after,
-            [&](const layer::DeviceTable& t) { t.CmdDrawIndexedIndirect(cb, buffer, offset, count, stride); });
-}
-VKAPI_ATTR void VKAPI_CALL CmdDispatch(VkCommandBuffer cb, std::uint32_t x, std::uint32_t y, std::uint32_t z) {
-  bracketed(cb, &Profiler::draw_before, &Profiler::draw_after,
-            [&](const layer::DeviceTable& t) { t.CmdDispatch(cb, x, y, z); });
-}
-VKAPI_ATTR void VKAPI_CALL CmdDispatchIndirect(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset) {
-  bracketed(cb, &Profiler::draw_before, &Profiler::draw_after,
-            [&](const layer::DeviceTable& t) { t.CmdDispatchIndirect(cb, buffer, offset); });
-}
-
-VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit(VkQueue queue, std::uint32_t count, const VkSubmitInfo* submits,
-                                           VkFence fence) {
-  std::shared_ptr<Device> d;
-  if (Profiler* p = profiler_of(queue, d)) {
-    const Profiler::Clock clock(*p);
-    for (std::uint32_t i = 0; i < count; ++i) p->submitting(submits[i].pCommandBuffers, submits[i].commandBufferCount);
-  }
-  return d->t.QueueSubmit(queue, count, submits, fence);
-}
-
-template <PFN_vkQueueSubmit2 layer::DeviceTable::*Next>
-VKAPI_ATTR VkResult VKAPI_CALL QueueSubmit2(VkQueue queue, std::uint32_t count, const VkSubmitInfo2* submits,
-                                            VkFence fence) {
-  std::shared_ptr<Device> d;
-  if (Profiler* p = profiler_of(queue, d)) {
-    const Profiler::Clock clock(*p);
-    for (std::uint32_t i = 0; i < count; ++i) {
-      std::vector<VkCommandBuffer> cbs;
-      for (std::uint32_t j = 0; j < submits[i].commandBufferInfoCount; ++j)
-        cbs.push_back(submits[i].pCommandBufferInfos[j].commandBuffer);
-      p->submitting(cbs.data(), static_cast<std::uint32_t>(cbs.size()));
-    }
-  }
-  return (d->t.*Next)(queue, count, submits, fence);
-}
-
-VKAPI_ATTR VkResult VKAPI_CALL QueuePresentKHR(VkQueue queue, const VkPresentInfoKHR* info) {
-  std::shared_ptr<Device> d;
-  Profiler* p = profiler_of(queue, d);
-  const VkResult r = d->t.QueuePresentKHR(queue, info);
-  if (p) {
-    const Profiler::Clock clock(*p);
-    p->presented();
-  }
-  return r;
-}
-
-// A replay (trak-replay) presents nothing: it marks each frame's end with a
-// queue label instead.
-VKAPI_ATTR void VKAPI_CALL QueueInsertDebugUtilsLabelEXT(VkQueue queue, const VkDebugUtilsLabelEXT* label) {
-  std::shared_ptr<Device> d;
-  Profiler* p = profiler_of(queue, d);
-  if (d && d->t.QueueInsertDebugUtilsLabelEXT) d->t.QueueInsertDebugUtilsLabelEXT(queue, label);
-  if (p && label && label->pLabelName && std::strcmp(label->pLabelName, vk::kFrameEndLabel) == 0) {
-    const Profiler::Clock clock(*p);
-    p->presented();
-  }
 }
 
 // ---- lookup ----
@@ -423,35 +256,6 @@ const layer::Hook kDeviceHooks[] = {
     {"vkDestroyDevice", entry(DestroyDevice)},
 };
 
-// Offered on a device only while it is profiled.
-const layer::Hook kProfilingHooks[] = {
-    {"vkAllocateCommandBuffers", entry(AllocateCommandBuffers)},
-    {"vkFreeCommandBuffers", entry(FreeCommandBuffers)},
-    {"vkBeginCommandBuffer", entry(BeginCommandBuffer)},
-    {"vkEndCommandBuffer", entry(EndCommandBuffer)},
-    {"vkCmdBeginRenderPass", entry(CmdBeginRenderPass)},
-    {"vkCmdBeginRenderPass2", entry(CmdBeginRenderPass2<&layer::DeviceTable::CmdBeginRenderPass2>)},
-    {"vkCmdBeginRenderPass2KHR", entry(CmdBeginRenderPass2<&layer::DeviceTable::CmdBeginRenderPass2KHR>)},
-    {"vkCmdBeginRendering", entry(CmdBeginRendering<&layer::DeviceTable::CmdBeginRendering>)},
-    {"vkCmdBeginRenderingKHR", entry(CmdBeginRendering<&layer::DeviceTable::CmdBeginRenderingKHR>)},
-    {"vkCmdEndRenderPass", entry(CmdEndRenderPass)},
-    {"vkCmdEndRenderPass2", entry(CmdEndRenderPass2<&layer::DeviceTable::CmdEndRenderPass2>)},
-    {"vkCmdEndRenderPass2KHR", entry(CmdEndRenderPass2<&layer::DeviceTable::CmdEndRenderPass2KHR>)},
-    {"vkCmdEndRendering", entry(CmdEndRendering<&layer::DeviceTable::CmdEndRendering>)},
-    {"vkCmdEndRenderingKHR", entry(CmdEndRendering<&layer::DeviceTable::CmdEndRenderingKHR>)},
-    {"vkCmdDraw", entry(CmdDraw)},
-    {"vkCmdDrawIndexed", entry(CmdDrawIndexed)},
-    {"vkCmdDrawIndirect", entry(CmdDrawIndirect)},
-    {"vkCmdDrawIndexedIndirect", entry(CmdDrawIndexedIndirect)},
-    {"vkCmdDispatch", entry(CmdDispatch)},
-    {"vkCmdDispatchIndirect", entry(CmdDispatchIndirect)},
-    {"vkQueueSubmit", entry(QueueSubmit)},
-    {"vkQueueSubmit2", entry(QueueSubmit2<&layer::DeviceTable::QueueSubmit2>)},
-    {"vkQueueSubmit2KHR", entry(QueueSubmit2<&layer::DeviceTable::QueueSubmit2KHR>)},
-    {"vkQueuePresentKHR", entry(QueuePresentKHR)},
-    {"vkQueueInsertDebugUtilsLabelEXT", entry(QueueInsertDebugUtilsLabelEXT)},
-};
-
 const layer::Hook kInstanceHooks[] = {
     {"vkGetInstanceProcAddr", entry(GetInstanceProcAddr)},
     {"vkCreateInstance", entry(CreateInstance)},
@@ -470,8 +274,8 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice device, cons
   if (const PFN_vkVoidFunction f = layer::find_hook(kExtensionHooks, name))
     return d->emulation ? f : d->t.GetDeviceProcAddr(device, name);  // the driver's own, or none
   const PFN_vkVoidFunction next = d->t.GetDeviceProcAddr(device, name);
-  if (d->profiler)
-    if (const PFN_vkVoidFunction hook = layer::hooked_or_next(next, kProfilingHooks, name); hook != next) return hook;
+  if (d->profiler && next)
+    if (const PFN_vkVoidFunction hook = profiling_hook(name, d->profiler->per())) return hook;
   return layer::hooked_or_next(next, kDeviceHooks, name);
 }
 
@@ -482,14 +286,16 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetInstanceProcAddr(VkInstance instance
   if (const PFN_vkVoidFunction f = layer::find_hook(kExtensionHooks, name)) return instance ? f : nullptr;
   const PFN_vkVoidFunction next = layer::next_instance_proc(global().instances, instance, name);
   // Whether this process profiles is read once: the loader asks for hundreds of names.
-  static const bool profiling = !profile_options_from_environment().rows.empty();
-  if (profiling)
-    if (const PFN_vkVoidFunction hook = layer::hooked_or_next(next, kProfilingHooks, name); hook != next) return hook;
+  static const ProfileOptions profile = profile_options_from_environment();
+  if (!profile.dir.empty() && next)
+    if (const PFN_vkVoidFunction hook = profiling_hook(name, profile.per)) return hook;
   return layer::hooked_or_next(next, kDeviceHooks, name);
 }
 
 // An application that exits without destroying its device still gets its
 // profile: the rows still out are read and the file closed.
+// In a forked child that leaves with exit(), the profilers are copies of the
+// parent's, which let go without writing (Profiler's destructor).
 struct FinishProfilesAtExit {
   ~FinishProfilesAtExit() {
     global().devices.for_each([](Device& d) { d.profiler.reset(); });

@@ -2,6 +2,8 @@
 // VK_LAYER_TRAK_gpa at instance level: the extension listed where the
 // emulation can run, its features and properties filled in. Where the driver
 // has the extension itself (AMD's), the driver's answers stand.
+#include <pthread.h>
+
 #include <algorithm>
 #include <bit>
 #include <cstring>
@@ -15,13 +17,41 @@
 
 namespace libtrace::gpa {
 
+namespace {
+
+void before_fork() {
+  layer::log_before_fork();
+  global().instances.before_fork();
+  global().devices.before_fork();
+}
+void after_fork_in_parent() {
+  global().devices.after_fork_in_parent();
+  global().instances.after_fork_in_parent();
+  layer::log_after_fork_in_parent();
+}
+void after_fork_in_child() {
+  global().devices.after_fork_in_child();
+  global().instances.after_fork_in_child();
+  layer::log_after_fork_in_child();
+}
+
+}  // namespace
+
 Global& global() {
-  static Global* g = new Global;
+  static Global* g = [] {
+    auto* n = new Global;
+    ::pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child);
+    return n;
+  }();
   return *g;
 }
 
 std::shared_ptr<layer::Instance> instance_of(const void* dispatchable) {
   return global().instances.find(layer::dispatch_key(dispatchable));
+}
+
+std::shared_ptr<Device> device_of(const void* dispatchable) {
+  return global().devices.find(layer::dispatch_key(dispatchable));
 }
 
 namespace {
@@ -62,17 +92,16 @@ Support support_of(const layer::Instance& inst, VkPhysicalDevice pd) {
       s.statistics &= ~VkQueryPipelineStatisticFlags{VK_QUERY_PIPELINE_STATISTIC_GEOMETRY_SHADER_INVOCATIONS_BIT |
                                                      VK_QUERY_PIPELINE_STATISTIC_GEOMETRY_SHADER_PRIMITIVES_BIT};
     if (!f.tessellationShader)
-      s.statistics &= ~VkQueryPipelineStatisticFlags{
-          VK_QUERY_PIPELINE_STATISTIC_TESSELLATION_CONTROL_SHADER_PATCHES_BIT |
-          VK_QUERY_PIPELINE_STATISTIC_TESSELLATION_EVALUATION_SHADER_INVOCATIONS_BIT};
+      s.statistics &=
+          ~VkQueryPipelineStatisticFlags{VK_QUERY_PIPELINE_STATISTIC_TESSELLATION_CONTROL_SHADER_PATCHES_BIT |
+                                         VK_QUERY_PIPELINE_STATISTIC_TESSELLATION_EVALUATION_SHADER_INVOCATIONS_BIT};
   }
   return s;
 }
 
 // ---- instance level ----
 
-VkResult CreateInstance(const VkInstanceCreateInfo* ci, const VkAllocationCallbacks* alloc,
-                                              VkInstance* out) {
+VkResult CreateInstance(const VkInstanceCreateInfo* ci, const VkAllocationCallbacks* alloc, VkInstance* out) {
   return layer::create_instance(ci, alloc, out, global().instances);
 }
 
@@ -80,8 +109,8 @@ void DestroyInstance(VkInstance instance, const VkAllocationCallbacks* alloc) {
   layer::destroy_instance(instance, alloc, global().instances);
 }
 
-VkResult EnumerateDeviceExtensionProperties(VkPhysicalDevice pd, const char* layer_name,
-                                                                  std::uint32_t* count, VkExtensionProperties* out) {
+VkResult EnumerateDeviceExtensionProperties(VkPhysicalDevice pd, const char* layer_name, std::uint32_t* count,
+                                            VkExtensionProperties* out) {
   const auto inst = instance_of(pd);
   std::vector<VkExtensionProperties> list;
   if (layer_name && std::strcmp(layer_name, kLayerName) == 0) {
@@ -206,4 +235,3 @@ void GetPhysicalDeviceProperties2KHR(VkPhysicalDevice pd, VkPhysicalDeviceProper
 }
 
 }  // namespace libtrace::gpa
-

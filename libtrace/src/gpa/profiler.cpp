@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "gpa/profiler.hpp"
 
+#include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string_view>
@@ -14,29 +16,35 @@ namespace libtrace::gpa {
 
 ProfileOptions profile_options_from_environment() {
   ProfileOptions o;
-  o.rows = layer::env("TRAK_GPA_PROFILE");
+  o.dir = layer::env("TRAK_GPA_PROFILE");
   const std::string per = layer::env("TRAK_GPA_PER");
   if (per == "render-pass") o.per = ProfileOptions::render_pass;
   if (per == "draw") o.per = ProfileOptions::draw;
   std::string list = layer::env("TRAK_GPA_COUNTERS");
-  if (list.empty()) list = "vs_invocations,fs_invocations,cs_invocations";
+  if (list.empty()) list = kDefaultCounters;
   if (list == "none") list.clear();  // GPU times only
-  for (std::size_t at = 0; at <= list.size();) {
+  for (std::size_t at = 0; at < list.size();) {
     const std::size_t comma = std::min(list.find(',', at), list.size());
-    if (const Counter* c = find_counter(std::string_view(list).substr(at, comma - at))) o.events.push_back(c->event);
+    const std::string_view name = std::string_view(list).substr(at, comma - at);
     at = comma + 1;
+    if (name.empty()) continue;
+    const Counter* c = find_counter(name);
+    if (!c)
+      layer::log_once(kLayerName, "unknown counter \"" + std::string(name) + "\" in TRAK_GPA_COUNTERS left out",
+                      "not one of the counters the layer samples (trak-gpa info lists them)");
+    else if (std::find(o.events.begin(), o.events.end(), c->event) == o.events.end())
+      o.events.push_back(c->event);
   }
   return o;
 }
 
 bool ExtensionEntryPoints::complete() const {
-  return create && destroy && begin_session && end_session && begin_sample && end_sample && status && results &&
-         reset;
+  return create && destroy && begin_session && end_session && begin_sample && end_sample && status && results && reset;
 }
 
-Profiler::Profiler(VkDevice device, ExtensionEntryPoints fns, ProfileOptions opt, float timestamp_period,
+Profiler::Profiler(VkDevice device, ExtensionEntryPoints fns, ProfileOptions opt, RowsFile rows, float timestamp_period,
                    bool application_samples)
-    : device_(device), fns_(fns), opt_(std::move(opt)), period_(timestamp_period) {
+    : device_(device), fns_(fns), opt_(std::move(opt)), period_(timestamp_period), out_(std::move(rows)) {
   // Statistics queries cannot nest in a command buffer: an application that
   // samples counters itself keeps them, the profiler keeps to timestamps.
   if (application_samples && !opt_.events.empty()) {
@@ -44,27 +52,19 @@ Profiler::Profiler(VkDevice device, ExtensionEntryPoints fns, ProfileOptions opt
                     "it uses VK_AMD_gpa_interface itself; the profile has GPU times only");
     opt_.events.clear();
   }
-  out_ = std::fopen(opt_.rows.c_str(), "w");
-  if (!out_) {
-    layer::log_once(kLayerName, "cannot write the profile " + opt_.rows, std::strerror(errno));
-    return;
-  }
-  std::fputs("frame,command_buffer,scope,gpu_ns", out_);
-  for (std::uint32_t e : opt_.events) std::fprintf(out_, ",%s", find_counter(e)->name);
-  std::fputc('\n', out_);
+  std::string header = "frame,command_buffer,scope,gpu_ns";
+  for (std::uint32_t e : opt_.events) header += std::string(",") + find_counter(e)->name;
+  out_.write(header + "\n");
 }
 
 Profiler::~Profiler() {
+  if (!out_.owned_here()) return;
   const std::lock_guard lock(mu_);
   for (auto& [cb, r] : recordings_) {
     if (r.pending) collect(r, true);
     if (r.session) fns_.destroy(device_, r.session, nullptr);
   }
-  if (out_) {
-    std::fprintf(out_, "# cpu_ns=%lld frames=%llu\n", static_cast<long long>(cpu_ns_.load()),
-                 static_cast<unsigned long long>(frame_ - 1));
-    std::fclose(out_);
-  }
+  out_.write("# cpu_ns=" + std::to_string(cpu_ns_.load()) + " frames=" + std::to_string(frame_ - 1) + "\n");
 }
 
 void Profiler::allocated(const VkCommandBufferAllocateInfo* info, const VkCommandBuffer* cbs) {
@@ -116,10 +116,11 @@ void Profiler::end_sample(VkCommandBuffer cb, Recording& r) {
 void Profiler::began(VkCommandBuffer cb) {
   const std::lock_guard lock(mu_);
   const auto it = recordings_.find(cb);
-  if (it == recordings_.end() || !out_) return;
+  if (it == recordings_.end() || !out_.open()) return;
   Recording& r = it->second;
   // Recording again: the previous submission is over (Vulkan requires it).
   if (r.pending) collect(r, true);
+  r.submitted = false;
   if (!r.session) {
     VkGpaSessionCreateInfoAMD ci{};
     ci.sType = VK_STRUCTURE_TYPE_GPA_SESSION_CREATE_INFO_AMD;
@@ -181,12 +182,17 @@ void Profiler::submitting(const VkCommandBuffer* cbs, std::uint32_t count) {
     const auto it = recordings_.find(cbs[i]);
     if (it == recordings_.end() || !it->second.recorded) continue;
     Recording& r = it->second;
-    // Submitted again without being recorded again: its last results first,
-    // then its queries are made ready for this run.
-    if (r.pending) {
-      collect(r, true);
+    // Submitted again without being recorded again (vkcube submits one
+    // recording per swapchain image, frame after frame): its last results
+    // first, whether or not a present read them already, then its queries
+    // are reset for this run. Queries written twice without a reset are
+    // invalid Vulkan, and the validation layer blames the application's
+    // command buffer for them.
+    if (r.submitted) {
+      if (r.pending) collect(r, true);
       fns_.reset(device_, r.session);
     }
+    r.submitted = true;
     r.pending = true;
     r.frame = frame_;
   }
@@ -207,25 +213,26 @@ bool Profiler::collect(Recording& r, bool wait) {
     std::this_thread::sleep_for(std::chrono::microseconds(500));
   }
   r.pending = false;
-  if (!out_) return true;
+  if (!out_.open()) return true;
+  // The rows of one recording go to the file in one write.
+  std::string rows;
   std::vector<std::uint64_t> values(opt_.events.size());
   for (const Sample& s : r.samples) {
     std::uint64_t ts[2] = {};
     std::size_t size = sizeof ts;
     if (fns_.results(device_, r.session, s.timing, &size, ts) != VK_SUCCESS) continue;
-    const double ns = static_cast<double>(ts[1] - ts[0]) * period_;
-    std::fprintf(out_, "%llu,%u,%s,%.0f", static_cast<unsigned long long>(r.frame), r.number, s.scope.c_str(), ns);
+    char head[64];
+    std::snprintf(head, sizeof head, "%llu,%u,", static_cast<unsigned long long>(r.frame), r.number);
+    char ns[32];
+    std::snprintf(ns, sizeof ns, ",%.0f", static_cast<double>(ts[1] - ts[0]) * period_);
+    rows += head + s.scope + ns;
     size = values.size() * sizeof(std::uint64_t);
-    const bool counted =
-        s.cumulative != UINT32_MAX && fns_.results(device_, r.session, s.cumulative, &size, values.data()) == VK_SUCCESS;
-    for (std::size_t i = 0; i < values.size(); ++i) {
-      if (counted)
-        std::fprintf(out_, ",%llu", static_cast<unsigned long long>(values[i]));
-      else
-        std::fputs(",", out_);
-    }
-    std::fputc('\n', out_);
+    const bool counted = s.cumulative != UINT32_MAX &&
+                         fns_.results(device_, r.session, s.cumulative, &size, values.data()) == VK_SUCCESS;
+    for (const std::uint64_t v : values) rows += counted ? "," + std::to_string(v) : std::string(",");
+    rows += '\n';
   }
+  out_.write(rows);
   return true;
 }
 

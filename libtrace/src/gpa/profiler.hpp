@@ -18,26 +18,27 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
-#include <cstdio>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "gpa/rows_file.hpp"
 #include "libtrace/gpa/vk_amd_gpa_interface.h"
 
 namespace libtrace::gpa {
 
 struct ProfileOptions {
   enum Per { command_buffer, render_pass, draw };
-  std::string rows;  // the CSV file; "" when not profiling
+  std::string dir;  // the launcher's folder for the rows; "" when not profiling
   Per per = command_buffer;
   std::vector<std::uint32_t> events;  // the emulated counters sampled (CUMULATIVE), by event
 };
 
-// From TRAK_GPA_PROFILE (the CSV), TRAK_GPA_PER and TRAK_GPA_COUNTERS (names,
-// comma-separated). rows is "" when TRAK_GPA_PROFILE is unset.
+// From TRAK_GPA_PROFILE (the folder), TRAK_GPA_PER and TRAK_GPA_COUNTERS
+// (names, comma-separated; unknown ones are logged once and left out). dir is
+// "" when TRAK_GPA_PROFILE is unset.
 ProfileOptions profile_options_from_environment();
 
 // The entry points the profiler calls: the extension's, looked up through
@@ -58,14 +59,18 @@ struct ExtensionEntryPoints {
 class Profiler {
  public:
   // `application_samples`: the application enabled the extension itself.
-  Profiler(VkDevice device, ExtensionEntryPoints fns, ProfileOptions opt, float timestamp_period,
+  Profiler(VkDevice device, ExtensionEntryPoints fns, ProfileOptions opt, RowsFile rows, float timestamp_period,
            bool application_samples);
-  ~Profiler();  // reads what is still out and closes the file
+  // Reads what is still out and closes the file; in a forked child, whose
+  // copy of the device is not its own to use, only lets go.
+  ~Profiler();
+
+  ProfileOptions::Per per() const { return opt_.per; }
 
   void allocated(const VkCommandBufferAllocateInfo* info, const VkCommandBuffer* cbs);
   void freed(const VkCommandBuffer* cbs, std::uint32_t count);
-  void began(VkCommandBuffer cb);             // after vkBeginCommandBuffer
-  void ending(VkCommandBuffer cb);            // before vkEndCommandBuffer
+  void began(VkCommandBuffer cb);              // after vkBeginCommandBuffer
+  void ending(VkCommandBuffer cb);             // before vkEndCommandBuffer
   void render_pass_began(VkCommandBuffer cb);  // after vkCmdBeginRenderPass*/vkCmdBeginRendering*
   void render_pass_ending(VkCommandBuffer cb);
   void draw_before(VkCommandBuffer cb);  // around draws and dispatches
@@ -77,7 +82,10 @@ class Profiler {
   class Clock {
    public:
     explicit Clock(Profiler& p) : p_(p), start_(std::chrono::steady_clock::now()) {}
-    ~Clock() { p_.cpu_ns_ += std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start_).count(); }
+    ~Clock() {
+      p_.cpu_ns_ +=
+          std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start_).count();
+    }
 
    private:
     Profiler& p_;
@@ -95,9 +103,10 @@ class Profiler {
     VkGpaSessionAMD session = VK_NULL_HANDLE;
     std::vector<Sample> samples;
     std::uint32_t render_passes = 0, draws = 0;
-    bool open = false;      // a sample begun and not ended
-    bool recorded = false;  // has a complete recording
-    bool pending = false;   // submitted, results not read
+    bool open = false;       // a sample begun and not ended
+    bool recorded = false;   // has a complete recording
+    bool pending = false;    // submitted, results not read
+    bool submitted = false;  // since its queries were last reset
     std::uint64_t frame = 0;
   };
   void begin_sample(VkCommandBuffer cb, Recording& r, std::string scope);
@@ -113,7 +122,7 @@ class Profiler {
   std::unordered_map<VkCommandBuffer, Recording> recordings_;  // primary command buffers
   std::uint32_t next_number_ = 0;
   std::uint64_t frame_ = 1;
-  std::FILE* out_ = nullptr;
+  RowsFile out_;
   std::atomic<std::int64_t> cpu_ns_{0};
 };
 

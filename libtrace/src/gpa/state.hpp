@@ -30,15 +30,18 @@ struct Global {
   layer::KeyedState<layer::Instance> instances;
   layer::KeyedState<Device> devices;
 };
-Global& global();  // never destroyed: a hook may run while the process exits
+// Never destroyed: a hook may run while the process exits. Its locks are
+// held across fork() (pthread_atfork), so that a child's copy is whole.
+Global& global();
 
 std::shared_ptr<layer::Instance> instance_of(const void* dispatchable);
+std::shared_ptr<Device> device_of(const void* dispatchable);
 
 // What a physical device allows.
 struct Support {
-  bool native = false;                // its driver has the extension
-  bool offered = false;               // the emulation can run: timestamps and host query reset
-  bool host_reset_extension = false;  // host query reset needs VK_EXT_host_query_reset (a 1.1 device)
+  bool native = false;                           // its driver has the extension
+  bool offered = false;                          // the emulation can run: timestamps and host query reset
+  bool host_reset_extension = false;             // host query reset needs VK_EXT_host_query_reset (a 1.1 device)
   VkQueryPipelineStatisticFlags statistics = 0;  // the counters (0: no pipeline statistics queries)
   VkPhysicalDeviceProperties properties{};
 };

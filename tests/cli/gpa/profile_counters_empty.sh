@@ -1,0 +1,1 @@
+"$GPA" profile --counters '' -- sh -c 'echo ran'

@@ -1,0 +1,1 @@
+"$GPA" profile --counters ia_vertices,fs_invocations,ia_vertices -- sh -c 'echo ran'

@@ -1,0 +1,2 @@
+mkdir page
+"$GPA" profile --html page -- sh -c 'echo ran'

@@ -1,0 +1,2 @@
+# A mistyped option is not run as the command.
+"$GPA" profile --bogus -- sh -c 'echo ran'

@@ -1,0 +1,27 @@
+# Sourced by the trak-gpa profile tests: paths, a scratch folder, and the
+# checks they share. Meson sets TOOLS (build/tools) and APPS (tests/gpa/apps
+# in the build).
+set -u
+GPA=$TOOLS/gpa/trak-gpa WORK=$APPS/gpa_work
+work=$(mktemp -d) || exit 99
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 99
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+skip() { echo "skipped: $*" >&2; exit 77; }
+need_xvfb() {
+  command -v xvfb-run >/dev/null || skip "needs xvfb-run (package xvfb) to give $1 a display"
+  command -v "$1" >/dev/null || skip "needs $1 (package $2)"
+}
+# -a alone makes parallel tests race for one display number: start apart.
+xrun() { xvfb-run -a -n $((100 + $$ % 800)) -s "-screen 0 1280x1024x24 +extension GLX" "$@"; }
+# trak-gpa profile ARGS...: its status in $rc, stdout in NAME.out, stderr in NAME.err.
+profile() {
+  name=$1; shift
+  "$GPA" profile "$@" > "$name.out" 2> "$name.err"; rc=$?
+}
+# jq FILTER on FILE must print WANT.
+expect() {
+  got=$(jq -c "$2" "$1") || fail "$1 is not JSON"
+  [ "$got" = "$3" ] || fail "$1: $2 is $got, expected $3"
+}
