@@ -3,12 +3,16 @@
 # in the build).
 set -u
 GPA=$TOOLS/gpa/trak-gpa WORK=$APPS/gpa_work
+LAYER_DIR=$TOOLS/../layers/gpa LAYER_NAME=VK_LAYER_TRAK_gpa
 work=$(mktemp -d) || exit 99
-trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 99
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "skipped: $*" >&2; exit 77; }
+
+# The environment users run it in (TRAK_TEST_ENV): tests/env/lib.sh.
+. "$SRC/../env/lib.sh"
+GPA=$(through_env "$GPA")
 need_xvfb() {
   command -v xvfb-run >/dev/null || skip "needs xvfb-run (package xvfb) to give $1 a display"
   command -v "$1" >/dev/null || skip "needs $1 (package $2)"

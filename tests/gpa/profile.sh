@@ -2,16 +2,9 @@
 # command buffer, render pass and draw, with counters that match what vkcube
 # draws (a cube: 36 vertices); and the extension's own client keeps working
 # under the profiler (it samples itself; the profiler then keeps to times).
-set -u
-GPA=$TOOLS/gpa/trak-gpa
-work=$(mktemp -d) || exit 99
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 99
-fail() { echo "FAIL: $*" >&2; exit 1; }
-command -v xvfb-run >/dev/null || { echo "skipped: needs xvfb-run (package xvfb) to give vkcube a display" >&2; exit 77; }
-command -v vkcube >/dev/null || { echo "skipped: needs vkcube (package vulkan-tools)" >&2; exit 77; }
-# -a alone makes parallel tests race for one display number: start apart.
-x() { xvfb-run -a -n $((100 + $$ % 800)) -s "-screen 0 1280x1024x24 +extension GLX" "$@"; }
+. "$SRC/lib.sh"
+need_xvfb vkcube vulkan-tools
+x() { xrun "$@"; }
 
 x "$GPA" profile -o cb.json --html cb.html -- vkcube --c 30 > cube.out 2> cube.err || { cat cube.err >&2; fail "profile vkcube"; }
 # A replay of a capture of it: no presents there, the replay's frame-end labels count instead.

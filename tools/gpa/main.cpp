@@ -12,6 +12,7 @@
 #include "libtrace/gpa/info.hpp"
 #include "libtrace/gpa/profile.hpp"
 #include "libtrace/layer/find.hpp"
+#include "libtrace/layer/run.hpp"
 #include "tool_main.hpp"
 
 namespace {
@@ -100,7 +101,7 @@ bool same_file(const std::string& a, const std::string& b) {
 std::string why_no_profile(const libtrace::gpa::Profile& p, const std::string& name) {
   if (!p.rows.empty()) return {};
   const auto profiled = std::count_if(p.devices.begin(), p.devices.end(), [](const auto& d) { return d.profiled; });
-  if (p.devices.empty()) return name + " made no Vulkan device the layer could profile";
+  if (p.devices.empty()) return libtrace::layer::why_layer_unseen("VK_LAYER_TRAK_gpa", name, "device");
   if (!profiled) return name + " made a Vulkan device the layer could not profile: " + p.devices.front().why_not;
   if (p.signal)
     return name + " made a Vulkan device, then died with signal " + std::to_string(p.signal) + " (" +
@@ -164,10 +165,7 @@ application's (128 + N when signal N ended it); 127 when it cannot be found, 126
     const std::string dir = layer_dir();
     if (*info) {
       if (parsed < argc) throw tools::UsageError("info runs no command");
-      if (!dir.empty()) {
-        const char* old = std::getenv("VK_ADD_LAYER_PATH");
-        ::setenv("VK_ADD_LAYER_PATH", (old && *old ? dir + ":" + old : dir).c_str(), 1);
-      }
+      if (!dir.empty()) libtrace::layer::add_layer_folder(dir);
       const libtrace::gpa::Info i = libtrace::gpa::query_info(device);
       std::cout << (json ? libtrace::gpa::format_json(i) : libtrace::gpa::format_table(i));
       return i.listed ? tools::kOk : tools::kFailure;

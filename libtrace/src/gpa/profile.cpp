@@ -162,12 +162,11 @@ void read_rows(std::istream& in, const std::string& name, Profile& out, const Wa
 Profile run_profile(const ProfileRun& run) {
   const RowsFolder folder;
   const auto start = std::chrono::steady_clock::now();
-  const layer::CommandResult r =
-      layer::run_command(run.command, {{"VK_ADD_LAYER_PATH", run.layer_dir, layer::EnvEdit::prepend},
-                                       {"VK_INSTANCE_LAYERS", kLayerName, layer::EnvEdit::append},
-                                       {"TRAK_GPA_PROFILE", folder.path()},
-                                       {"TRAK_GPA_PER", run.per},
-                                       {"TRAK_GPA_COUNTERS", run.counters}});
+  std::vector<layer::EnvEdit> env = layer::layer_environment(kLayerName, run.layer_dir);
+  env.push_back({"TRAK_GPA_PROFILE", folder.path()});
+  env.push_back({"TRAK_GPA_PER", run.per});
+  env.push_back({"TRAK_GPA_COUNTERS", run.counters});
+  const layer::CommandResult r = layer::run_command(run.command, env);
   Profile p;
   p.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   p.exec_errno = r.exec_errno;

@@ -200,10 +200,16 @@ std::vector<EnvEdit> layer_environment(const std::string& name, const std::strin
   return edits;
 }
 
-std::string why_layer_unseen(const std::string& name, const std::string& command) {
+void add_layer_folder(const std::string& dir) {
+  const char* var = std::getenv("VK_LAYER_PATH") && *std::getenv("VK_LAYER_PATH") ? "VK_LAYER_PATH" : "VK_ADD_LAYER_PATH";
+  const std::string old = env_or(var, "");
+  ::setenv(var, (old.empty() ? dir : dir + ":" + old).c_str(), 1);
+}
+
+std::string why_layer_unseen(const std::string& name, const std::string& command, const char* object) {
   // VK_LOADER_LAYERS_ENABLE wins over VK_LOADER_LAYERS_DISABLE and outlives
   // a VK_INSTANCE_LAYERS the command replaces: what is left is below.
-  return "no Vulkan instance reached " + name + " (" + command +
+  return std::string("no Vulkan ") + object + " reached " + name + " (" + command +
          " made none, or it replaced VK_LAYER_PATH or VK_LOADER_LAYERS_ENABLE without keeping their values)";
 }
 

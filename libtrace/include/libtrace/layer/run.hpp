@@ -36,9 +36,15 @@ struct EnvEdit {
 //   wins over VK_LOADER_LAYERS_DISABLE.
 std::vector<EnvEdit> layer_environment(const std::string& name, const std::string& dir);
 
-// Why no instance of the command may have reached layer `name` enabled
-// with layer_environment(), as a clause for "nothing captured: ...".
-std::string why_layer_unseen(const std::string& name, const std::string& command);
+// For a tool that loads a layer into its own instances (trak-gpa info): the
+// folder goes where this process's loader will look, VK_LAYER_PATH where
+// that is set, else VK_ADD_LAYER_PATH.
+void add_layer_folder(const std::string& dir);
+
+// Why no instance (or device: `object`) of the command may have reached
+// layer `name` enabled with layer_environment(), as a clause for "nothing
+// captured: ...".
+std::string why_layer_unseen(const std::string& name, const std::string& command, const char* object = "instance");
 
 struct CommandResult {
   int exec_errno = 0;  // why the command could not be started (0: it ran)
