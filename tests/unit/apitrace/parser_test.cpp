@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "libtrace/apitrace/call_flags.hpp"
+#include "libtrace/apitrace/dump.hpp"
 #include "libtrace/core/error.hpp"
 #include "test_util.hpp"
 
@@ -83,22 +84,51 @@ TEST_CASE("trace_parser: version above 6 is refused") {
                        "t.trace: stream offset 0: unsupported trace format version 7 (trak reads 0 to 6)", Error);
 }
 
-TEST_CASE("trace_parser: absurd nesting and lengths fail without huge allocations") {
-  // 100 nested one-element arrays exceed the depth limit.
-  std::string s = kHeader + std::string(
-                                "\x00\x00\x04\x01"
-                                "f\x01"
-                                "a\x01\x00",
-                                9);
-  for (int i = 0; i < 100; ++i) s += std::string("\x0b\x01", 2);
-  CHECK_THROWS_AS(parse(s)->next(), Error);
+TEST_CASE("trace_parser: values nest 4096 levels deep; deeper, however deep, fails in one line") {
+  // One call whose argument is `levels` one-element arrays around a null.
+  auto nested = [](std::size_t levels) {
+    // enter, thread 0, sig 4 "f" with one argument "a"; argument 0:
+    std::string s = kHeader + std::string(
+                                  "\x00\x00\x04\x01"
+                                  "f\x01\x01"
+                                  "a\x01\x00",
+                                  10);
+    for (std::size_t i = 0; i < levels; ++i) s += std::string("\x0b\x01", 2);
+    return s + std::string("\x00\x00\x01\x00\x00", 5);  // null, end of details, leave
+  };
+  for (const bool skip : {false, true}) {
+    CAPTURE(skip);
+    ParserOptions opt;
+    opt.skip_values = skip;
+    Parser deepest(std::make_unique<test::MemDecoder>(nested(4096), 4096), "t.trace", opt);
+    const Call* c = deepest.next();
+    REQUIRE(c);
+    if (!skip) {
+      // The walkers after the parser recurse as deep.
+      std::string text;
+      dump_call(*c, DumpOptions{}, text);
+      CHECK(text.size() > 4096);
+      text.clear();
+      jsonl_call(*c, text);
+      CHECK(text.find(std::string(4096, '[') + "null") != std::string::npos);
+    }
+    CHECK(deepest.next() == nullptr);
+    // 4097 levels, and a million (a hostile file), fail alike.
+    for (const std::size_t levels : {std::size_t{4097}, std::size_t{1} << 20}) {
+      Parser p(std::make_unique<test::MemDecoder>(nested(levels), 4096), "t.trace", opt);
+      CHECK_THROWS_WITH_AS(p.next(), "t.trace: stream offset 8207: values nested deeper than 4096 levels", Error);
+    }
+  }
+}
+
+TEST_CASE("trace_parser: absurd lengths fail without huge allocations") {
   // A string claiming 2^62 bytes just runs into the end of the data.
   std::string t = kHeader +
                   std::string(
                       "\x00\x00\x04\x01"
-                      "f\x01"
+                      "f\x01\x01"
                       "a\x01\x00\x07",
-                      10) +
+                      11) +
                   std::string("\xff\xff\xff\xff\xff\xff\xff\xff\x3f", 9) + "abc";
   auto p = parse(t);
   CHECK_THROWS_AS(p->next(), Error);
