@@ -21,4 +21,14 @@ types traced.txt | grep -q 'propertyFlags = 0x0001' || fail "no device-local typ
 types traced.txt | grep -q 'propertyFlags = 0x000e' || fail "no host-visible type"
 apitrace dump vi.trace > dump.txt 2> dump.err || { cat dump.err >&2; fail "apitrace dump of vulkaninfo's trace"; }
 grep -q 'vkGetPhysicalDeviceFeatures2' dump.txt || fail "no feature query in the trace"
+# The feature and property queries hold pNext chains of ~100 structs (~200
+# levels of nesting): trak reads them all, as apitrace does.
+"$CONVERT" vi.trace > trak.txt || fail "trak-convert of vulkaninfo's trace"
+cmp -s dump.txt trak.txt || fail "trak-convert's dump of vulkaninfo's trace differs from apitrace's"
+calls=$(apitrace dump -v vi.trace 2>/dev/null | grep -c '^[0-9]')
+"$STAT" --json vi.trace > stat.json || fail "trak-stat of vulkaninfo's trace"
+[ "$(jq .calls stat.json)" = "$calls" ] || fail "trak-stat counts $(jq .calls stat.json) calls, apitrace $calls"
+"$CAPTURE" --trace again.trace --json -o report.json -- vulkaninfo > /dev/null 2>&1 || fail "trak-capture of vulkaninfo"
+[ "$(apitrace dump -v again.trace 2>/dev/null | grep -c '^[0-9]')" = "$(jq '.traces[0].calls' report.json)" ] ||
+  fail "trak-capture's report counts other calls than apitrace: $(cat report.json)"
 exit 0

@@ -97,6 +97,7 @@ int main(int argc, char** argv) {
     opt.encoder.container = *libtrace::parse_container(codec);
     libtrace::check_level(opt.encoder.container, opt.encoder.level);
     opt.progress = tools::progress_bar("trak-repack", !no_progress);
+    opt.warnings = tools::warning_sink("trak-repack");
     const libtrace::apitrace::RepackResult r = libtrace::apitrace::repack_trace(opt, in, std::move(sniffed.stream));
     if (!quiet && opt.verify && opt.bytes_only)
       std::fprintf(stderr, "trak-repack: %s: %llu bytes verified\n", opt.output.c_str(),

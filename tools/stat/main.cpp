@@ -126,6 +126,7 @@ int main(int argc, char** argv) {
     }
     only_for({"--html", "--keep-going", "--jobs", "--threads"}, "VMA recordings");
     const libtrace::apitrace::TraceStats s = libtrace::apitrace::stats(in, std::move(decoder), progress);
+    if (s.cut_short) tools::warning_sink("trak-stat")(s.cut_short->where(), s.cut_short->message());
     std::cout << (json ? libtrace::apitrace::format_json(s) : libtrace::apitrace::format_table(s, all ? 0 : top));
     std::cout.flush();
     if (s.error) throw *s.error;

@@ -59,8 +59,8 @@ bool Parser::refill() {
       end_ = p_ + block_.size();
       return true;
     }
-  } catch (const Error&) {
-    deferred_ = std::current_exception();
+  } catch (const Error& e) {
+    deferred_ = e;
   }
   eof_ = true;
   return false;
@@ -142,7 +142,7 @@ std::int64_t Parser::read_typed_sint() {
 void Parser::parse_header() {
   try {
     if (p_ == end_ && !refill()) {
-      if (deferred_) std::rethrow_exception(deferred_);
+      if (deferred_) throw *deferred_;
       throw Error(Errc::truncated, at_offset(name_, 0), "empty trace stream (no header)");
     }
     const std::uint64_t version = read_uint();
@@ -166,7 +166,7 @@ void Parser::parse_header() {
       }
     }
   } catch (const EndOfData&) {
-    if (deferred_) std::rethrow_exception(deferred_);
+    if (deferred_) throw *deferred_;
     throw Error(Errc::truncated, name_ + ": stream offset " + std::to_string(stream_offset()),
                 "unexpected end of file inside the trace header");
   }
@@ -196,6 +196,7 @@ const Call* Parser::next() {
     for (;;) {
       if (p_ == end_ && !refill()) {
         complete_bytes_ = stream_offset();
+        end_between_events();
         break;
       }
       event_start = complete_bytes_ = stream_offset();
@@ -215,9 +216,8 @@ const Call* Parser::next() {
     }
   } catch (const EndOfData&) {
     if (!deferred_)
-      deferred_ =
-          std::make_exception_ptr(Error(Errc::truncated, name_ + ": stream offset " + std::to_string(event_start),
-                                        "unexpected end of file inside the call event starting here"));
+      deferred_.emplace(Errc::truncated, name_ + ": stream offset " + std::to_string(event_start),
+                        "unexpected end of file inside the call event starting here");
   }
   finishing_ = true;
   return finish_pending();
@@ -232,11 +232,30 @@ const Call* Parser::finish_pending() {
     return call;
   }
   if (deferred_) {
-    auto e = deferred_;
-    deferred_ = nullptr;
-    std::rethrow_exception(e);
+    Error e = std::move(*deferred_);
+    deferred_.reset();
+    throw e;
   }
   return nullptr;
+}
+
+// The stream ran out between two events. A container error here that only
+// says the container is cut short (no gzip trailer, no brotli end, a snappy
+// chunk short of its length) lost nothing: every byte decoded is a whole
+// event, as when the writer was never closed. apitrace reads such a trace
+// without a word; trak says it once and ends as at a clean end. Corrupt data
+// stays an error wherever it is.
+void Parser::end_between_events() {
+  if (!deferred_ || deferred_->code() != Errc::truncated) return;
+  std::string why = deferred_->message();
+  if (pending_.empty())
+    why += ", between two calls: every call in it was read";
+  else
+    why += ", between two call events: every call in it was read, " + std::to_string(pending_.size()) + " incomplete";
+  why += " (as when a trace is not closed)";
+  cut_short_.emplace(Errc::truncated, deferred_->where(), why);
+  deferred_.reset();
+  if (opt_.warnings) opt_.warnings(cut_short_->where(), cut_short_->message());
 }
 
 void Parser::parse_enter() {

@@ -7,9 +7,16 @@
 
 namespace libtrace::apitrace::detail {
 
-// Deeper nesting than any API produces; the limit keeps a corrupt file from
-// exhausting the stack.
-inline constexpr unsigned kMaxDepth = 64;
+// Values nest as deep as an API's structures do. Vulkan's pNext chains are
+// the deepest: each link is a struct under a one-element array, two levels,
+// so vulkaninfo's features query (108 structs) nests about 220 levels, and a
+// chain the registry allows (each extending struct once: 151 extend
+// VkDeviceCreateInfo in 1.3.239) about 300. 4096 is far above that, and far
+// below what would exhaust the stack: the parser and the walkers after it
+// (dump, JSON Lines, writer, repack's comparison, the replay's decoder)
+// recurse once per level, at most about 350 bytes a level at -O2, ASan
+// included, so 1.5 MiB of the main thread's 8 MiB at this depth.
+inline constexpr unsigned kMaxDepth = 4096;
 // Values per call: far above real calls (a few thousand), far below what would
 // exhaust memory.
 inline constexpr std::size_t kMaxValues = 1u << 24;

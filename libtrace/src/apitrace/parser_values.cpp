@@ -79,7 +79,7 @@ const StructSig* Parser::parse_struct_sig() {
 // The same grammar as parse_value_into, storing nothing: for callers that
 // only count (trak-stat).
 void Parser::skip_value(unsigned depth) {
-  if (depth > kMaxDepth) fail("values nested deeper than 64 levels");
+  if (depth > kMaxDepth) fail("values nested deeper than " + std::to_string(kMaxDepth) + " levels");
   const std::uint8_t type = read_byte();
   switch (type) {
     case 0x00:
@@ -142,7 +142,7 @@ void Parser::parse_children(Call& call, std::uint32_t slot, std::uint64_t n, uns
 }
 
 void Parser::parse_value_into(Call& call, std::uint32_t slot, unsigned depth) {
-  if (depth > kMaxDepth) fail("values nested deeper than 64 levels");
+  if (depth > kMaxDepth) fail("values nested deeper than " + std::to_string(kMaxDepth) + " levels");
   const std::uint8_t type = read_byte();
   Value& v = call.values[slot];
   switch (type) {

@@ -4,6 +4,7 @@
 #include "libtrace/apitrace/repack.hpp"
 
 #include <cstring>
+#include <optional>
 
 #include "libtrace/apitrace/parser.hpp"
 #include "libtrace/core/error.hpp"
@@ -145,6 +146,98 @@ std::uint64_t compare_streams(const std::string& expected, const std::string& ac
   }
 }
 
+// Copies the input's stream block by block into the encoder, and hands each
+// block on to whoever reads from it (the parser, or drain()).
+class Copier final : public Decoder {
+ public:
+  Copier(std::unique_ptr<Decoder> inner, Sink& out, RepackResult& result, const Progress& progress, InputFile& in)
+      : inner_(std::move(inner)), out_(out), result_(result), progress_(progress), in_(in) {}
+
+  bool next(std::vector<std::uint8_t>& block) override {
+    if (ended_) return false;
+    try {
+      if (!inner_->next(block)) {
+        ended_ = true;
+        return false;
+      }
+      out_.write(block.data(), block.size());
+    } catch (const Error& e) {
+      error_ = e;
+      ended_ = true;
+      throw;
+    }
+    result_.stream_bytes += block.size();
+    if (progress_) progress_(inner_->file_offset(), in_.size());
+    return true;
+  }
+  Container container() const override { return inner_->container(); }
+  std::uint64_t file_offset() const override { return inner_->file_offset(); }
+
+  // The rest of the stream, copied; throws the first error of the container
+  // or of the output, whoever met it.
+  void drain() {
+    std::vector<std::uint8_t> block;
+    while (next(block)) {
+    }
+    if (error_) throw *error_;
+  }
+
+ private:
+  std::unique_ptr<Decoder> inner_;
+  Sink& out_;
+  RepackResult& result_;
+  const Progress& progress_;
+  InputFile& in_;
+  std::optional<Error> error_;
+  bool ended_ = false;
+};
+
+// A decoder lent to a parser that must not own it.
+class Lent final : public Decoder {
+ public:
+  explicit Lent(Decoder& d) : d_(d) {}
+  bool next(std::vector<std::uint8_t>& block) override { return d_.next(block); }
+  Container container() const override { return d_.container(); }
+  std::uint64_t file_offset() const override { return d_.file_offset(); }
+
+ private:
+  Decoder& d_;
+};
+
+// The stream written so far, then the input's error: parsed, it tells what a
+// reader of the input would be told.
+class ThenFail final : public Decoder {
+ public:
+  ThenFail(std::unique_ptr<Decoder> inner, Error error) : inner_(std::move(inner)), error_(std::move(error)) {}
+  bool next(std::vector<std::uint8_t>& block) override {
+    if (inner_->next(block)) return true;
+    throw error_;
+  }
+  Container container() const override { return inner_->container(); }
+  std::uint64_t file_offset() const override { return inner_->file_offset(); }
+
+ private:
+  std::unique_ptr<Decoder> inner_;
+  Error error_;
+};
+
+// Parser::cut_short() of a stream parsed to its end, counting and storing
+// nothing; none where the parser fails. A stream the parser refuses is still
+// copied, as repack always has.
+std::optional<Error> cut_short(std::unique_ptr<Decoder> stream, const std::string& name) {
+  ParserOptions popt;
+  popt.keep_blob_data = false;
+  popt.skip_values = true;
+  try {
+    Parser parser(std::move(stream), name, popt);
+    while (parser.next()) {
+    }
+    return parser.cut_short();
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+}
+
 // After a failed repack: the output up to its last whole event, re-encoded
 // and kept as "OUT.partial", so that it is a trace every reader takes to its
 // end (a cut event would stop them). "" when nothing whole was written.
@@ -194,25 +287,36 @@ RepackResult repack_trace(const RepackOptions& opt, InputFile& in, std::unique_p
     throw Error(Errc::usage, "", "--verify needs a file input and a file output, not '-'");
   check_level(opt.encoder.container, opt.encoder.level);
   RepackResult result;
-  auto decoder = prefetch(std::move(stream));
   OutputFile out(opt.output);
   if (opt.verify && out.in_place()) throw Error(Errc::usage, out.name(), "--verify needs a regular file to read back");
   auto encoder = make_encoder(opt.encoder, out);
-  std::vector<std::uint8_t> block;
+  Copier copier(prefetch(std::move(stream)), *encoder, result, opt.progress, in);
+  // An input whose container is cut short between two whole calls is no
+  // failure: the output, finished, holds every call in a complete container.
+  // Only a parse knows where the stream's events end. A file output is
+  // parsed again only when the input fails, so that the copy stays a block
+  // copy; a pipe cannot be read back, so its stream is parsed as it is
+  // copied, the copying on a thread of its own.
+  std::optional<Error> cut, failed;
   try {
-    while (decoder->next(block)) {
-      encoder->write(block.data(), block.size());
-      result.stream_bytes += block.size();
-      if (opt.progress) opt.progress(decoder->file_offset(), in.size());
-    }
+    if (out.in_place() && !opt.bytes_only) cut = cut_short(prefetch(std::make_unique<Lent>(copier)), in.name());
+    if (!cut) copier.drain();
   } catch (const Error& e) {
-    // What could be read is a valid, shorter trace: keep it for salvage.
-    encoder->finish();
-    const std::string partial = opt.bytes_only || out.in_place() ? out.keep_partial() : keep_whole_events(opt, out);
-    if (partial.empty()) throw;
-    throw Error(e.code(), e.where(), e.message() + " (readable part kept in " + partial + ")");
+    failed = e;
   }
   encoder->finish();
+  if (failed && failed->code() == Errc::truncated && !opt.bytes_only && !out.in_place()) {
+    out.flush();
+    InputFile written(out.temp_path());
+    cut = cut_short(std::make_unique<ThenFail>(open_decoder(written), *failed), in.name());
+  }
+  if (failed && !cut) {
+    // What could be read is a valid, shorter trace: keep it for salvage.
+    const std::string partial = opt.bytes_only || out.in_place() ? out.keep_partial() : keep_whole_events(opt, out);
+    if (partial.empty()) throw *failed;
+    throw Error(failed->code(), failed->where(), failed->message() + " (readable part kept in " + partial + ")");
+  }
+  if (cut && opt.warnings) opt.warnings(cut->where(), cut->message());
   out.flush();
   if (opt.progress) opt.progress(in.offset(), in.offset());
   result.input_bytes = in.offset();

@@ -147,6 +147,7 @@ TraceStats stats(InputFile& in, std::unique_ptr<Decoder> decoder, const Progress
   } catch (const Error& e) {
     s.error = e;
   }
+  s.cut_short = parser.cut_short();
   finish();
   if (progress) progress(in.offset(), in.offset());
   if (s.api.empty()) s.api = "Unknown";
@@ -170,6 +171,7 @@ std::string format_table(const TraceStats& s, std::size_t top) {
   table.row("calls", thousands(s.calls) + " (" + thousands(s.incomplete_calls) + " incomplete, " +
                          thousands(s.fake_calls) + " fake, " + thousands(s.verbose_calls) + " verbose)");
   if (s.error) table.row("stopped", std::string(s.error->what()) + " (the figures cover the calls before)");
+  if (s.cut_short) table.row("cut short", s.cut_short->what());
   table.row("functions", thousands(s.calls_per_function.size()) + " distinct");
   table.row("threads", thousands(s.calls_per_thread.size()));
   if (s.frames)

@@ -192,6 +192,7 @@ void convert_trace(const ConvertOptions& opt) {
 void convert_trace(const ConvertOptions& opt, InputFile& in, Sniffed sniffed) {
   ParserOptions popt;
   popt.keep_blob_data = opt.format == OutputFormat::trace;
+  popt.warnings = opt.warnings;
   OutputFile out(opt.output);
   std::unique_ptr<Sink> encoder;
   std::unique_ptr<Writer> writer;

@@ -79,7 +79,9 @@ class SnappyDecoder final : public Decoder {
         pending_.set(Error(Errc::truncated, at_offset(in_.name(), in_.offset()),
                            "unexpected end of file inside a snappy chunk (chunk at offset " + std::to_string(chunk_at) +
                                " is " + std::to_string(len - have) + " bytes short)"));
-        if (out.empty()) continue;
+        // Nothing recovered: the error is all there is (the file ends here,
+        // so the next length would read as a clean end).
+        if (out.empty()) pending_.raise_if_set(done_);
         return true;
       }
       if (!snappy::RawUncompress(src, len, reinterpret_cast<char*>(out.data()))) {

@@ -1,4 +1,4 @@
-"$REPACK" "$DATA/gears.trunc.trace" out.trace --codec gzip
+"$REPACK" "$DATA/gears.trunc60.trace" out.trace --codec gzip
 echo "exit $?"
 ls
-"$CONVERT" out.trace.partial | cmp - "$DATA/gears.trunc.dump.txt" && echo partial-readable
+"$CONVERT" out.trace.partial | cmp - "$DATA/gears.trunc60.dump.txt" && echo partial-readable

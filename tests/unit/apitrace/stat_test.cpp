@@ -28,9 +28,20 @@ TEST_CASE("trace_stat: texture.trace agrees with apitrace") {
   CHECK(s.api == "OpenGL + GLX/WGL/CGL");
 }
 
-TEST_CASE("trace_stat: truncated trace reports what it read and the error") {
-  const TraceStats s = stats(test::data("gears.trunc.trace"));
+TEST_CASE("trace_stat: a trace cut inside a call reports what it read and the error") {
+  const TraceStats s = stats(test::data("gears.trunc60.trace"));
   CHECK(s.error);
-  CHECK(s.calls > 0);
+  CHECK_FALSE(s.cut_short);
+  CHECK(s.calls == 9);
+  CHECK(s.incomplete_calls == 0);
+}
+
+TEST_CASE("trace_stat: a trace cut short between two call events counts every call, no error") {
+  // Its cut snappy chunk decodes to a stream that ends after call 1199's enter.
+  const TraceStats s = stats(test::data("gears.trunc.trace"));
+  CHECK_FALSE(s.error);
+  REQUIRE(s.cut_short);
+  CHECK(s.cut_short->code() == Errc::truncated);
+  CHECK(s.calls == 1200);
   CHECK(s.incomplete_calls == 1);
 }

@@ -34,10 +34,10 @@ TEST_CASE("convert: trace -> trace -> text keeps every call") {
   CHECK(test::read_file(dir / "t.txt") == test::read_file(test::data("texture.dump.txt")));
 }
 
-TEST_CASE("convert: a truncated input leaves OUT.partial with every recovered call") {
+TEST_CASE("convert: an input cut inside a call leaves OUT.partial with every recovered call") {
   test::ScratchDir dir;
   ConvertOptions opt;
-  opt.input = test::data("gears.trunc.trace");
+  opt.input = test::data("gears.trunc60.trace");
   opt.output = dir / "out.txt";
   try {
     convert_trace(opt);
@@ -46,5 +46,18 @@ TEST_CASE("convert: a truncated input leaves OUT.partial with every recovered ca
     CHECK(e.code() == Errc::truncated);
     CHECK(std::string(e.what()).find("output so far kept in " + dir / "out.txt.partial") != std::string::npos);
   }
-  CHECK(test::read_file(dir / "out.txt.partial") == test::read_file(test::data("gears.trunc.dump.txt")));
+  CHECK(test::read_file(dir / "out.txt.partial") == test::read_file(test::data("gears.trunc60.dump.txt")));
+}
+
+TEST_CASE("convert: an input cut short between two call events converts whole, with one warning") {
+  test::ScratchDir dir;
+  ConvertOptions opt;
+  opt.input = test::data("gears.trunc.trace");
+  opt.output = dir / "out.txt";
+  std::vector<std::string> warned;
+  opt.warnings = [&](const std::string& where, const std::string& why) { warned.push_back(where + ": " + why); };
+  convert_trace(opt);
+  CHECK(test::read_file(dir / "out.txt") == test::read_file(test::data("gears.trunc.dump.txt")));
+  REQUIRE(warned.size() == 1);
+  CHECK(warned[0].find("unexpected end of file inside a snappy chunk") != std::string::npos);
 }

@@ -116,6 +116,21 @@ TEST_CASE("codec: a cut snappy chunk yields its decodable prefix, then a truncat
   }
 }
 
+TEST_CASE("codec: a snappy chunk cut before any of its data is a truncation error, not the end") {
+  const std::string full = encode(Container::snappy, sample_stream(5000));
+  test::ScratchDir dir;
+  // The whole file, then a next chunk's length and the first bytes of its
+  // payload (its uncompressed size): nothing of it can be decoded.
+  test::write_file(dir / "cut", full + full.substr(2, 7));
+  CHECK_THROWS_WITH_AS(
+      decode_file(dir / "cut"),
+      (dir / "cut" + ": offset " + std::to_string(full.size() + 7) +
+       ": unexpected end of file inside a snappy chunk (chunk at offset " + std::to_string(full.size()) + " is " +
+       std::to_string(full.size() - 2 - 4 - 3) + " bytes short)")
+          .c_str(),
+      Error);
+}
+
 TEST_CASE("codec: corrupt snappy chunk and absurd lengths are errors, not garbage") {
   test::ScratchDir dir;
   std::string bad = encode(Container::snappy, sample_stream(5000));

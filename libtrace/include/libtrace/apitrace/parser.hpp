@@ -3,14 +3,15 @@
 #pragma once
 
 #include <cstdint>
-#include <exception>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "libtrace/apitrace/model.hpp"
 #include "libtrace/core/codec.hpp"
+#include "libtrace/core/error.hpp"
 
 namespace libtrace::apitrace {
 
@@ -20,6 +21,9 @@ struct ParserOptions {
   // Read values without storing them: calls come out with no arguments and
   // no return value (for counting, as trak-stat does; blobs are still counted).
   bool skip_values = false;
+  // Told of a container cut short where the stream holds whole events only
+  // (see cut_short()).
+  WarningSink warnings;
 };
 
 // Signatures by id, for one kind. Ids are small dense numbers in real traces;
@@ -60,7 +64,11 @@ class SigTable {
 // Errors: malformed data throws Error(bad_record) at once, naming the offset in
 // the decompressed stream. Truncated or corrupt containers throw only after
 // every call that could be recovered has been returned, as apitrace prints
-// them; a call cut in the middle of its event is dropped.
+// them; a call cut in the middle of its event is dropped. A container cut
+// short where its stream ends between two whole events is no error: that is
+// a trace whose writer was never closed (the application exited or was
+// killed), and nothing it wrote is lost. It ends the calls like a clean end,
+// with a warning (ParserOptions::warnings, cut_short()).
 class Parser {
  public:
   // `name` is used in error locations. Reads the header; throws on a bad one.
@@ -88,6 +96,9 @@ class Parser {
   // Blobs read so far, and their bytes.
   std::uint64_t blobs() const { return blobs_; }
   std::uint64_t blob_bytes() const { return blob_bytes_; }
+  // Once next() has returned nullptr: the warning for a container cut short
+  // between two whole events ("<file>: offset N", why), if it was.
+  const std::optional<Error>& cut_short() const { return cut_short_; }
 
  private:
   struct EndOfData {};
@@ -136,6 +147,7 @@ class Parser {
   void recycle(Call* call);
   [[noreturn]] void fail(const std::string& why) const;
   const Call* finish_pending();
+  void end_between_events();
 
   std::unique_ptr<Decoder> decoder_;
   std::string name_;
@@ -149,7 +161,8 @@ class Parser {
   const std::uint8_t* end_ = nullptr;
   std::uint64_t base_ = 0;
   std::uint64_t complete_bytes_ = 0;
-  std::exception_ptr deferred_;  // truncation/corruption, raised at the end
+  std::optional<Error> deferred_;  // truncation/corruption, raised at the end
+  std::optional<Error> cut_short_;
   bool eof_ = false;
 
   SigTable<FunctionSig> functions_;

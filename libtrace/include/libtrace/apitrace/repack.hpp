@@ -5,6 +5,7 @@
 #include <string>
 
 #include "libtrace/core/codec.hpp"
+#include "libtrace/core/error.hpp"
 #include "libtrace/core/progress.hpp"
 
 namespace libtrace::apitrace {
@@ -20,6 +21,9 @@ struct RepackOptions {
   // decompressed bytes instead of its calls.
   bool bytes_only = false;
   Progress progress;
+  // Told when the input's container is cut short between two whole calls:
+  // the output then holds every call, in a complete container.
+  WarningSink warnings;
 };
 
 struct RepackResult {
@@ -32,6 +36,8 @@ struct RepackResult {
 
 // Decompresses `input` and compresses the same stream into `output`. Throws
 // Error on bad input (the output is then not created) and on a failed verify.
+// An input whose container is cut short between two whole calls is no bad
+// input: its output is complete, and `warnings` is told.
 RepackResult repack_trace(const RepackOptions& opt);
 // The same on an input already opened, whose stream `decoder` reads (as
 // sniff() gives it); opt.input still names it for --verify.

@@ -35,6 +35,10 @@ struct TraceStats {
   // Set when the trace is truncated or corrupt past its header: the figures
   // then cover every call read before the problem.
   std::optional<Error> error;
+  // Set when the container is cut short between two whole calls (a trace
+  // whose writer was not closed): every call was counted; a warning, not an
+  // error (Parser::cut_short()).
+  std::optional<Error> cut_short;
 };
 
 // Reads the whole trace once. Throws Error when not even the header is

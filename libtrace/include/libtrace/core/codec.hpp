@@ -33,8 +33,11 @@ class Decoder {
   // Replaces `out` with the next block; false at the clean end of the stream.
   // On truncated or corrupt data it first returns every byte it could recover
   // (a cut snappy chunk is decoded as far as possible, like apitrace), and
-  // throws Error on the following call. Never allocates more than the data
-  // plausibly needs: absurd chunk lengths are errors.
+  // throws Error on the following call: Errc::truncated when the container
+  // only ends early (the bytes returned are all good, and a reader whose data
+  // ends whole there may take it as an end, with a warning), another code
+  // when it is corrupt. Never allocates more than the data plausibly needs:
+  // absurd chunk lengths are errors.
   virtual bool next(std::vector<std::uint8_t>& out) = 0;
   virtual Container container() const = 0;
   // Compressed bytes consumed so far.

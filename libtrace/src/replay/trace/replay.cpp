@@ -529,6 +529,7 @@ bool Result::compare_failed() const {
 Result replay(std::unique_ptr<libtrace::Decoder> decoder, const std::string& name, const Options& opt) {
   apitrace::ParserOptions popt;
   popt.keep_blob_data = true;
+  popt.warnings = opt.warnings;
   apitrace::Parser parser(std::move(decoder), name, popt);
   Result r;
   r.file = name;

@@ -100,6 +100,47 @@ TEST_CASE("a render pass's create info: nested arrays, pointers, pNext, enums an
   CHECK(a == b);
 }
 
+TEST_CASE("the longest pNext chains the registry allows decode back to the same") {
+  // Every struct that extends the query's (or the create info's) in one
+  // chain, each zeroed but for its sType: what a driver that has them all
+  // would be asked. The chain nests two levels per link.
+  auto chain_of = [](const char* base, std::vector<std::vector<std::max_align_t>>& storage) {
+    const registry::Struct* head = registry::find_struct(base);
+    REQUIRE(head);
+    std::vector<const registry::Struct*> links{head};
+    for (const registry::Struct& s : registry::structs())
+      for (const char* e : s.extends())
+        if (std::string_view(e) == head->name()) links.push_back(&s);
+    VkBaseOutStructure* next = nullptr;
+    for (auto it = links.rbegin(); it != links.rend(); ++it) {
+      storage.emplace_back((*it)->size / sizeof(std::max_align_t) + 1);
+      // Zeroed by hand: value-initializing max_align_t leaves its padding.
+      std::memset(storage.back().data(), 0, storage.back().size() * sizeof(std::max_align_t));
+      auto* b = reinterpret_cast<VkBaseOutStructure*>(storage.back().data());
+      b->sType = static_cast<VkStructureType>((*it)->s_type);
+      b->pNext = next;
+      next = b;
+    }
+    return std::make_pair(static_cast<void*>(next), links.size());
+  };
+  std::vector<std::vector<std::max_align_t>> storage;
+  VkPhysicalDevice gpu = reinterpret_cast<VkPhysicalDevice>(std::uintptr_t{0x9});
+  auto [features, n] = chain_of("VkPhysicalDeviceFeatures2", storage);
+  CHECK(n > 140);
+  void* args[] = {&gpu, &features};
+  const auto [a, b] = round_trip("vkGetPhysicalDeviceFeatures2", args);
+  CHECK(a.find("VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES") != std::string::npos);
+  CHECK(a == b);
+  auto [create, m] = chain_of("VkDeviceCreateInfo", storage);
+  CHECK(m > 150);
+  const VkAllocationCallbacks* alloc = nullptr;
+  VkDevice dev = reinterpret_cast<VkDevice>(std::uintptr_t{0x77});
+  VkDevice* out = &dev;
+  void* cargs[] = {&gpu, &create, &alloc, &out};
+  const auto [c, d] = round_trip("vkCreateDevice", cargs);
+  CHECK(c == d);
+}
+
 TEST_CASE("fixed arrays, strings, blobs and parameters declared as arrays decode back to the same") {
   const char* layers[] = {"VK_LAYER_one", "VK_LAYER_two"};
   const char* exts[] = {"VK_KHR_surface"};
