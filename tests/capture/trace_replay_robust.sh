@@ -108,6 +108,18 @@ cp huge.png cube.snapshots/frame-000005.png
 rc=0; "$REPLAY" cube.trace --compare > cmp.out 2> cmp.err || rc=$?
 [ $rc = 3 ] && grep -q "another size" cmp.out || { cat cmp.out cmp.err >&2; fail "a 20000x20000 reference: exit $rc"; }
 
+# A fatal signal (as a driver's crash on a value trak cannot check gives)
+# names the call being replayed, then ends the process as it would have.
+env -u DISPLAY "$REPLAY" cube.trace --loop 100000 > /dev/null 2> sig.err &
+pid=$!
+sleep 2
+kill -SEGV $pid
+rc=0
+wait $pid || rc=$?
+[ $rc = 139 ] || { cat sig.err >&2; fail "SIGSEGV: exit $rc, not 139"; }
+grep -q "^trak-replay: cube.trace: call [0-9]* vk[A-Za-z0-9]*: the process died here (SEGV: " sig.err ||
+  { cat sig.err >&2; fail "SIGSEGV: the call is not named"; }
+
 # A stream without vkCreateInstance.
 create=$(nos vkCreateInstance | head -n 1)
 part noinstance.trace "$((create + 1))-"

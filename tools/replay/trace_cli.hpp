@@ -43,7 +43,7 @@ extern "C" inline void on_fatal_signal(int sig) {
   const volatile libtrace::replay_trace::Replaying& r = libtrace::replay_trace::replaying();
   puts("trak-replay: ");
   puts(g_fatal_file);
-  if (r.call && r.name) {
+  if (r.active && r.name) {
     char digits[24];
     std::size_t d = sizeof digits;
     for (std::uint64_t v = r.call; d == sizeof digits || v; v /= 10) digits[--d] = static_cast<char>('0' + v % 10);
@@ -56,7 +56,7 @@ extern "C" inline void on_fatal_signal(int sig) {
   }
   puts(": the process died here (");
   puts(sigabbrev_np(sig) ? sigabbrev_np(sig) : "signal");
-  puts(", in the driver: a value trak does not check)\n");
+  puts(": a crash in the driver, on a value trak does not check, or in trak)\n");
   ssize_t ignored = ::write(2, line, n);
   (void)ignored;
   ::raise(sig);  // SA_RESETHAND: the default action now

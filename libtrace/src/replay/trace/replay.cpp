@@ -119,9 +119,11 @@ void Replayer::call(const apitrace::Call& c) {
   ++r_.calls;
   current_ = &c;
   const std::string_view name = c.name();
+  g_replaying.active = false;  // a signal between these stores reads no half-written name
   g_replaying.name = name.data();
   g_replaying.name_size = name.size();
   g_replaying.call = c.no;
+  g_replaying.active = true;
   const Route& r = route(c);
   switch (r.way) {
     case Route::physical_device: return physical_device_info(c);
@@ -492,7 +494,7 @@ Replayer::Handler Replayer::handler(std::string_view n) const {
 
 void Replayer::finish() {
   current_ = nullptr;
-  g_replaying.call = 0;
+  g_replaying.active = false;
   for (auto& [device, gpu] : devices_)
     if (!device_idle(device))
       throw Error(Errc::bad_record, "the capture's end",
@@ -572,6 +574,7 @@ Result replay(std::unique_ptr<libtrace::Decoder> decoder, const std::string& nam
     // Work already submitted still runs in the driver's threads.
     replayer.shutdown();
   }
+  g_replaying.active = false;  // the names go with the parser
   return r;
 }
 

@@ -90,7 +90,8 @@ StreamKind stream_kind(std::string_view head);
 // where the process died (a driver that crashes on a value trak cannot
 // check): plain words, read without locks from the handler.
 struct Replaying {
-  std::uint64_t call = 0;  // 0: none yet
+  bool active = false;  // a call is being replayed (the fields below are its)
+  std::uint64_t call = 0;
   const char* name = nullptr;
   std::size_t name_size = 0;
 };
