@@ -19,9 +19,10 @@ env -u DISPLAY "$REPLAY" cube.trace --compare --shuffle-memory --snapshot 15 --s
   2> shuffled.err || { cat shuffled.err >&2; fail "trak-replay --shuffle-memory"; }
 [ "$(jq -c '[.checks[] | .max_difference] | max' shuffled.json)" = 0 ] || fail "other memory placement, other pixels"
 [ "$(png_size mine/frame-000015.png)" = "500 500" ] || fail "the replay's snapshot"
-# --frames times a range, --loop plays the capture again: 3 passes of frames 10-30.
+# --frames times a range, --loop plays the capture again: 3 passes of frames
+# 10-30, 21 frames each.
 env -u DISPLAY "$REPLAY" cube.trace --frames 10-30 --loop 3 --json > loop.json 2> loop.err || { cat loop.err >&2; fail "--loop"; }
-[ "$(jq -c '[.passes, .timed_frames]' loop.json)" = '[3,60]' ] || fail "--frames 10-30 --loop 3: $(jq -c '[.passes, .timed_frames]' loop.json)"
+[ "$(jq -c '[.passes, .timed_frames]' loop.json)" = '[3,63]' ] || fail "--frames 10-30 --loop 3: $(jq -c '[.passes, .timed_frames]' loop.json)"
 # --present window: the frames shown in an X11 window too, the same pixels read back.
 xrun "$REPLAY" cube.trace --present window --compare --json > window.json 2> window.err ||
   { cat window.err >&2; fail "--present window"; }

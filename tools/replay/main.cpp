@@ -134,7 +134,7 @@ Exit status: 0 replayed (allocations that fail on this device are counted, not e
     if (sniffed.format == libtrace::Format::apitrace) {
       std::string head;
       sniffed.stream = libtrace::peek_stream(std::move(sniffed.stream), 1 << 16, head);
-      if (!libtrace::replay_trace::is_vulkan_stream(head))
+      if (libtrace::replay_trace::stream_kind(head) == libtrace::replay_trace::StreamKind::other_api)
         throw libtrace::Error(libtrace::Errc::unsupported, in.name(),
                               "this is an apitrace trace of another API; trak-replay reads VMA calls recordings, "
                               "Fossilize archives and Vulkan captures (trak-capture --trace)");

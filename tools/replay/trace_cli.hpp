@@ -3,7 +3,13 @@
 // replay of one.
 #pragma once
 
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <charconv>
+#include <cmath>
+#include <cstring>
 #include <iostream>
 #include <string>
 
@@ -19,7 +25,62 @@ struct TraceCli {
   libtrace::replay_trace::Options opt;
   std::string snapshots, frames, present = "offscreen";
   unsigned loop = 1;
+  double min_psnr = 0;
+  CLI::Option* min_psnr_option = nullptr;
 };
+
+// A driver that crashes on a value trak could not check takes the process
+// with it: the user is told which call of the capture it was.
+inline char g_fatal_file[512];
+
+extern "C" inline void on_fatal_signal(int sig) {
+  char line[1024];
+  std::size_t n = 0;
+  auto put = [&](const char* s, std::size_t len) {
+    for (std::size_t i = 0; i < len && n < sizeof line - 1; ++i) line[n++] = s[i];
+  };
+  auto puts = [&](const char* s) { put(s, std::strlen(s)); };
+  const volatile libtrace::replay_trace::Replaying& r = libtrace::replay_trace::replaying();
+  puts("trak-replay: ");
+  puts(g_fatal_file);
+  if (r.active && r.name) {
+    char digits[24];
+    std::size_t d = sizeof digits;
+    for (std::uint64_t v = r.call; d == sizeof digits || v; v /= 10) digits[--d] = static_cast<char>('0' + v % 10);
+    puts(": call ");
+    put(digits + d, sizeof digits - d);
+    puts(" ");
+    put(const_cast<const char*>(r.name), r.name_size);
+  } else {
+    puts(": after the last call");
+  }
+  puts(": the process died here (");
+  puts(sigabbrev_np(sig) ? sigabbrev_np(sig) : "signal");
+  puts(": a crash in the driver, on a value trak does not check, or in trak)\n");
+  ssize_t ignored = ::write(2, line, n);
+  (void)ignored;
+  ::raise(sig);  // SA_RESETHAND: the default action now
+}
+
+inline void name_call_on_fatal_signals(const std::string& file) {
+  std::snprintf(g_fatal_file, sizeof g_fatal_file, "%s", file.c_str());
+  static char stack[1 << 16];  // a stack overflow still gets its line
+  stack_t ss{};
+  ss.ss_sp = stack;
+  ss.ss_size = sizeof stack;
+  ::sigaltstack(&ss, nullptr);
+  struct sigaction sa {};
+  sa.sa_handler = on_fatal_signal;
+  sa.sa_flags = SA_RESETHAND | SA_NODEFER | SA_ONSTACK;
+  for (int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT}) ::sigaction(sig, &sa, nullptr);
+}
+
+// Whether two paths name one existing folder.
+inline bool same_folder(const std::string& a, const std::string& b) {
+  struct stat x {};
+  struct stat y {};
+  return ::stat(a.c_str(), &x) == 0 && ::stat(b.c_str(), &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+}
 
 inline constexpr int kFramesDiffer = 3;
 
@@ -34,11 +95,15 @@ inline void add_trace_options(CLI::App& app, TraceCli& t) {
   app.add_option("--tolerance", t.opt.tolerance,
                  "Captures: the largest channel difference (0-255) that still matches (default 0: bit for bit)")
       ->check(CLI::Range(0, 255));
-  app.add_option("--min-psnr", t.opt.min_psnr,
-                 "Captures: or a PSNR of at least DB matches (another GPU rasterizes slightly differently: 25)")
-      ->type_name("DB")
-      ->check(CLI::Range(0.0, 200.0));
-  app.add_option("--frames", t.frames, "Captures: time only frames A-B (from 1)")->type_name("A-B");
+  t.min_psnr_option =
+      app.add_option("--min-psnr", t.min_psnr,
+                     "Captures: or a PSNR of at least DB matches (another GPU rasterizes slightly differently: 25)")
+          ->type_name("DB")
+          ->check(CLI::Range(0.0, 200.0));
+  app.add_option("--frames", t.frames,
+                 "Captures: time frames A to B (from 1; frame 1 holds the setup), or frame N alone (default 2 to "
+                 "the end)")
+      ->type_name("A-B|N");
   app.add_option("--present", t.present, "Captures: offscreen (default), or window: also show the frames in an X11 window")
       ->check(CLI::IsMember({"offscreen", "window"}));
   app.add_option("--loop", t.loop, "Captures: replay N times, the timed frames of every pass in the figures")
@@ -71,6 +136,10 @@ inline int run_trace(TraceCli& t, const std::string& input, std::unique_ptr<libt
   o.present_window = t.present == "window";
   o.pipeline_cache = pipeline_cache;
   if (!t.snapshots.empty()) o.snapshots = libtrace::capture::parse_frames(t.snapshots);
+  if (t.min_psnr_option && t.min_psnr_option->count()) {
+    if (std::isnan(t.min_psnr)) throw UsageError("--min-psnr wants a number of dB (0 to 200), not nan");
+    o.min_psnr = t.min_psnr;
+  }
   const bool pipe = libtrace::is_stdio(input);
   if (pipe && o.compare) throw UsageError("--compare finds the capture's snapshots beside it: give a file, not a pipe");
   if (pipe && !o.snapshots.empty() && o.snapshot_dir.empty())
@@ -80,12 +149,16 @@ inline int run_trace(TraceCli& t, const std::string& input, std::unique_ptr<libt
     o.snapshot_dir = dir.substr(0, dir.size() - 10) + ".replay";
   }
   o.capture_snapshots = libtrace::capture::snapshot_dir(input);
+  // The capture's snapshots are the references: the replay's never go there.
+  if (!o.snapshots.empty() && same_folder(o.snapshot_dir, o.capture_snapshots))
+    throw UsageError("--snapshot-dir " + o.snapshot_dir +
+                     " is the capture's own snapshot folder: its references would be overwritten");
   if (!t.frames.empty()) {
     const auto dash = t.frames.find('-');
     auto number = [&](std::string_view s, std::uint64_t& out) {
       const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
       if (s.empty() || ec != std::errc() || end != s.data() + s.size() || out == 0)
-        throw UsageError("--frames wants A-B (frames from 1), not '" + t.frames + "'");
+        throw UsageError("--frames wants A-B or N (frames from 1), not '" + t.frames + "'");
     };
     number(std::string_view(t.frames).substr(0, dash), o.first_frame);
     o.last_frame = o.first_frame;
@@ -94,6 +167,7 @@ inline int run_trace(TraceCli& t, const std::string& input, std::unique_ptr<libt
   }
   o.warnings = warning_sink("trak-replay");
   if (t.loop > 1 && pipe) throw UsageError("--loop reads the capture again: give a file, not a pipe");
+  name_call_on_fatal_signals(name);
   auto r = libtrace::replay_trace::replay(std::move(decoder), name, o);
   for (unsigned pass = 1; pass < t.loop && !r.error; ++pass) {
     libtrace::InputFile again(input);
@@ -105,6 +179,17 @@ inline int run_trace(TraceCli& t, const std::string& input, std::unique_ptr<libt
   std::cout << (json ? libtrace::replay_trace::format_json(r) : libtrace::replay_trace::format_table(r));
   std::cout.flush();
   if (r.error) throw *r.error;
+  // Frames asked for that the capture does not have.
+  const std::string frames = std::to_string(r.frames) + (r.frames == 1 ? " frame" : " frames");
+  if (!t.frames.empty() && o.last_frame > r.frames)
+    o.warnings("--frames " + t.frames,
+               "the capture has " + frames + ": " +
+                   (o.first_frame > r.frames ? "none was timed"
+                                             : "frames past " + std::to_string(r.frames) + " were not timed"));
+  for (const std::uint64_t f : o.snapshots)
+    if (f > r.frames)
+      o.warnings("--snapshot " + std::to_string(f),
+                 "the capture has " + frames + ": frame " + std::to_string(f) + " never came");
   if (o.compare && r.checks.empty())
     throw libtrace::Error(libtrace::Errc::io, o.capture_snapshots, "--compare: the capture has no snapshots to compare with");
   return r.compare_failed() ? kFramesDiffer : kOk;

@@ -125,6 +125,21 @@ Rgb read_png(const std::string& path) {
   return out;
 }
 
+void png_size(const std::string& path, std::uint32_t& width, std::uint32_t& height) {
+  File f{std::fopen(path.c_str(), "rb")};
+  if (!f.f) throw Error(Errc::io, path, std::strerror(errno));
+  unsigned char head[24] = {};  // signature, then the IHDR chunk: length, type, width, height
+  if (std::fread(head, 1, 8, f.f) != 8 || png_sig_cmp(head, 0, 8) != 0) throw Error(Errc::bad_magic, path, "not a PNG");
+  if (std::fread(head + 8, 1, 16, f.f) != 16 || std::memcmp(head + 12, "IHDR", 4) != 0)
+    throw Error(Errc::bad_record, path, "a damaged or unsupported PNG");
+  auto be32 = [&](int at) {
+    return std::uint32_t{head[at]} << 24 | std::uint32_t{head[at + 1]} << 16 | std::uint32_t{head[at + 2]} << 8 |
+           head[at + 3];
+  };
+  width = be32(16);
+  height = be32(20);
+}
+
 std::string frame_file_name(std::uint64_t frame) {
   char name[40];
   std::snprintf(name, sizeof name, "frame-%06llu.png", static_cast<unsigned long long>(frame));

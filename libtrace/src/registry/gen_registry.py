@@ -97,6 +97,11 @@ class Decl:
         self.len = elem.get('altlen') or elem.get('len')
         opt = elem.get('optional')
         self.optional = bool(opt) and opt.split(',')[0] == 'true'
+        # Arrays whose validity the spec states in prose (pImageInfo of a
+        # buffer write, pQueueFamilyIndices of exclusive sharing) may be NULL
+        # beside a count: readers must not call those missing.
+        if elem.get('noautovalidity') == 'true' and self.len:
+            self.optional = True
         self.values = elem.get('values')
 
 

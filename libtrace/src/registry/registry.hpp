@@ -115,7 +115,7 @@ struct Member {
   Type type;                   // of the element (for pointers/arrays: of what is pointed to)
   std::uint8_t pointer_depth;  // 0 value, 1 pointer, 2 pointer to pointer
   bool is_const;               // const-qualified pointee
-  bool optional;               // first value of the `optional` attribute
+  bool optional;               // first value of the `optional` attribute; also an array with noautovalidity
   std::uint8_t bit_offset;     // bitfield: first bit in the storage unit (GCC/Clang, LSB first)
 
   // "pVertexBindingDivisors"

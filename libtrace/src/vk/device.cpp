@@ -32,11 +32,6 @@ std::vector<T> enumerate(F&& f) {
   return v;
 }
 
-std::string no_device_message() {
-  return "no Vulkan device: the loader found no driver (install mesa-vulkan-drivers for lavapipe, "
-         "or check VK_DRIVER_FILES / VK_ICD_FILENAMES)";
-}
-
 std::string lower(std::string_view s) {
   std::string o(s);
   for (char& c : o) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -79,6 +74,11 @@ PhysicalDeviceInfo describe(VkPhysicalDevice pd, std::uint32_t index, std::uint3
 }
 
 }  // namespace
+
+std::string no_device_message() {
+  return "no Vulkan device: the loader found no driver (install mesa-vulkan-drivers for lavapipe, "
+         "or check VK_DRIVER_FILES / VK_ICD_FILENAMES)";
+}
 
 // ---- Loader and names ---------------------------------------------------------
 

@@ -27,6 +27,9 @@ void write_png(const std::string& path, const Rgb& image);
 // Any PNG libpng reads, as 8-bit RGB (alpha dropped, grey expanded);
 // Error(io) or Error(bad_record) with the file's name.
 Rgb read_png(const std::string& path);
+// The width and height a PNG's header declares, read without decoding it
+// (a reference of another size is told without its pixels); errors as read_png.
+void png_size(const std::string& path, std::uint32_t& width, std::uint32_t& height);
 
 // The file name of frame N's snapshot, for captures and replays alike:
 // frame-000150.png.

@@ -30,6 +30,9 @@ namespace libtrace::vk {
 void load_loader();
 // The loader's instance version (VK_MAKE_API_VERSION), after load_loader().
 std::uint32_t loader_version();
+// "no Vulkan device: the loader found no driver (...)": what every replay
+// says when there is none.
+std::string no_device_message();
 
 // Throws Error(unsupported, "vulkan", "<what> failed: VK_ERROR_...") unless
 // `r` is VK_SUCCESS (or another non-negative result).

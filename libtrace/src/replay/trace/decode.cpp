@@ -2,6 +2,7 @@
 #include "replay/trace/decode.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 
 namespace libtrace::replay_trace {
@@ -184,7 +185,7 @@ void CallDecoder::structure(const registry::Struct& s, std::uint32_t v, void* ds
   std::uint32_t c = call_.values[v].first;
   for (std::size_t i = 0; i < members.size() && c != kNil; ++i, c = call_.values[c].next) {
     member(members[i], c, base + members[i].offset, false);
-    if (members[i].len_member >= 0) check_length(members, i, c, [&](std::size_t k) { return base + members[k].offset; });
+    if (members[i].len()) check_length(members, i, c, [&](std::size_t k) { return base + members[k].offset; });
   }
   if (s.s_type >= 0 && !members.empty()) {
     std::int32_t st = 0;
@@ -193,27 +194,78 @@ void CallDecoder::structure(const registry::Struct& s, std::uint32_t v, void* ds
   }
 }
 
+// A count member's value, where it is an integer (through `uint32_t*` too).
+static bool read_count(const Member& len, const char* at, std::uint64_t& out) {
+  if (len.pointer_depth == 1) {
+    at = *reinterpret_cast<const char* const*>(at);  // `uint32_t* pCount`
+    if (!at) return false;
+  }
+  if (len.pointer_depth > 1 || (len.type != Type::u32 && len.type != Type::u64 && len.type != Type::size)) return false;
+  out = 0;
+  std::memcpy(&out, at, len.type == Type::u32 ? 4 : 8);
+  return true;
+}
+
+// How many elements the driver reads or writes through member `i`, from the
+// registry's `len`: a member beside it, "codeSize / 4", or a member of a
+// struct it points to ("pAllocateInfo->commandBufferCount").
+template <typename Addr>
+static bool count_of(std::span<const Member> members, std::size_t i, Addr&& addr, std::uint64_t& want) {
+  const Member& m = members[i];
+  if (m.len_member >= 0) {
+    const auto k = static_cast<std::size_t>(m.len_member);
+    return read_count(members[k], addr(k), want);
+  }
+  const char* len = m.len();
+  if (!len) return false;
+  const std::string_view spec = std::string_view(len).substr(0, std::string_view(len).find(','));
+  auto find = [&](std::string_view name) -> std::ptrdiff_t {
+    for (std::size_t k = 0; k < members.size(); ++k)
+      if (members[k].name() == name) return static_cast<std::ptrdiff_t>(k);
+    return -1;
+  };
+  if (const auto slash = spec.find(" / "); slash != std::string_view::npos) {
+    const auto k = find(spec.substr(0, slash));
+    const std::uint64_t div = std::strtoull(std::string(spec.substr(slash + 3)).c_str(), nullptr, 10);
+    if (k < 0 || !div || !read_count(members[static_cast<std::size_t>(k)], addr(static_cast<std::size_t>(k)), want))
+      return false;
+    want /= div;
+    return true;
+  }
+  const auto arrow = spec.find("->");
+  if (arrow == std::string_view::npos) return false;
+  const auto k = find(spec.substr(0, arrow));
+  if (k < 0) return false;
+  const Member& outer = members[static_cast<std::size_t>(k)];
+  if (outer.pointer_depth != 1 || !outer.nested()) return false;
+  const char* s = *reinterpret_cast<const char* const*>(addr(static_cast<std::size_t>(k)));
+  if (!s) return false;
+  for (const Member& inner : outer.nested()->members())
+    if (inner.name() == spec.substr(arrow + 2)) return read_count(inner, s + inner.offset, want);
+  return false;
+}
+
 template <typename Addr>
 void CallDecoder::check_length(std::span<const Member> members, std::size_t i, std::uint32_t v, Addr&& addr) {
-  // An array shorter than the count beside it would be read past its end.
+  // An array shorter than the count beside it would be read (or written)
+  // past its end; a NULL one where the spec wants an array, at address 0.
   const Member& m = members[i];
   const apitrace::Value& x = call_.values[v];
+  const bool output = m.pointer_depth >= 1 && !m.is_const;
   std::uint64_t have = 0;
   if (x.kind == Kind::array) have = x.count;
   else if (x.kind == Kind::blob) have = m.type == Type::void_ptr || m.type == Type::u8 ? x.len : x.len / std::max<std::size_t>(1, scalar_size(m));
   else if (x.kind == Kind::string) have = x.len;
-  else return;
-  const Member& len = members[static_cast<std::size_t>(m.len_member)];
-  const char* at = addr(static_cast<std::size_t>(m.len_member));
-  if (len.pointer_depth == 1) {
-    at = *reinterpret_cast<const char* const*>(at);  // `uint32_t* pCount`
-    if (!at) return;
-  }
-  if (len.pointer_depth > 1 || (len.type != Type::u32 && len.type != Type::u64 && len.type != Type::size)) return;
+  else if (x.kind == Kind::pointer && output && m.type == Type::handle)
+    have = 1;  // `&handle`
+  else if ((x.kind == Kind::null || x.kind == Kind::pointer) && !m.optional)
+    have = 0;
+  else
+    return;
   std::uint64_t want = 0;
-  std::memcpy(&want, at, len.type == Type::u32 ? 4 : 8);
+  if (!count_of(members, i, addr, want)) return;
   if (want > have && problems_.size() < 8)
-    problems_.push_back(std::string(m.name()) + " holds " + std::to_string(have) + " for a " + len.name() + " of " +
+    problems_.push_back(std::string(m.name()) + " holds " + std::to_string(have) + " for a " + m.len() + " of " +
                         std::to_string(want));
 }
 
@@ -336,8 +388,9 @@ void CallDecoder::params(std::span<const Member> params, std::vector<std::uint64
 void CallDecoder::check_params(std::span<const Member> params, void* const* slots) {
   for (std::size_t i = 0; i < params.size(); ++i) {
     const std::uint32_t v = arg(i);
-    const bool output = params[i].pointer_depth >= 1 && !params[i].is_const;
-    if (v != kNil && params[i].len_member >= 0 && !output)
+    // Outputs too: the driver writes as many as the count says, into
+    // storage the size of what was recorded.
+    if (v != kNil && params[i].len() && params[i].type != Type::pnext)
       check_length(params, i, v, [&](std::size_t k) { return static_cast<const char*>(slots[k]); });
   }
 }

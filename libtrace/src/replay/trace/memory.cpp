@@ -304,7 +304,7 @@ void Replayer::upload(const apitrace::Call& c, VkDevice device, VkBuffer dst, co
   vkEndCommandBuffer(s.cmd);
   const VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO, nullptr, 0, nullptr, nullptr, 1, &s.cmd, 0, nullptr};
   vk::check(vkQueueSubmit(q->second, 1, &si, VK_NULL_HANDLE), "vkQueueSubmit");
-  vkQueueWaitIdle(q->second);
+  wait_queue(q->second);
 }
 
 }  // namespace libtrace::replay_trace

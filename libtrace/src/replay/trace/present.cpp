@@ -74,7 +74,7 @@ void Replayer::destroy_swapchain(const apitrace::Call& c, const registry::Comman
   CallDecoder d(c, arena_, handles_);
   const auto it = swapchains_.find(d.uint_of(d.arg(1)));
   if (it == swapchains_.end()) return;
-  vkDeviceWaitIdle(it->second.device);
+  if (!device_idle(it->second.device)) fail(c, "the device's work did not finish in " + wait_limit());
   for (VkImage i : it->second.images) vkDestroyImage(it->second.device, i, nullptr);
   for (VkDeviceMemory m : it->second.memories) vkFreeMemory(it->second.device, m, nullptr);
   swapchains_.erase(it);
@@ -96,9 +96,14 @@ void Replayer::acquire(const apitrace::Call& c, const registry::Command& cmd) {
     VkAcquireNextImageInfoKHR info{};
     d.structure(*registry::find_struct("VkAcquireNextImageInfoKHR"), d.arg(1), &info);
     signal(device, info.semaphore, info.fence, nullptr, 0);
+    signals(&info.semaphore, 1);
+    submitted(c, info.fence);
   } else {
-    signal(device, reinterpret_cast<VkSemaphore>(handles_.get(d.uint_of(d.arg(3)))),
-           reinterpret_cast<VkFence>(handles_.get(d.uint_of(d.arg(4)))), nullptr, 0);
+    const auto fence = reinterpret_cast<VkFence>(handles_.get(d.uint_of(d.arg(4))));
+    const auto semaphore = reinterpret_cast<VkSemaphore>(handles_.get(d.uint_of(d.arg(3))));
+    signal(device, semaphore, fence, nullptr, 0);
+    signals(&semaphore, 1);
+    submitted(c, fence);
   }
   ++r_.skipped_calls;
 }
@@ -111,6 +116,7 @@ void Replayer::present(const apitrace::Call& c, const registry::Command&) {
   const auto q = queues_.find(queue);
   if (q == queues_.end()) fail(c, "a present on a queue the replay does not have");
   const VkDevice device = q->second.first;
+  waits_on(c, info.pWaitSemaphores, info.waitSemaphoreCount);
   ++frame_;
   if (vkQueueInsertDebugUtilsLabelEXT) {  // for profilers: where the frame ended
     const VkDebugUtilsLabelEXT label{VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT, nullptr, vk::kFrameEndLabel, {0, 0, 0, 0}};
@@ -124,7 +130,7 @@ void Replayer::present(const apitrace::Call& c, const registry::Command&) {
   } else {
     // The frame is read back once its work is done.
     signal(device, VK_NULL_HANDLE, VK_NULL_HANDLE, info.pWaitSemaphores, info.waitSemaphoreCount);
-    vkQueueWaitIdle(queue);
+    wait_queue(queue);
     const auto shown = d.handles_of(d.field(d.arg(1), "pSwapchains"));
     const auto sc = swapchains_.find(shown.empty() ? 0 : shown[0]);
     if (sc != swapchains_.end() && info.pImageIndices) snapshot(queue, sc->second, info.pImageIndices[0], frame_);
@@ -140,20 +146,19 @@ void Replayer::present(const apitrace::Call& c, const registry::Command&) {
       window_->show(sc->second.images[info.pImageIndices[0]], sc->second.extent);
     }
   }
-  const auto now = std::chrono::steady_clock::now();
-  if (timed) {
-    if (frame_ == opt_.last_frame || frame_ == opt_.first_frame) vkQueueWaitIdle(queue);
+  // Frame k is timed from the end of frame k-1 (frame 1 from the replay's
+  // start: with the setup), the work of both ends waited for.
+  if (frame_ + 1 == opt_.first_frame) {
+    wait_queue(queue);
+    frame_start_ = std::chrono::steady_clock::now();
+  } else if (timed) {
+    if (frame_ == opt_.last_frame) wait_queue(queue);
     const auto end = std::chrono::steady_clock::now();
-    if (timing_) {
-      const double ms = std::chrono::duration<double, std::milli>(end - frame_start_).count();
-      r_.frame_ms.push_back(ms);
-      r_.seconds += ms / 1000;
-      ++r_.timed_frames;
-    }
-    timing_ = true;
+    const double ms = std::chrono::duration<double, std::milli>(end - frame_start_).count();
+    r_.frame_ms.push_back(ms);
+    r_.seconds += ms / 1000;
+    ++r_.timed_frames;
     frame_start_ = end;
-  } else {
-    frame_start_ = now;
   }
   r_.frames = frame_;
 }
@@ -224,33 +229,36 @@ void Replayer::snapshot(VkQueue queue, const Swapchain& sc, std::uint32_t index,
   vkEndCommandBuffer(k.cmd);
   const VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO, nullptr, 0, nullptr, nullptr, 1, &k.cmd, 0, nullptr};
   vk::check(vkQueueSubmit(queue, 1, &si, VK_NULL_HANDLE), "vkQueueSubmit");
-  vkQueueWaitIdle(queue);
+  wait_queue(queue);
   void* p = nullptr;
   vk::check(vkMapMemory(dev, k.memory, 0, VK_WHOLE_SIZE, 0, &p), "vkMapMemory");
   const image::Rgb rgb = image::from_pixels(sc.format, p, ex.width, ex.height);
   vkUnmapMemory(dev, k.memory);
+  // The reference is read before any PNG of the replay's is written: were
+  // the folders one, the comparison would otherwise be with itself.
+  const auto cap = capture_snapshots_.find(frame);
+  if (opt_.compare && cap != capture_snapshots_.end()) {
+    FrameCheck fc;
+    fc.frame = frame;
+    fc.capture_file = opt_.capture_snapshots + "/" + cap->second;
+    std::uint32_t width = 0, height = 0;
+    image::png_size(fc.capture_file, width, height);
+    fc.size_differs = width != rgb.width || height != rgb.height;
+    if (!fc.size_differs) {
+      const image::Difference diff = image::compare(image::read_png(fc.capture_file), rgb);
+      fc.max_difference = diff.max_channel;
+      fc.psnr = diff.psnr;
+    }
+    fc.passed =
+        !fc.size_differs && (fc.max_difference <= opt_.tolerance || (opt_.min_psnr && fc.psnr >= *opt_.min_psnr));
+    r_.checks.push_back(fc);
+  }
   if (opt_.snapshots.count(frame)) {
     if (::mkdir(opt_.snapshot_dir.c_str(), 0755) != 0 && errno != EEXIST)
       throw Error(Errc::io, opt_.snapshot_dir, std::strerror(errno));
     const std::string path = opt_.snapshot_dir + "/" + image::frame_file_name(frame);
     image::write_png(path, rgb);
     r_.snapshots.push_back(path);
-  }
-  const auto cap = capture_snapshots_.find(frame);
-  if (opt_.compare && cap != capture_snapshots_.end()) {
-    FrameCheck fc;
-    fc.frame = frame;
-    fc.capture_file = opt_.capture_snapshots + "/" + cap->second;
-    const image::Rgb want_image = image::read_png(fc.capture_file);
-    fc.size_differs = want_image.width != rgb.width || want_image.height != rgb.height;
-    if (!fc.size_differs) {
-      const image::Difference diff = image::compare(want_image, rgb);
-      fc.max_difference = diff.max_channel;
-      fc.psnr = diff.psnr;
-    }
-    fc.passed = !fc.size_differs &&
-                (fc.max_difference <= opt_.tolerance || (opt_.min_psnr > 0 && fc.psnr >= opt_.min_psnr));
-    r_.checks.push_back(fc);
   }
 }
 

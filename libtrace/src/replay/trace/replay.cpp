@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <fstream>
 
 #include "libtrace/apitrace/call_flags.hpp"
 #include "libtrace/apitrace/parser.hpp"
@@ -39,13 +38,35 @@ bool skipped(std::string_view n) {
 }
 
 // Failing these at replay ends it: what follows would use what they did not make.
+// Why SPIR-V words are not a module a driver can be given, or "". The
+// header and every instruction's word count: a damaged module otherwise
+// sends the compiler past its end. (Operands are the driver's to check.)
+std::string spirv_problem(const std::uint32_t* words, std::size_t bytes) {
+  if (!words || bytes < 20 || bytes % 4) return "shader code of " + std::to_string(bytes) + " bytes: not SPIR-V";
+  const std::size_t n = bytes / 4;
+  if (words[0] != 0x07230203u) return "shader code without the SPIR-V magic number";
+  if ((words[1] >> 16) != 1 || ((words[1] >> 8) & 0xff) > 6) return "shader code of an unknown SPIR-V version";
+  if (words[3] == 0 || words[3] > (1u << 22)) return "shader code with an ID bound of " + std::to_string(words[3]);
+  for (std::size_t at = 5; at < n;) {
+    const std::uint32_t count = words[at] >> 16;
+    if (count == 0 || count > n - at)
+      return "shader code with an instruction of " + std::to_string(count) + " words at word " + std::to_string(at);
+    at += count;
+  }
+  return "";
+}
+
 bool must_succeed(std::string_view n) {
   for (const char* p : {"vkCreate", "vkAllocate", "vkBeginCommandBuffer", "vkEndCommandBuffer", "vkQueueSubmit"})
     if (starts(n, p)) return true;
   return false;
 }
 
+volatile Replaying g_replaying;
+
 }  // namespace
+
+const volatile Replaying& replaying() { return g_replaying; }
 
 VkMemoryPropertyFlags CaptureDevice::shown_flags(std::uint32_t shown) const {
   if (shown >= to_real.size() || to_real[shown] >= real.memoryTypeCount) return 0;
@@ -57,7 +78,10 @@ VkMemoryPropertyFlags CaptureDevice::shown_flags(std::uint32_t shown) const {
   return shown == to_real[shown] ? (f & ~host) : (f & ~VkMemoryPropertyFlags{VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT});
 }
 
-Replayer::Replayer(const Options& opt, Result& result) : opt_(opt), r_(result) { vk::load_loader(); }
+Replayer::Replayer(const Options& opt, Result& result) : opt_(opt), r_(result) {
+  vk::load_loader();
+  load_pipeline_cache();
+}
 
 Replayer::~Replayer() { window_.reset(); }
 
@@ -93,6 +117,13 @@ const Replayer::Route& Replayer::route(const apitrace::Call& c) {
 
 void Replayer::call(const apitrace::Call& c) {
   ++r_.calls;
+  current_ = &c;
+  const std::string_view name = c.name();
+  g_replaying.active = false;  // a signal between these stores reads no half-written name
+  g_replaying.name = name.data();
+  g_replaying.name_size = name.size();
+  g_replaying.call = c.no;
+  g_replaying.active = true;
   const Route& r = route(c);
   switch (r.way) {
     case Route::physical_device: return physical_device_info(c);
@@ -154,6 +185,21 @@ void Replayer::map_outputs(const apitrace::Call& c, const registry::Command& cmd
   }
 }
 
+void Replayer::create_shader_module(const apitrace::Call& c, const registry::Command& cmd) {
+  CallDecoder d(c, arena_, handles_);
+  std::vector<std::uint64_t> slots;
+  std::vector<void*> ptrs;
+  d.params(cmd.params(), slots, ptrs);
+  const auto* ci = *reinterpret_cast<const VkShaderModuleCreateInfo* const*>(&slots[1]);
+  if (!ci) fail(c, "no create info");
+  if (d.problems().empty()) {
+    if (const std::string why = spirv_problem(ci->pCode, ci->codeSize); !why.empty()) fail(c, why);
+  }
+  VkResult r = VK_SUCCESS;
+  invoke(c, cmd, d, ptrs, &r);
+  if (r >= 0) map_outputs(c, cmd, d, ptrs);
+}
+
 void Replayer::generic(const apitrace::Call& c, const registry::Command& cmd) {
   CallDecoder d(c, arena_, handles_);
   std::vector<std::uint64_t> slots;
@@ -173,6 +219,8 @@ void Replayer::create_instance(const apitrace::Call& c, const registry::Command&
   d.params(cmd.params(), slots, ptrs);
   auto* ci = *reinterpret_cast<VkInstanceCreateInfo**>(&slots[0]);
   if (!ci) fail(c, "no create info");
+  if (!d.problems().empty()) fail(c, d.problems().front());
+  if (instance_) fail(c, "a second instance (the replay keeps one at a time)");
   std::uint32_t n = 0;
   vkEnumerateInstanceExtensionProperties(nullptr, &n, nullptr);
   std::vector<VkExtensionProperties> have(n);
@@ -209,6 +257,8 @@ void Replayer::create_instance(const apitrace::Call& c, const registry::Command&
   ci->pNext = nullptr;
   VkInstance instance = VK_NULL_HANDLE;
   const VkResult r = vkCreateInstance(ci, nullptr, &instance);
+  // What the other replays say when the loader has no driver at all.
+  if (r == VK_ERROR_INCOMPATIBLE_DRIVER) throw Error(Errc::unsupported, "vulkan", vk::no_device_message());
   if (r != VK_SUCCESS) fail(c, std::string("vkCreateInstance: ") + std::string(vk::result_name(r)));
   volkLoadInstance(instance);  // device functions too: the loader's trampolines, for any device
   instance_ = instance;
@@ -221,12 +271,16 @@ void Replayer::enumerate_physical_devices(const apitrace::Call& c, const registr
   CallDecoder d(c, arena_, handles_);
   const auto recorded = d.handles_of(d.arg(2));
   if (recorded.empty()) return;
+  bool missing = false;
+  handles_.get(d.uint_of(d.arg(0)), &missing);
+  if (missing || !instance_) fail(c, "an instance the replay never made (no vkCreateInstance before it?)");
   if (!gpu_) {
     std::uint32_t n = 0;
     vkEnumeratePhysicalDevices(instance_, &n, nullptr);
     std::vector<VkPhysicalDevice> gpus(n);
     vkEnumeratePhysicalDevices(instance_, &n, gpus.data());
-    if (gpus.empty()) throw Error(Errc::unsupported, "vkEnumeratePhysicalDevices", "no Vulkan device");
+    gpus.resize(n);
+    if (gpus.empty()) throw Error(Errc::unsupported, "vulkan", vk::no_device_message());
     std::size_t pick = 0;
     if (!opt_.device.empty()) {
       const bool index = opt_.device.find_first_not_of("0123456789") == std::string::npos;
@@ -256,6 +310,7 @@ void Replayer::create_device(const apitrace::Call& c, const registry::Command& c
   const VkPhysicalDevice gpu = *reinterpret_cast<VkPhysicalDevice*>(&slots[0]);
   auto* ci = *reinterpret_cast<VkDeviceCreateInfo**>(&slots[1]);
   if (!gpu || !ci) fail(c, "no physical device or create info");
+  if (!d.problems().empty()) fail(c, d.problems().front());
   std::uint32_t n = 0;
   vkEnumerateDeviceExtensionProperties(gpu, nullptr, &n, nullptr);
   std::vector<VkExtensionProperties> have(n);
@@ -319,14 +374,12 @@ void Replayer::destroy_device(const apitrace::Call& c, const registry::Command& 
   CallDecoder d(c, arena_, handles_);
   const auto device = reinterpret_cast<VkDevice>(handles_.get(d.uint_of(d.arg(0))));
   if (!device) return;
-  vkDeviceWaitIdle(device);
-  if (window_ && window_->device() == device) window_.reset();
-  free_objects(device);
-  for (auto& [family, pool] : pools_[device]) vkDestroyCommandPool(device, pool, nullptr);
-  pools_.erase(device);
+  if (!device_idle(device))
+    fail(c, "the device's work did not finish in " + wait_limit() +
+                ": it waits on a semaphore nothing signals (a vkQueueSubmit or vkAcquireNextImageKHR missing?)");
+  if (device == cache_device_) save_pipeline_cache();
+  end_device(device);
   generic(c, cmd);
-  devices_.erase(device);
-  device_queue_.erase(device);
 }
 
 void Replayer::get_queue(const apitrace::Call& c, const registry::Command& cmd) {
@@ -346,53 +399,6 @@ void Replayer::get_queue(const apitrace::Call& c, const registry::Command& cmd) 
   if (!queue) return;
   queues_[queue] = {device, family};
   device_queue_.emplace(device, queue);
-}
-
-void Replayer::create_pipeline_cache(const apitrace::Call& c, const registry::Command& cmd) {
-  CallDecoder d(c, arena_, handles_);
-  std::vector<std::uint64_t> slots;
-  std::vector<void*> ptrs;
-  d.params(cmd.params(), slots, ptrs);
-  auto* ci = *reinterpret_cast<VkPipelineCacheCreateInfo**>(&slots[1]);
-  std::string data;
-  if (ci && ci->initialDataSize) adapted("pipeline cache data of the capture's driver: left out");
-  if (ci && !opt_.pipeline_cache.empty()) {
-    std::ifstream f(opt_.pipeline_cache, std::ios::binary);
-    data.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-  }
-  if (ci) {
-    ci->initialDataSize = data.size();
-    ci->pInitialData = data.empty() ? nullptr : data.data();
-  }
-  VkResult r = VK_SUCCESS;
-  invoke(c, cmd, d, ptrs, &r);
-  if (r < 0) return;
-  map_outputs(c, cmd, d, ptrs);
-  if (!cache_) {
-    cache_device_ = *reinterpret_cast<VkDevice*>(&slots[0]);
-    cache_ = **reinterpret_cast<VkPipelineCache**>(&slots[3]);
-  }
-}
-
-void Replayer::save_pipeline_cache() {
-  if (!cache_ || opt_.pipeline_cache.empty()) return;
-  std::size_t n = 0;
-  vkGetPipelineCacheData(cache_device_, cache_, &n, nullptr);
-  std::string data(n, '\0');
-  if (vkGetPipelineCacheData(cache_device_, cache_, &n, data.data()) == VK_SUCCESS) {
-    const std::string tmp = opt_.pipeline_cache + ".tmp";
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    f.write(data.data(), static_cast<std::streamsize>(n));
-    if (f.flush() && std::rename(tmp.c_str(), opt_.pipeline_cache.c_str()) == 0) adapted("pipeline cache saved to " + opt_.pipeline_cache);
-    else std::remove(tmp.c_str());
-  }
-  cache_ = VK_NULL_HANDLE;
-}
-
-void Replayer::destroy_pipeline_cache(const apitrace::Call& c, const registry::Command& cmd) {
-  CallDecoder d(c, arena_, handles_);
-  if (cache_ && handles_.get(d.uint_of(d.arg(1))) == reinterpret_cast<std::uintptr_t>(cache_)) save_pipeline_cache();
-  generic(c, cmd);
 }
 
 void Replayer::create_template(const apitrace::Call& c, const registry::Command& cmd) {
@@ -454,9 +460,13 @@ Replayer::Handler Replayer::handler(std::string_view n) const {
       {"vkCreateDevice", &Replayer::create_device},
       {"vkCreateInstance", &Replayer::create_instance},
       {"vkCreatePipelineCache", &Replayer::create_pipeline_cache},
+      {"vkCreateSemaphore", &Replayer::create_semaphore},
+      {"vkCreateShaderModule", &Replayer::create_shader_module},
       {"vkCreateSwapchainKHR", &Replayer::create_swapchain},
       {"vkDestroyBuffer", &Replayer::destroy_object},
       {"vkDestroyDevice", &Replayer::destroy_device},
+      {"vkDestroyInstance", &Replayer::destroy_instance},
+      {"vkDeviceWaitIdle", &Replayer::wait_idle},
       {"vkDestroyImage", &Replayer::destroy_object},
       {"vkDestroyPipelineCache", &Replayer::destroy_pipeline_cache},
       {"vkDestroySwapchainKHR", &Replayer::destroy_swapchain},
@@ -464,9 +474,17 @@ Replayer::Handler Replayer::handler(std::string_view n) const {
       {"vkGetDeviceQueue", &Replayer::get_queue},
       {"vkGetDeviceQueue2", &Replayer::get_queue},
       {"vkGetSwapchainImagesKHR", &Replayer::swapchain_images},
+      {"vkQueueBindSparse", &Replayer::submit},
       {"vkQueuePresentKHR", &Replayer::present},
+      {"vkQueueSubmit", &Replayer::submit},
+      {"vkQueueSubmit2", &Replayer::submit},
+      {"vkQueueSubmit2KHR", &Replayer::submit},
+      {"vkQueueWaitIdle", &Replayer::wait_idle},
       {"vkUpdateDescriptorSetWithTemplate", &Replayer::with_template},
       {"vkUpdateDescriptorSetWithTemplateKHR", &Replayer::with_template},
+      {"vkWaitForFences", &Replayer::wait_for_fences},
+      {"vkWaitSemaphores", &Replayer::wait_semaphores},
+      {"vkWaitSemaphoresKHR", &Replayer::wait_semaphores},
   };
   for (const auto& [name, h] : kTable)
     if (name == n) return h;
@@ -475,8 +493,16 @@ Replayer::Handler Replayer::handler(std::string_view n) const {
 }
 
 void Replayer::finish() {
-  for (auto& [device, gpu] : devices_) vkDeviceWaitIdle(device);
+  current_ = nullptr;
+  g_replaying.active = false;
+  for (auto& [device, gpu] : devices_)
+    if (!device_idle(device))
+      throw Error(Errc::bad_record, "the capture's end",
+                  "the device's work did not finish in " + wait_limit() + " (a semaphore nothing signals?)");
   save_pipeline_cache();
+  if (!opt_.pipeline_cache.empty() && !cache_saved_ && opt_.warnings)
+    opt_.warnings("--pipeline-cache", "the capture makes no pipeline cache: " + opt_.pipeline_cache + " not saved");
+  if (!shutdown()) throw Error(Errc::bad_record, "the capture's end", "the device's work did not finish");
   for (auto& [type, u] : used_here_) r_.memory_here.push_back(u);
   for (auto& [type, u] : used_capture_) {
     u.flags = "type " + std::to_string(type) + " " + vk::memory_property_names(capture_.shown_flags(type));
@@ -492,7 +518,7 @@ Invoker find_invoker(const char* name) {
   return it != end && std::strcmp(it->name, name) == 0 ? it->invoke : nullptr;
 }
 
-bool is_vulkan_stream(std::string_view head) {
+StreamKind stream_kind(std::string_view head) {
   std::size_t at = 0;
   auto uint = [&](std::uint64_t& v) {
     v = 0;
@@ -511,15 +537,19 @@ bool is_vulkan_stream(std::string_view head) {
     return true;
   };
   std::uint64_t version = 0, semantic = 0, v = 0;
-  if (!uint(version) || version < 6 || !uint(semantic)) return false;
+  if (!uint(version) || version > 6) return StreamKind::unparsed;
+  // Formats before 6 predate Vulkan captures; a few bytes are no format at all.
+  if (version < 6) return head.size() < 16 ? StreamKind::unparsed : StreamKind::other_api;
+  if (!uint(semantic)) return StreamKind::unparsed;
   for (std::string_view key, value;;) {  // properties, until an empty name
-    if (!string(key)) return false;
+    if (!string(key)) return StreamKind::unparsed;
     if (key.empty()) break;
-    if (!string(value)) return false;
+    if (!string(value)) return StreamKind::unparsed;
   }
   std::string_view name;
-  if (at >= head.size() || head[at++] != 0 || !uint(v) || !uint(v) || !string(name)) return false;  // enter, thread, id
-  return name.substr(0, 2) == "vk";
+  if (at >= head.size() || head[at++] != 0 || !uint(v) || !uint(v) || !string(name))  // enter, thread, id
+    return StreamKind::unparsed;
+  return name.substr(0, 2) == "vk" ? StreamKind::vulkan : StreamKind::other_api;
 }
 
 bool Result::compare_failed() const {
@@ -538,8 +568,14 @@ Result replay(std::unique_ptr<libtrace::Decoder> decoder, const std::string& nam
     while (const apitrace::Call* c = parser.next()) replayer.call(*c);
     replayer.finish();
   } catch (const Error& e) {
-    r.error = e;
+    // A call's position in the stream is the file's: "cube.trace: call 42 ...".
+    const std::string_view where = e.where();
+    const bool in_stream = starts(where, "call ") || starts(where, "the capture's end");
+    r.error = in_stream ? Error(e.code(), name + ": " + e.where(), e.message()) : e;
+    // Work already submitted still runs in the driver's threads.
+    replayer.shutdown();
   }
+  g_replaying.active = false;  // the names go with the parser
   return r;
 }
 

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -74,6 +75,9 @@ class Replayer {
 
   void call(const apitrace::Call& c);
   void finish();
+  // Waits for every device (bounded) and destroys those that finished, then
+  // the instance if they all did; false if work was still running.
+  bool shutdown() noexcept;
 
  private:
   using Handler = void (Replayer::*)(const apitrace::Call&, const registry::Command&);
@@ -100,18 +104,43 @@ class Replayer {
   const Proc& proc(const registry::Command& cmd);
   void skip(const apitrace::Call&, const registry::Command&);
   void create_instance(const apitrace::Call& c, const registry::Command& cmd);
+  void create_shader_module(const apitrace::Call& c, const registry::Command& cmd);
   void enumerate_physical_devices(const apitrace::Call& c, const registry::Command& cmd);
   void create_device(const apitrace::Call& c, const registry::Command& cmd);
   void destroy_device(const apitrace::Call& c, const registry::Command& cmd);
   void get_queue(const apitrace::Call& c, const registry::Command& cmd);
+
+  // cache.cpp
+  void load_pipeline_cache();
   void create_pipeline_cache(const apitrace::Call& c, const registry::Command& cmd);
   void destroy_pipeline_cache(const apitrace::Call& c, const registry::Command& cmd);
   void save_pipeline_cache();
+
+  // replay.cpp
   void create_template(const apitrace::Call& c, const registry::Command& cmd);
   void with_template(const apitrace::Call& c, const registry::Command& cmd);
   void physical_device_info(const apitrace::Call& c);
   void adapted(const std::string& what);
   [[noreturn]] void fail(const apitrace::Call& c, const std::string& why) const;
+
+  // waits.cpp
+  std::uint64_t wait_ns() const;
+  std::string wait_limit() const;  // "10 s"
+  std::string current_call() const;
+  bool queue_idle(VkQueue queue);
+  bool device_idle(VkDevice device);
+  void wait_queue(VkQueue queue);  // throws naming the current call when its work does not finish
+  void submitted(const apitrace::Call& c, VkFence fence);
+  void submit(const apitrace::Call& c, const registry::Command& cmd);
+  void create_semaphore(const apitrace::Call& c, const registry::Command& cmd);
+  // Binary semaphores: what a batch waits on must have a signal pending.
+  void waits_on(const apitrace::Call& c, const VkSemaphore* semaphores, std::uint32_t n);
+  void signals(const VkSemaphore* semaphores, std::uint32_t n);
+  void wait_for_fences(const apitrace::Call& c, const registry::Command& cmd);
+  void wait_semaphores(const apitrace::Call& c, const registry::Command& cmd);
+  void wait_idle(const apitrace::Call& c, const registry::Command& cmd);
+  void destroy_instance(const apitrace::Call& c, const registry::Command& cmd);
+  void end_device(VkDevice device);  // the replay's own objects of a device waited for
 
   // memory.cpp
   void allocate_memory(const apitrace::Call& c, const registry::Command& cmd);
@@ -168,10 +197,15 @@ class Replayer {
   std::map<std::uint32_t, MemoryUse> used_here_, used_capture_;  // by memory type
   VkDevice cache_device_ = VK_NULL_HANDLE;  // --pipeline-cache: the first cache, saved when it goes
   VkPipelineCache cache_ = VK_NULL_HANDLE;
+  std::string cache_data_;  // --pipeline-cache's file, read before the replay
+  bool cache_saved_ = false;
   std::unique_ptr<Window> window_;  // --present window, made at the first present
+  std::unordered_map<VkFence, std::string> signaller_;  // the call that last submitted each fence
+  std::set<VkSemaphore> pending_;                       // binary semaphores signalled and not yet waited on
+  std::set<VkSemaphore> timeline_;                      // timeline semaphores (waits on values: bounded instead)
+  const apitrace::Call* current_ = nullptr;
   std::uint64_t frame_ = 0;
-  std::chrono::steady_clock::time_point frame_start_;
-  bool timing_ = false;
+  std::chrono::steady_clock::time_point frame_start_ = std::chrono::steady_clock::now();
 };
 
 }  // namespace libtrace::replay_trace

@@ -252,3 +252,114 @@ TEST_CASE("the memory types the application saw tell what each object needs") {
   plain.to_real = {0, 1};
   CHECK(plain.shown_flags(1) == VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT);
 }
+
+namespace {
+
+// The problems of a call encoded from `args`, then damaged by `damage` (a
+// value of the parsed call changed, as a flipped byte would).
+std::vector<std::string> damaged_problems(const char* command, void** args,
+                                          void (*damage)(apitrace::Call&, rt::CallDecoder&)) {
+  const std::string path = temp_path();
+  {
+    Stream s(path, {});
+    write_call(s, command, args);
+    s.finish();
+  }
+  InputFile in(path);
+  apitrace::ParserOptions popt;
+  popt.keep_blob_data = true;
+  apitrace::Parser p(open_decoder(in), in.name(), popt);
+  const apitrace::Call* c = p.next();
+  REQUIRE(c);
+  apitrace::Call call = *c;
+  rt::HandleMap handles;
+  for (const apitrace::Value& v : call.values)
+    if (v.kind == apitrace::Kind::pointer) handles.set(v.num.u, v.num.u);
+  rt::Arena arena;
+  {
+    rt::CallDecoder probe(call, arena, handles);
+    damage(call, probe);
+  }
+  rt::CallDecoder d(call, arena, handles);
+  std::vector<std::uint64_t> slots;
+  std::vector<void*> ptrs;
+  d.params(registry::find_command(command)->params(), slots, ptrs);
+  ::unlink(path.c_str());
+  return d.problems();
+}
+
+bool has(const std::vector<std::string>& problems, std::string_view what) {
+  for (const std::string& s : problems)
+    if (s.find(what) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("a count larger than the output array the driver writes is a problem (vkAllocateCommandBuffers)") {
+  auto device = reinterpret_cast<VkDevice>(0x10);
+  VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr,
+                                 reinterpret_cast<VkCommandPool>(0x20), VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
+  const VkCommandBufferAllocateInfo* pai = &ai;
+  VkCommandBuffer made[1] = {reinterpret_cast<VkCommandBuffer>(0x30)};
+  VkCommandBuffer* out = made;
+  void* args[] = {&device, &pai, &out};
+  CHECK(damaged_problems("vkAllocateCommandBuffers", args, [](apitrace::Call&, rt::CallDecoder&) {}).empty());
+  const auto problems = damaged_problems("vkAllocateCommandBuffers", args, [](apitrace::Call& c, rt::CallDecoder& d) {
+    c.values[d.field(d.arg(1), "commandBufferCount")].num.u = 65536;
+  });
+  CHECK(has(problems, "pCommandBuffers holds 1 for a pAllocateInfo->commandBufferCount of 65536"));
+}
+
+TEST_CASE("a NULL array beside a count is a problem where the spec wants one, not where it may be NULL") {
+  auto queue = reinterpret_cast<VkQueue>(0x10);
+  const VkSemaphore wait = reinterpret_cast<VkSemaphore>(0x40);
+  const VkPipelineStageFlags stage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+  const VkCommandBuffer cmd = reinterpret_cast<VkCommandBuffer>(0x30);
+  VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO, nullptr, 1, &wait, &stage, 1, &cmd, 0, nullptr};
+  std::uint32_t one = 1;
+  const VkSubmitInfo* psi = &si;
+  auto fence = reinterpret_cast<VkFence>(0x50);
+  void* args[] = {&queue, &one, &psi, &fence};
+  CHECK(damaged_problems("vkQueueSubmit", args, [](apitrace::Call&, rt::CallDecoder&) {}).empty());
+  const auto problems = damaged_problems("vkQueueSubmit", args, [](apitrace::Call& c, rt::CallDecoder& d) {
+    c.values[d.field(d.arg(2), "pWaitSemaphores")].kind = apitrace::Kind::null;
+  });
+  CHECK(has(problems, "pWaitSemaphores holds 0 for a waitSemaphoreCount of 1"));
+
+  // A buffer write leaves pImageInfo NULL (noautovalidity: the spec says when
+  // it is read).
+  auto device = reinterpret_cast<VkDevice>(0x10);
+  const VkDescriptorBufferInfo bi{reinterpret_cast<VkBuffer>(0x60), 0, VK_WHOLE_SIZE};
+  const VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                               nullptr,
+                               reinterpret_cast<VkDescriptorSet>(0x70),
+                               0,
+                               0,
+                               1,
+                               VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+                               nullptr,
+                               &bi,
+                               nullptr};
+  const VkWriteDescriptorSet* pw = &w;
+  const VkCopyDescriptorSet* none = nullptr;
+  std::uint32_t zero = 0;
+  void* wargs[] = {&device, &one, &pw, &zero, &none};
+  CHECK(damaged_problems("vkUpdateDescriptorSets", wargs, [](apitrace::Call&, rt::CallDecoder&) {}).empty());
+}
+
+TEST_CASE("shader code shorter than its codeSize is a problem (altlen codeSize / 4)") {
+  auto device = reinterpret_cast<VkDevice>(0x10);
+  const std::uint32_t code[5] = {0x07230203u, 0x00010000u, 0, 1, 0};
+  VkShaderModuleCreateInfo ci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, nullptr, 0, sizeof code, code};
+  const VkShaderModuleCreateInfo* pci = &ci;
+  const VkAllocationCallbacks* alloc = nullptr;
+  VkShaderModule made = reinterpret_cast<VkShaderModule>(0x80);
+  VkShaderModule* out = &made;
+  void* args[] = {&device, &pci, &alloc, &out};
+  CHECK(damaged_problems("vkCreateShaderModule", args, [](apitrace::Call&, rt::CallDecoder&) {}).empty());
+  const auto problems = damaged_problems("vkCreateShaderModule", args, [](apitrace::Call& c, rt::CallDecoder& d) {
+    c.values[d.field(d.arg(1), "codeSize")].num.u = 1 << 20;
+  });
+  CHECK(has(problems, "pCode holds 5 for a codeSize / 4 of 262144"));
+}

@@ -27,10 +27,16 @@ struct Options {
   bool compare = false;                // compare frames with the capture's snapshots
   std::string capture_snapshots;       // their folder (default: beside the trace)
   double tolerance = 0;                // largest channel difference (0..255) still a match
-  double min_psnr = 0;                 // or: a PSNR (dB) at least this is a match (0: not used)
-  std::uint64_t first_frame = 1, last_frame = UINT64_MAX;  // the frames that are timed
+  std::optional<double> min_psnr;      // or: a PSNR (dB) at least this is a match
+  // The frames that are timed, each from the end of the one before; frame 1
+  // from the replay's start (with the setup: instance, device, pipelines).
+  std::uint64_t first_frame = 2, last_frame = UINT64_MAX;
   std::string pipeline_cache;          // loaded before, saved after
   bool present_window = false;         // also show the frames in an X11 window
+  // The longest a wait may last (fences, semaphores, idle queues): past it,
+  // what was waited for is taken as never signalled (a call missing from
+  // the capture) and the replay stops.
+  double wait_seconds = 10;
   // Testing: place objects differently than plain suballocation would
   // (every one aligned to 64 KiB, memory types in reverse order); the same
   // pixels are expected.
@@ -73,9 +79,23 @@ struct Result {
   bool compare_failed() const;
 };
 
-// Whether the first bytes of a decompressed trace stream (its header and
-// first call) are a Vulkan capture's: the first call is a vk* command.
-bool is_vulkan_stream(std::string_view head);
+// What the first bytes of a decompressed trace stream (its header and first
+// call) are: a Vulkan capture's (the first call is a vk* command), a trace of
+// another API, or too short or broken to tell (the parser then says why, as
+// every tool's does).
+enum class StreamKind { vulkan, other_api, unparsed };
+StreamKind stream_kind(std::string_view head);
+
+// The call being replayed now, for a tool's fatal-signal handler to say
+// where the process died (a driver that crashes on a value trak cannot
+// check): plain words, read without locks from the handler.
+struct Replaying {
+  bool active = false;  // a call is being replayed (the fields below are its)
+  std::uint64_t call = 0;
+  const char* name = nullptr;
+  std::size_t name_size = 0;
+};
+const volatile Replaying& replaying();
 
 // Replays the whole stream. Throws Error when it cannot start (not a Vulkan
 // capture, no device); a problem during the replay ends it and is returned
