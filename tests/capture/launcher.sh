@@ -18,7 +18,7 @@ for sig in TERM:143 INT:130; do
     "$CAPTURE" --trace "sig$name.trace" -- "$APP" --submits 100000000 > "sig$name.out" 2> "sig$name.err" &
   pid=$!
   i=0
-  until [ "$(wc -c < "sig$name.trace" 2>/dev/null || echo 0)" -gt 20000 ]; do
+  until [ "$(wc -c 2>/dev/null < "sig$name.trace" || echo 0)" -gt 20000 ]; do
     i=$((i + 1)); [ $i -lt 600 ] || { kill -9 $pid; fail "SIG$name: the trace did not grow"; }
     sleep 0.05
   done
@@ -52,7 +52,7 @@ grep -q "^problem: cannot write the snapshot of frame 2: .*s.snapshots" s.err ||
 for bad in 0 abc 1,,2 -1 123456789012345678901; do
   rm -f bad.trace
   with_layer env TRAK_CAPTURE_TRACE="$work/bad.trace" TRAK_CAPTURE_SNAPSHOTS="$bad" \
-    xvfb-run -a -n $((200 + $$ % 700)) vkcube --c 3 > bad.out 2> bad.err ||
+    xvfb-run -a -n "$(display_from)" vkcube --c 3 > bad.out 2> bad.err ||
     { cat bad.err >&2; fail "TRAK_CAPTURE_SNAPSHOTS=$bad breaks vkcube"; }
   grep -q "TRAK_CAPTURE_SNAPSHOTS: .*tracing without snapshots" bad.err || { cat bad.err >&2; fail "no word of $bad"; }
   [ "$(apitrace dump bad.trace 2>/dev/null | grep -c ' vkQueuePresentKHR(')" = 3 ] || fail "$bad: not traced"

@@ -25,7 +25,7 @@ need_xvfb() {
 }
 # -a alone makes parallel tests race for the same display number (one test's
 # server then vanishes under another's windows): each starts its search apart.
-xrun() { xvfb-run -a -n $((100 + $$ % 800)) -s "-screen 0 1280x1024x24 +extension GLX" "$@"; }
+xrun() { xvfb-run -a -n "$(display_from)" -s "-screen 0 1280x1024x24 +extension GLX" "$@"; }
 
 # Entries (tag, hash) of archives, sorted; and per tag counts.
 keys() { python3 "$SRC/foz_entries.py" keys "$@"; }

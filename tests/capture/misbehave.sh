@@ -57,7 +57,7 @@ done
 "$CAPTURE" --trace twice.trace -- "$APP" --submits 100000000 > a.out 2> a.err &
 first=$!
 i=0
-until [ "$(wc -c < twice.trace 2>/dev/null || echo 0)" -gt 4000 ]; do
+until [ "$(wc -c 2>/dev/null < twice.trace || echo 0)" -gt 4000 ]; do
   i=$((i + 1)); [ $i -lt 600 ] || { kill $first; fail "the first run wrote nothing"; }
   sleep 0.05
 done

@@ -22,6 +22,11 @@ case "${TRAK_TEST_ENV:-}" in
   *) fail "unknown TRAK_TEST_ENV $TRAK_TEST_ENV" ;;
 esac
 ENV_DIR=$(cd "$(dirname "$SRC")/env" && pwd)
+# A display number to start xvfb-run -a's search from. From the pid alone,
+# tests running side by side (and a test's several servers) met on one
+# number, and one server vanished under the other's windows: a random
+# start in a wide range makes that rare.
+display_from() { echo $((100 + $(od -An -N2 -tu2 /dev/urandom) % 3000)); }
 # The launcher TOOL as the environment runs it: a script in `work` that runs
 # it through launch.sh, or TOOL itself where the environment is the plain one.
 through_env() {

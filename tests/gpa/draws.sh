@@ -16,6 +16,6 @@ grep -q "trak-gpa: warning: no draw or dispatch was sampled" none.err || { cat n
 
 need_xvfb glmark2 glmark2-x11
 profile gl --per draw -o gl.json -- env MESA_LOADER_DRIVER_OVERRIDE=zink LIBGL_ALWAYS_SOFTWARE=1 \
-  xvfb-run -a -n $((100 + $$ % 800)) -s "-screen 0 640x480x24 +extension GLX" glmark2 -s 320x240 -b build:nframes=5
+  xvfb-run -a -n "$(display_from)" -s "-screen 0 640x480x24 +extension GLX" glmark2 -s 320x240 -b build:nframes=5
 [ "$rc" = 0 ] || { cat gl.err >&2; fail "glmark2 on zink: exit $rc"; }
 [ "$(jq '.samples | length' gl.json)" -ge 5 ] || { cat gl.err >&2; fail "glmark2 on zink: too few draws sampled"; }

@@ -18,7 +18,7 @@ need_xvfb() {
   command -v "$1" >/dev/null || skip "needs $1 (package $2)"
 }
 # -a alone makes parallel tests race for one display number: start apart.
-xrun() { xvfb-run -a -n $((100 + $$ % 800)) -s "-screen 0 1280x1024x24 +extension GLX" "$@"; }
+xrun() { xvfb-run -a -n "$(display_from)" -s "-screen 0 1280x1024x24 +extension GLX" "$@"; }
 # trak-gpa profile ARGS...: its status in $rc, stdout in NAME.out, stderr in NAME.err.
 profile() {
   name=$1; shift

@@ -22,6 +22,6 @@ grep -qx "trak-gpa: [a-z_.]* made a Vulkan device, then died with signal 11 (Seg
 # by a signal.
 need_xvfb glxgears mesa-utils
 profile gears -o gears.json -- env MESA_LOADER_DRIVER_OVERRIDE=zink LIBGL_ALWAYS_SOFTWARE=1 \
-  xvfb-run -a -n $((100 + $$ % 800)) -s "-screen 0 640x480x24 +extension GLX" timeout -s INT 4 glxgears
+  xvfb-run -a -n "$(display_from)" -s "-screen 0 640x480x24 +extension GLX" timeout -s INT 4 glxgears
 [ "$rc" = 124 ] || { cat gears.err >&2; fail "glxgears on zink: timeout's status expected (124), got $rc"; }
 [ "$(jq .frames gears.json)" -gt 0 ] || { cat gears.err >&2; fail "no frames of glxgears"; }
