@@ -12,6 +12,18 @@ frames=$(jq .frames int.json) || fail "no profile: $(cat int.err)"
 expect int.json '(.samples | length) >= .frames' true
 grep -q "profiler cost      unknown" int.err || fail "the summary should say the profile was not closed"
 
+# SIGTERM to trak-gpa itself (timeout(1), a CI runner, a service manager):
+# passed on to the application, and the profile is kept.
+"$GPA" profile -o term.json -- "$WORK" --frames 100000000 > term.out 2> term.err &
+pid=$!
+sleep 5
+kill -TERM $pid
+wait $pid
+rc=$?
+[ "$rc" = 143 ] || { cat term.err >&2; fail "SIGTERM to trak-gpa: status $rc, expected 143"; }
+[ "$(jq .frames term.json)" -gt 0 ] || { cat term.err >&2; fail "SIGTERM to trak-gpa: no frames"; }
+pgrep -f "gpa_work --frames 100000000" > /dev/null && fail "SIGTERM to trak-gpa: the application still runs"
+
 profile crash -- "$WORK" --crash
 [ "$rc" = 139 ] || { cat crash.err >&2; fail "the application's status expected (139), got $rc"; }
 # (The command's first word: gpa_work, or the harness script that runs it.)
