@@ -13,8 +13,15 @@ using detail::hex_byte;
 using detail::kMaxDepth;
 using detail::kMaxValues;
 
+// The failures of the recursive value parsers are out of line: their
+// messages' temporaries would otherwise take room in every frame of a deep
+// nesting (twice the stack per level under ASan).
+void Parser::fail_too_many_values() const { fail("call has more than 16M values (corrupt trace?)"); }
+void Parser::fail_too_deep() const { fail("values nested deeper than " + std::to_string(kMaxDepth) + " levels"); }
+void Parser::fail_value_type(std::uint8_t type) const { fail("unknown value type " + hex_byte(type)); }
+
 std::uint32_t Parser::parse_value(Call& call, unsigned depth) {
-  if (call.values.size() >= kMaxValues) fail("call has more than 16M values (corrupt trace?)");
+  if (call.values.size() >= kMaxValues) fail_too_many_values();
   const auto idx = static_cast<std::uint32_t>(call.values.size());
   call.values.emplace_back();
   parse_value_into(call, idx, depth);
@@ -79,7 +86,7 @@ const StructSig* Parser::parse_struct_sig() {
 // The same grammar as parse_value_into, storing nothing: for callers that
 // only count (trak-stat).
 void Parser::skip_value(unsigned depth) {
-  if (depth > kMaxDepth) fail("values nested deeper than " + std::to_string(kMaxDepth) + " levels");
+  if (depth > kMaxDepth) fail_too_deep();
   const std::uint8_t type = read_byte();
   switch (type) {
     case 0x00:
@@ -122,7 +129,7 @@ void Parser::skip_value(unsigned depth) {
       for (std::uint64_t i = 0; i < n; ++i) read_uint();
       return;
     }
-    default: p_--; fail("unknown value type " + hex_byte(type));
+    default: p_--; fail_value_type(type);
   }
 }
 
@@ -142,7 +149,7 @@ void Parser::parse_children(Call& call, std::uint32_t slot, std::uint64_t n, uns
 }
 
 void Parser::parse_value_into(Call& call, std::uint32_t slot, unsigned depth) {
-  if (depth > kMaxDepth) fail("values nested deeper than " + std::to_string(kMaxDepth) + " levels");
+  if (depth > kMaxDepth) fail_too_deep();
   const std::uint8_t type = read_byte();
   Value& v = call.values[slot];
   switch (type) {
@@ -257,7 +264,7 @@ void Parser::parse_value_into(Call& call, std::uint32_t slot, unsigned depth) {
       }
       return;
     }
-    default: p_--; fail("unknown value type " + hex_byte(type));
+    default: p_--; fail_value_type(type);
   }
 }
 

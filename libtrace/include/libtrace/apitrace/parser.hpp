@@ -146,6 +146,9 @@ class Parser {
   Call* take_call();
   void recycle(Call* call);
   [[noreturn]] void fail(const std::string& why) const;
+  [[noreturn]] [[gnu::noinline, gnu::cold]] void fail_too_many_values() const;
+  [[noreturn]] [[gnu::noinline, gnu::cold]] void fail_too_deep() const;
+  [[noreturn]] [[gnu::noinline, gnu::cold]] void fail_value_type(std::uint8_t type) const;
   const Call* finish_pending();
   void end_between_events();
 

@@ -148,10 +148,8 @@ void CallDecoder::scalar(const Member& m, std::uint32_t v, char* dst) {
       return;  // the application's addresses mean nothing here
     case Type::enum_:
       // A value the enum does not have (a damaged capture) must not reach the driver.
-      if (x.kind == Kind::enumeration && m.enum_info() && !registry::enum_value_name(*m.enum_info(), x.num.i) &&
-          problems_.size() < 8)
-        problems_.push_back(std::string("a value ") + m.enum_info()->name() + " does not have (" + m.name() + " = " +
-                            std::to_string(x.num.i) + ")");
+      if (x.kind == Kind::enumeration && m.enum_info() && !registry::enum_value_name(*m.enum_info(), x.num.i))
+        problem_enum(m, x.num.i);
       store(dst, 4, x.num.u);
       return;
     default:
@@ -190,7 +188,7 @@ void CallDecoder::structure(const registry::Struct& s, std::uint32_t v, void* ds
   if (s.s_type >= 0 && !members.empty()) {
     std::int32_t st = 0;
     std::memcpy(&st, base + members[0].offset, 4);
-    if (st != s.s_type && problems_.size() < 8) problems_.push_back(std::string("a ") + s.name() + " whose sType is " + std::to_string(st));
+    if (st != s.s_type) problem_stype(s, st);
   }
 }
 
@@ -264,8 +262,26 @@ void CallDecoder::check_length(std::span<const Member> members, std::size_t i, s
     return;
   std::uint64_t want = 0;
   if (!count_of(members, i, addr, want)) return;
-  if (want > have && problems_.size() < 8)
-    problems_.push_back(std::string(m.name()) + " holds " + std::to_string(have) + " for a " + m.len() + " of " +
+  if (want > have) problem_length(m, m.len(), have, want);
+}
+
+// The problems' messages are built out of line: their temporaries would
+// otherwise take room in every frame of a deep pNext chain (structure,
+// member, pnext recurse once per link).
+void CallDecoder::problem_enum(const Member& m, std::int64_t value) {
+  if (problems_.size() < 8)
+    problems_.push_back(std::string("a value ") + m.enum_info()->name() + " does not have (" + m.name() + " = " +
+                        std::to_string(value) + ")");
+}
+
+void CallDecoder::problem_stype(const registry::Struct& s, std::int32_t s_type) {
+  if (problems_.size() < 8)
+    problems_.push_back(std::string("a ") + s.name() + " whose sType is " + std::to_string(s_type));
+}
+
+void CallDecoder::problem_length(const Member& m, std::string_view len, std::uint64_t have, std::uint64_t want) {
+  if (problems_.size() < 8)
+    problems_.push_back(std::string(m.name()) + " holds " + std::to_string(have) + " for a " + std::string(len) + " of " +
                         std::to_string(want));
 }
 
