@@ -12,12 +12,12 @@
 #include <string_view>
 
 #include "foz_cli.hpp"
-#include "trace_cli.hpp"
 #include "libtrace/foz/archive.hpp"
 #include "libtrace/replay/vma/replay.hpp"
 #include "libtrace/vk/device.hpp"
 #include "libtrace/vma/sim.hpp"
 #include "tool_main.hpp"
+#include "trace_cli.hpp"
 
 namespace {
 
@@ -144,8 +144,10 @@ Exit status: 0 replayed (allocations that fail on this device are counted, not e
         if (given) throw tools::UsageError(std::string(name) + " applies to VMA recordings, not to captures");
       return tools::run_trace(trace, input, std::move(sniffed.stream), in.name(), device, foz.opt.pipeline_cache, json);
     }
-    if (!foz.opt.pipeline_cache.empty()) throw tools::UsageError("--pipeline-cache applies to .foz archives and captures");
-    for (const char* name : {"--snapshot", "--snapshot-dir", "--compare", "--tolerance", "--min-psnr", "--frames", "--loop", "--present", "--shuffle-memory", "--stage-updates"})
+    if (!foz.opt.pipeline_cache.empty())
+      throw tools::UsageError("--pipeline-cache applies to .foz archives and captures");
+    for (const char* name : {"--snapshot", "--snapshot-dir", "--compare", "--tolerance", "--min-psnr", "--frames",
+                             "--loop", "--present", "--shuffle-memory", "--stage-updates"})
       if (app.get_option(name)->count())
         throw tools::UsageError(std::string(name) + " applies to Vulkan captures (trak-capture --trace)");
     if (sniffed.format != libtrace::Format::vma_recording)

@@ -104,7 +104,8 @@ inline void add_trace_options(CLI::App& app, TraceCli& t) {
                  "Captures: time frames A to B (from 1; frame 1 holds the setup), or frame N alone (default 2 to "
                  "the end)")
       ->type_name("A-B|N");
-  app.add_option("--present", t.present, "Captures: offscreen (default), or window: also show the frames in an X11 window")
+  app.add_option("--present", t.present,
+                 "Captures: offscreen (default), or window: also show the frames in an X11 window")
       ->check(CLI::IsMember({"offscreen", "window"}));
   app.add_option("--loop", t.loop, "Captures: replay N times, the timed frames of every pass in the figures")
       ->type_name("N")
@@ -191,7 +192,8 @@ inline int run_trace(TraceCli& t, const std::string& input, std::unique_ptr<libt
       o.warnings("--snapshot " + std::to_string(f),
                  "the capture has " + frames + ": frame " + std::to_string(f) + " never came");
   if (o.compare && r.checks.empty())
-    throw libtrace::Error(libtrace::Errc::io, o.capture_snapshots, "--compare: the capture has no snapshots to compare with");
+    throw libtrace::Error(libtrace::Errc::io, o.capture_snapshots,
+                          "--compare: the capture has no snapshots to compare with");
   return r.compare_failed() ? kFramesDiffer : kOk;
 }
 

@@ -26,11 +26,12 @@ struct File {
 // Where red and blue are in a pixel of the formats snapshots read.
 bool channel_order(VkFormat f, int& r, int& b) {
   switch (f) {
-    case VK_FORMAT_B8G8R8A8_UNORM: case VK_FORMAT_B8G8R8A8_SRGB: r = 2, b = 0; return true;
-    case VK_FORMAT_R8G8B8A8_UNORM: case VK_FORMAT_R8G8B8A8_SRGB: case VK_FORMAT_A8B8G8R8_UNORM_PACK32:
-    case VK_FORMAT_A8B8G8R8_SRGB_PACK32:
-      r = 0, b = 2;
-      return true;
+    case VK_FORMAT_B8G8R8A8_UNORM:
+    case VK_FORMAT_B8G8R8A8_SRGB: r = 2, b = 0; return true;
+    case VK_FORMAT_R8G8B8A8_UNORM:
+    case VK_FORMAT_R8G8B8A8_SRGB:
+    case VK_FORMAT_A8B8G8R8_UNORM_PACK32:
+    case VK_FORMAT_A8B8G8R8_SRGB_PACK32: r = 0, b = 2; return true;
     default: return false;
   }
 }
@@ -63,7 +64,8 @@ bool read_rows(png_structp png, png_infop info, std::FILE* f, Rgb* out) {
   if (png_get_rowbytes(png, info) != std::size_t{out->width} * 3 || out->width > (1u << 16) || out->height > (1u << 16))
     return false;
   out->pixels.resize(std::size_t{out->width} * out->height * 3);
-  for (std::uint32_t y = 0; y < out->height; ++y) png_read_row(png, out->pixels.data() + std::size_t{y} * out->width * 3, nullptr);
+  for (std::uint32_t y = 0; y < out->height; ++y)
+    png_read_row(png, out->pixels.data() + std::size_t{y} * out->width * 3, nullptr);
   png_read_end(png, nullptr);
   return true;
 }

@@ -201,7 +201,8 @@ std::vector<EnvEdit> layer_environment(const std::string& name, const std::strin
 }
 
 void add_layer_folder(const std::string& dir) {
-  const char* var = std::getenv("VK_LAYER_PATH") && *std::getenv("VK_LAYER_PATH") ? "VK_LAYER_PATH" : "VK_ADD_LAYER_PATH";
+  const char* var =
+      std::getenv("VK_LAYER_PATH") && *std::getenv("VK_LAYER_PATH") ? "VK_LAYER_PATH" : "VK_ADD_LAYER_PATH";
   const std::string old = env_or(var, "");
   ::setenv(var, (old.empty() ? dir : dir + ":" + old).c_str(), 1);
 }

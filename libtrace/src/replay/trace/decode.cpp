@@ -16,9 +16,21 @@ using registry::Type;
 
 void store(char* dst, std::size_t n, std::uint64_t v) {
   switch (n) {
-    case 1: { const auto x = static_cast<std::uint8_t>(v); std::memcpy(dst, &x, 1); return; }
-    case 2: { const auto x = static_cast<std::uint16_t>(v); std::memcpy(dst, &x, 2); return; }
-    case 4: { const auto x = static_cast<std::uint32_t>(v); std::memcpy(dst, &x, 4); return; }
+    case 1: {
+      const auto x = static_cast<std::uint8_t>(v);
+      std::memcpy(dst, &x, 1);
+      return;
+    }
+    case 2: {
+      const auto x = static_cast<std::uint16_t>(v);
+      std::memcpy(dst, &x, 2);
+      return;
+    }
+    case 4: {
+      const auto x = static_cast<std::uint32_t>(v);
+      std::memcpy(dst, &x, 4);
+      return;
+    }
     default: std::memcpy(dst, &v, 8); return;
   }
 }
@@ -27,9 +39,14 @@ std::size_t scalar_size(const Member& m) {
   switch (m.type) {
     case Type::u8: return 1;
     case Type::u16: return 2;
-    case Type::u32: case Type::s32: case Type::f32: case Type::bool32: case Type::enum_: return 4;
+    case Type::u32:
+    case Type::s32:
+    case Type::f32:
+    case Type::bool32:
+    case Type::enum_: return 4;
     case Type::bitmask: return m.enum_info() && m.enum_info()->is_64bit ? 8 : 4;
-    case Type::struct_: case Type::union_: return m.nested() ? m.nested()->size : 0;
+    case Type::struct_:
+    case Type::union_: return m.nested() ? m.nested()->size : 0;
     case Type::other: return m.pointer_depth ? 0 : m.size;
     default: return 8;
   }
@@ -59,7 +76,8 @@ std::uint64_t CallDecoder::uint_of(std::uint32_t v) const {
   const apitrace::Value& x = call_.values[v];
   switch (x.kind) {
     case Kind::array: return x.count ? uint_of(x.first) : 0;  // `&value`
-    case Kind::float32: case Kind::float64: return static_cast<std::uint64_t>(x.num.d);
+    case Kind::float32:
+    case Kind::float64: return static_cast<std::uint64_t>(x.num.d);
     case Kind::null: return 0;
     default: return x.num.u;
   }
@@ -99,7 +117,8 @@ std::uint64_t CallDecoder::handle(std::uint64_t captured, const Member& m) {
 // that still parses puts values under the wrong members.
 static bool fits(const Member& m, Kind k, bool element) {
   if (k == Kind::null) return true;
-  if (m.fixed_count && m.pointer_depth == 0 && !element) return k == Kind::array || (m.type == Type::char_ptr && k == Kind::string);
+  if (m.fixed_count && m.pointer_depth == 0 && !element)
+    return k == Kind::array || (m.type == Type::char_ptr && k == Kind::string);
   if (m.pointer_depth > 0 && !element) {
     switch (k) {
       case Kind::array: return true;
@@ -110,14 +129,21 @@ static bool fits(const Member& m, Kind k, bool element) {
     }
   }
   switch (m.type) {
-    case Type::u8: case Type::u16: case Type::u32: case Type::u64: case Type::s32: case Type::s64: case Type::size:
-      return k == Kind::uint || k == Kind::sint;
+    case Type::u8:
+    case Type::u16:
+    case Type::u32:
+    case Type::u64:
+    case Type::s32:
+    case Type::s64:
+    case Type::size: return k == Kind::uint || k == Kind::sint;
     case Type::bool32: return k == Kind::boolean;
-    case Type::f32: case Type::f64: return k == Kind::float32 || k == Kind::float64;
+    case Type::f32:
+    case Type::f64: return k == Kind::float32 || k == Kind::float64;
     case Type::enum_: return k == Kind::enumeration || k == Kind::sint || k == Kind::uint;
     case Type::bitmask: return k == Kind::bitmask || k == Kind::uint;
     case Type::handle: return k == Kind::pointer || k == Kind::uint;
-    case Type::struct_: case Type::union_: return k == Kind::structure;
+    case Type::struct_:
+    case Type::union_: return k == Kind::structure;
     case Type::other: return k == Kind::blob;
     case Type::char_ptr: return k == Kind::string || k == Kind::array;
     default: return true;
@@ -135,7 +161,8 @@ void CallDecoder::scalar(const Member& m, std::uint32_t v, char* dst) {
       return;
     }
     case Type::f64: std::memcpy(dst, &x.num.d, 8); return;
-    case Type::struct_: case Type::union_:
+    case Type::struct_:
+    case Type::union_:
       if (m.nested()) structure(*m.nested(), v, dst);
       return;
     case Type::handle:
@@ -144,8 +171,10 @@ void CallDecoder::scalar(const Member& m, std::uint32_t v, char* dst) {
     case Type::other:
       if (x.kind == Kind::blob) std::memcpy(dst, call_.bytes.data() + x.data, std::min<std::size_t>(x.len, m.size));
       return;
-    case Type::function_ptr: case Type::void_ptr: case Type::char_ptr: case Type::pnext:
-      return;  // the application's addresses mean nothing here
+    case Type::function_ptr:
+    case Type::void_ptr:
+    case Type::char_ptr:
+    case Type::pnext: return;  // the application's addresses mean nothing here
     case Type::enum_:
       // A value the enum does not have (a damaged capture) must not reach the driver.
       if (x.kind == Kind::enumeration && m.enum_info() && !registry::enum_value_name(*m.enum_info(), x.num.i))
@@ -154,8 +183,8 @@ void CallDecoder::scalar(const Member& m, std::uint32_t v, char* dst) {
       return;
     default:
       if (x.kind == Kind::null) return;
-      store(dst, scalar_size(m), x.kind == Kind::float32 || x.kind == Kind::float64 ? static_cast<std::uint64_t>(x.num.d)
-                                                                                    : x.num.u);
+      store(dst, scalar_size(m),
+            x.kind == Kind::float32 || x.kind == Kind::float64 ? static_cast<std::uint64_t>(x.num.d) : x.num.u);
       return;
   }
 }
@@ -251,9 +280,12 @@ void CallDecoder::check_length(std::span<const Member> members, std::size_t i, s
   const apitrace::Value& x = call_.values[v];
   const bool output = m.pointer_depth >= 1 && !m.is_const;
   std::uint64_t have = 0;
-  if (x.kind == Kind::array) have = x.count;
-  else if (x.kind == Kind::blob) have = m.type == Type::void_ptr || m.type == Type::u8 ? x.len : x.len / std::max<std::size_t>(1, scalar_size(m));
-  else if (x.kind == Kind::string) have = x.len;
+  if (x.kind == Kind::array)
+    have = x.count;
+  else if (x.kind == Kind::blob)
+    have = m.type == Type::void_ptr || m.type == Type::u8 ? x.len : x.len / std::max<std::size_t>(1, scalar_size(m));
+  else if (x.kind == Kind::string)
+    have = x.len;
   else if (x.kind == Kind::pointer && output && m.type == Type::handle)
     have = 1;  // `&handle`
   else if ((x.kind == Kind::null || x.kind == Kind::pointer) && !m.optional)
@@ -281,12 +313,13 @@ void CallDecoder::problem_stype(const registry::Struct& s, std::int32_t s_type) 
 
 void CallDecoder::problem_length(const Member& m, std::string_view len, std::uint64_t have, std::uint64_t want) {
   if (problems_.size() < 8)
-    problems_.push_back(std::string(m.name()) + " holds " + std::to_string(have) + " for a " + std::string(len) + " of " +
-                        std::to_string(want));
+    problems_.push_back(std::string(m.name()) + " holds " + std::to_string(have) + " for a " + std::string(len) +
+                        " of " + std::to_string(want));
 }
 
 void CallDecoder::mismatch(const Member& m) {
-  if (problems_.size() < 8) problems_.push_back(std::string("a value of the wrong kind for ") + m.name() + " (damaged?)");
+  if (problems_.size() < 8)
+    problems_.push_back(std::string("a value of the wrong kind for ") + m.name() + " (damaged?)");
 }
 
 void CallDecoder::member(const Member& m, std::uint32_t v, char* dst, bool is_param) {
@@ -317,7 +350,8 @@ void CallDecoder::member(const Member& m, std::uint32_t v, char* dst, bool is_pa
     }
     if (m.type == Type::char_ptr) {
       if (x.kind == Kind::string)
-        std::memcpy(out, call_.bytes.data() + x.data, std::min<std::size_t>(x.len, m.fixed_count ? m.fixed_count - 1 : 0));
+        std::memcpy(out, call_.bytes.data() + x.data,
+                    std::min<std::size_t>(x.len, m.fixed_count ? m.fixed_count - 1 : 0));
       return;
     }
     std::uint32_t c = x.kind == Kind::array ? x.first : kNil;
@@ -416,18 +450,18 @@ const void* CallDecoder::template_data(const TemplateLayout& layout, std::uint32
   std::size_t end = 0;
   for (const auto& e : layout.entries) {
     if (!e.count) continue;
-    const std::size_t size = e.type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK ? e.count
-                             : (e.type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER || e.type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER ||
-                                e.type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC ||
-                                e.type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC)
-                                 ? sizeof(VkDescriptorBufferInfo)
-                             : (e.type == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER ||
-                                e.type == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER ||
-                                e.type == VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR)
-                                 ? sizeof(std::uint64_t)
-                                 : sizeof(VkDescriptorImageInfo);
-    const std::size_t last = e.type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK ? e.offset + e.count
-                                                                               : e.offset + (e.count - 1) * e.stride + size;
+    const std::size_t size =
+        e.type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK ? e.count
+        : (e.type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER || e.type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER ||
+           e.type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC || e.type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC)
+            ? sizeof(VkDescriptorBufferInfo)
+        : (e.type == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER || e.type == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER ||
+           e.type == VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR)
+            ? sizeof(std::uint64_t)
+            : sizeof(VkDescriptorImageInfo);
+    const std::size_t last = e.type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK
+                                 ? e.offset + e.count
+                                 : e.offset + (e.count - 1) * e.stride + size;
     end = std::max(end, last);
   }
   char* block = static_cast<char*>(arena_.alloc(end));
@@ -438,20 +472,20 @@ const void* CallDecoder::template_data(const TemplateLayout& layout, std::uint32
     if (ev == kNil) break;
     const apitrace::Value& x = call_.values[ev];
     if (e.type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK) {
-      if (x.kind == Kind::blob) std::memcpy(block + e.offset, call_.bytes.data() + x.data, std::min<std::size_t>(x.len, e.count));
+      if (x.kind == Kind::blob)
+        std::memcpy(block + e.offset, call_.bytes.data() + x.data, std::min<std::size_t>(x.len, e.count));
     } else if (x.kind == Kind::array) {
       std::uint32_t c = x.first;
       for (std::uint32_t k = 0; k < e.count && c != kNil; ++k, c = call_.values[c].next) {
         char* dst = block + e.offset + k * e.stride;
         switch (e.type) {
-          case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER: case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
-          case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC: case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC:
-            structure(*buffer, c, dst);
-            break;
-          case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER: case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER:
-          case VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR:
-            store(dst, 8, handles_.get(call_.values[c].num.u));
-            break;
+          case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER:
+          case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
+          case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC:
+          case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC: structure(*buffer, c, dst); break;
+          case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER:
+          case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER:
+          case VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR: store(dst, 8, handles_.get(call_.values[c].num.u)); break;
           default: structure(*image, c, dst); break;
         }
       }

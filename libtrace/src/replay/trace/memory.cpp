@@ -24,7 +24,9 @@ constexpr VkMemoryPropertyFlags kHost = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
 constexpr VkDeviceSize kBlockSize = 64ull << 20;
 
 // A member of a recorded struct value by name (the raw value: captured handles stay captured).
-std::uint64_t member_of(const CallDecoder& d, std::uint32_t v, std::string_view name) { return d.uint_of(d.field(v, name)); }
+std::uint64_t member_of(const CallDecoder& d, std::uint32_t v, std::string_view name) {
+  return d.uint_of(d.field(v, name));
+}
 
 }  // namespace
 
@@ -60,7 +62,8 @@ std::uint32_t Replayer::choose_type(VkPhysicalDevice gpu, std::uint32_t bits, Vk
     return UINT32_MAX;
   };
   for (const VkMemoryPropertyFlags need :
-       {want | ((want & kHost) ? VkMemoryPropertyFlags{VK_MEMORY_PROPERTY_HOST_COHERENT_BIT} : 0u), want, want & kHost, 0u})
+       {want | ((want & kHost) ? VkMemoryPropertyFlags{VK_MEMORY_PROPERTY_HOST_COHERENT_BIT} : 0u), want, want & kHost,
+        0u})
     if (const std::uint32_t t = pick(need); t != UINT32_MAX) return t;
   return UINT32_MAX;
 }
@@ -93,7 +96,8 @@ Block& Replayer::block_for(const apitrace::Call& c, VkDevice device, std::uint32
   VkPhysicalDeviceMemoryProperties mem{};
   vkGetPhysicalDeviceMemoryProperties(devices_.at(device), &mem);
   void* p = nullptr;
-  if ((mem.memoryTypes[type].propertyFlags & kHost) && vkMapMemory(device, b->memory, 0, VK_WHOLE_SIZE, 0, &p) == VK_SUCCESS)
+  if ((mem.memoryTypes[type].propertyFlags & kHost) &&
+      vkMapMemory(device, b->memory, 0, VK_WHOLE_SIZE, 0, &p) == VK_SUCCESS)
     b->mapped = static_cast<char*>(p);
   const auto at = b->ranges->find(request);
   if (!at) fail(c, "an object larger than its own block");
@@ -123,8 +127,8 @@ void Replayer::place(const apitrace::Call& c, VkDevice device, std::uint64_t obj
   // Through the device's own pointers: on a Vulkan 1.0 instance (vkcube's)
   // the loader has trampolines for vkGet*MemoryRequirements2 that lead
   // nowhere. Without them nothing can require dedicated memory.
-  const auto image2 = reinterpret_cast<PFN_vkGetImageMemoryRequirements2>(
-      vkGetDeviceProcAddr(device, "vkGetImageMemoryRequirements2"));
+  const auto image2 =
+      reinterpret_cast<PFN_vkGetImageMemoryRequirements2>(vkGetDeviceProcAddr(device, "vkGetImageMemoryRequirements2"));
   const auto buffer2 = reinterpret_cast<PFN_vkGetBufferMemoryRequirements2>(
       vkGetDeviceProcAddr(device, "vkGetBufferMemoryRequirements2"));
   if (image && image2) {
@@ -148,9 +152,8 @@ void Replayer::place(const apitrace::Call& c, VkDevice device, std::uint64_t obj
   // --shuffle-memory (tests): every object at a larger alignment than it asks for.
   const VkDeviceSize alignment = opt_.shuffle_memory ? std::max<VkDeviceSize>(req.alignment, 64 * 1024) : req.alignment;
   VkDeviceSize offset = 0;
-  Block& b = block_for(c, device, type, req.size, alignment,
-                       image ? alloc::Kind::image_unknown : alloc::Kind::buffer, dedicated.requiresDedicatedAllocation,
-                       offset);
+  Block& b = block_for(c, device, type, req.size, alignment, image ? alloc::Kind::image_unknown : alloc::Kind::buffer,
+                       dedicated.requiresDedicatedAllocation, offset);
   ObjectMemory om;
   om.block = &b;
   om.offset = offset;
@@ -274,8 +277,14 @@ void Replayer::upload(const apitrace::Call& c, VkDevice device, VkBuffer dst, co
     }
   } s{device, pool};
   if (bytes) {
-    const VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, nullptr, 0, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
-                                 VK_SHARING_MODE_EXCLUSIVE, 0, nullptr};
+    const VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+                                 nullptr,
+                                 0,
+                                 bytes,
+                                 VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                                 VK_SHARING_MODE_EXCLUSIVE,
+                                 0,
+                                 nullptr};
     vk::check(vkCreateBuffer(device, &bci, nullptr, &s.buffer), "vkCreateBuffer");
     VkMemoryRequirements req{};
     vkGetBufferMemoryRequirements(device, s.buffer, &req);
@@ -294,8 +303,10 @@ void Replayer::upload(const apitrace::Call& c, VkDevice device, VkBuffer dst, co
   const VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, nullptr,
                                        VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT, nullptr};
   vkBeginCommandBuffer(s.cmd, &begin);
-  if (bytes) vkCmdCopyBuffer(s.cmd, s.buffer, dst, static_cast<std::uint32_t>(regions.size()), regions.data());
-  else vkCmdFillBuffer(s.cmd, dst, 0, VK_WHOLE_SIZE, 0);
+  if (bytes)
+    vkCmdCopyBuffer(s.cmd, s.buffer, dst, static_cast<std::uint32_t>(regions.size()), regions.data());
+  else
+    vkCmdFillBuffer(s.cmd, dst, 0, VK_WHOLE_SIZE, 0);
   // What the application submits next reads it.
   const VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_TRANSFER_WRITE_BIT,
                                 VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT};

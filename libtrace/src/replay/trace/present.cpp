@@ -50,9 +50,20 @@ void Replayer::swapchain_images(const apitrace::Call& c, const registry::Command
   Swapchain& sc = it->second;
   const VkDevice dev = sc.device;
   while (sc.images.size() < recorded.size()) {
-    const VkImageCreateInfo ci{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO, nullptr, 0, VK_IMAGE_TYPE_2D, sc.format,
-                               {sc.extent.width, sc.extent.height, 1}, 1, sc.layers, VK_SAMPLE_COUNT_1_BIT,
-                               VK_IMAGE_TILING_OPTIMAL, sc.usage, VK_SHARING_MODE_EXCLUSIVE, 0, nullptr,
+    const VkImageCreateInfo ci{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+                               nullptr,
+                               0,
+                               VK_IMAGE_TYPE_2D,
+                               sc.format,
+                               {sc.extent.width, sc.extent.height, 1},
+                               1,
+                               sc.layers,
+                               VK_SAMPLE_COUNT_1_BIT,
+                               VK_IMAGE_TILING_OPTIMAL,
+                               sc.usage,
+                               VK_SHARING_MODE_EXCLUSIVE,
+                               0,
+                               nullptr,
                                VK_IMAGE_LAYOUT_UNDEFINED};
     VkImage image = VK_NULL_HANDLE;
     if (vkCreateImage(dev, &ci, nullptr, &image) != VK_SUCCESS) fail(c, "cannot make a swapchain image");
@@ -67,7 +78,8 @@ void Replayer::swapchain_images(const apitrace::Call& c, const registry::Command
     sc.images.push_back(image);
     sc.memories.push_back(mem);
   }
-  for (std::size_t i = 0; i < recorded.size(); ++i) handles_.set(recorded[i], reinterpret_cast<std::uintptr_t>(sc.images[i]));
+  for (std::size_t i = 0; i < recorded.size(); ++i)
+    handles_.set(recorded[i], reinterpret_cast<std::uintptr_t>(sc.images[i]));
 }
 
 void Replayer::destroy_swapchain(const apitrace::Call& c, const registry::Command&) {
@@ -80,12 +92,13 @@ void Replayer::destroy_swapchain(const apitrace::Call& c, const registry::Comman
   swapchains_.erase(it);
 }
 
-void Replayer::signal(VkDevice device, VkSemaphore semaphore, VkFence fence, const VkSemaphore* waits, std::uint32_t n) {
+void Replayer::signal(VkDevice device, VkSemaphore semaphore, VkFence fence, const VkSemaphore* waits,
+                      std::uint32_t n) {
   const auto q = device_queue_.find(device);
   if (q == device_queue_.end()) return;
   const std::vector<VkPipelineStageFlags> stages(n, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
-  const VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO, nullptr, n, waits, stages.data(), 0, nullptr,
-                        semaphore ? 1u : 0u, &semaphore};
+  const VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO, nullptr,   n, waits, stages.data(), 0, nullptr,
+                        semaphore ? 1u : 0u,           &semaphore};
   vkQueueSubmit(q->second, 1, &si, fence);
 }
 
@@ -119,7 +132,8 @@ void Replayer::present(const apitrace::Call& c, const registry::Command&) {
   waits_on(c, info.pWaitSemaphores, info.waitSemaphoreCount);
   ++frame_;
   if (vkQueueInsertDebugUtilsLabelEXT) {  // for profilers: where the frame ended
-    const VkDebugUtilsLabelEXT label{VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT, nullptr, vk::kFrameEndLabel, {0, 0, 0, 0}};
+    const VkDebugUtilsLabelEXT label{
+        VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT, nullptr, vk::kFrameEndLabel, {0, 0, 0, 0}};
     vkQueueInsertDebugUtilsLabelEXT(queue, &label);
   }
   const bool timed = frame_ >= opt_.first_frame && frame_ <= opt_.last_frame;
@@ -140,7 +154,8 @@ void Replayer::present(const apitrace::Call& c, const registry::Command&) {
     const auto sc = swapchains_.find(shown.empty() ? 0 : shown[0]);
     if (sc != swapchains_.end() && info.pImageIndices && info.pImageIndices[0] < sc->second.images.size()) {
       if (!window_) {
-        window_ = std::make_unique<Window>(instance_, devices_.at(device), device, queue, q->second.second, sc->second.extent);
+        window_ = std::make_unique<Window>(instance_, devices_.at(device), device, queue, q->second.second,
+                                           sc->second.extent);
         adapted("frames shown in an X11 window too");
       }
       window_->show(sc->second.images[info.pImageIndices[0]], sc->second.extent);
@@ -185,8 +200,14 @@ void Replayer::snapshot(VkQueue queue, const Swapchain& sc, std::uint32_t index,
   }
   const VkExtent2D ex = sc.extent;
   const VkDeviceSize size = VkDeviceSize{ex.width} * ex.height * 4;
-  const VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, nullptr, 0, size, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                               VK_SHARING_MODE_EXCLUSIVE, 0, nullptr};
+  const VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+                               nullptr,
+                               0,
+                               size,
+                               VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                               VK_SHARING_MODE_EXCLUSIVE,
+                               0,
+                               nullptr};
   VkBuffer buffer = VK_NULL_HANDLE;
   vk::check(vkCreateBuffer(dev, &bci, nullptr, &buffer), "vkCreateBuffer");
   struct Cleanup {
@@ -213,10 +234,16 @@ void Replayer::snapshot(VkQueue queue, const Swapchain& sc, std::uint32_t index,
   const VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, nullptr,
                                        VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT, nullptr};
   vkBeginCommandBuffer(k.cmd, &begin);
-  VkImageMemoryBarrier barrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER, nullptr, VK_ACCESS_MEMORY_WRITE_BIT,
-                               VK_ACCESS_TRANSFER_READ_BIT, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
-                               VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_QUEUE_FAMILY_IGNORED, VK_QUEUE_FAMILY_IGNORED,
-                               sc.images[index], {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1}};
+  VkImageMemoryBarrier barrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+                               nullptr,
+                               VK_ACCESS_MEMORY_WRITE_BIT,
+                               VK_ACCESS_TRANSFER_READ_BIT,
+                               VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
+                               VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                               VK_QUEUE_FAMILY_IGNORED,
+                               VK_QUEUE_FAMILY_IGNORED,
+                               sc.images[index],
+                               {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1}};
   vkCmdPipelineBarrier(k.cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
                        nullptr, 1, &barrier);
   const VkBufferImageCopy copy{0, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {ex.width, ex.height, 1}};

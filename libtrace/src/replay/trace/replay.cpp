@@ -25,14 +25,28 @@ bool starts(std::string_view s, std::string_view p) { return s.substr(0, p.size(
 // Queries whose answers the replay does not need, and the application's
 // memory calls (objects get memory of the replay's own).
 bool skipped(std::string_view n) {
-  for (const char* p : {"vkGetPhysicalDevice", "vkEnumerateDevice", "vkEnumerateInstance", "vkGetBufferMemoryRequirements",
-                        "vkGetImageMemoryRequirements", "vkGetImageSparseMemoryRequirements",
-                        "vkGetDeviceBufferMemoryRequirements", "vkGetDeviceImageMemoryRequirements",
-                        "vkGetImageSubresourceLayout", "vkGetPipelineCacheData", "vkMapMemory", "vkUnmapMemory",
-                        "vkFlushMappedMemoryRanges", "vkInvalidateMappedMemoryRanges", "vkFreeMemory",
-                        "vkGetDeviceMemoryCommitment", "vkDestroySurfaceKHR", "vkGetMemoryFdPropertiesKHR",
-                        "vkGetSwapchainStatusKHR", "vkGetDeviceGroupPresentCapabilitiesKHR",
-                        "vkGetDeviceGroupSurfacePresentModesKHR", "vkEnumeratePhysicalDeviceGroups"})
+  for (const char* p : {"vkGetPhysicalDevice",
+                        "vkEnumerateDevice",
+                        "vkEnumerateInstance",
+                        "vkGetBufferMemoryRequirements",
+                        "vkGetImageMemoryRequirements",
+                        "vkGetImageSparseMemoryRequirements",
+                        "vkGetDeviceBufferMemoryRequirements",
+                        "vkGetDeviceImageMemoryRequirements",
+                        "vkGetImageSubresourceLayout",
+                        "vkGetPipelineCacheData",
+                        "vkMapMemory",
+                        "vkUnmapMemory",
+                        "vkFlushMappedMemoryRanges",
+                        "vkInvalidateMappedMemoryRanges",
+                        "vkFreeMemory",
+                        "vkGetDeviceMemoryCommitment",
+                        "vkDestroySurfaceKHR",
+                        "vkGetMemoryFdPropertiesKHR",
+                        "vkGetSwapchainStatusKHR",
+                        "vkGetDeviceGroupPresentCapabilitiesKHR",
+                        "vkGetDeviceGroupSurfacePresentModesKHR",
+                        "vkEnumeratePhysicalDeviceGroups"})
     if (starts(n, p)) return true;
   return false;
 }
@@ -105,13 +119,20 @@ const Replayer::Route& Replayer::route(const apitrace::Call& c) {
   Route& r = it->second;
   if (!fresh) return r;
   const std::string_view name = c.name();
-  if (name == "trakPhysicalDevice") r.way = Route::physical_device;
-  else if (name == "trakUpdateBuffer" || name == "trakUpdateImage") r.way = Route::update;
-  else if (name == "trakSnapshot") r.way = Route::snapshot;
-  else if (starts(name, "trak")) r.way = Route::own_other;
-  else if (!(r.cmd = registry::find_command(name))) r.way = starts(name, "vk") ? Route::unknown : Route::not_vulkan;
-  else if ((r.handler = handler(name))) r.way = Route::handled;
-  else r.way = skipped(name) ? Route::skipped : Route::generic;
+  if (name == "trakPhysicalDevice")
+    r.way = Route::physical_device;
+  else if (name == "trakUpdateBuffer" || name == "trakUpdateImage")
+    r.way = Route::update;
+  else if (name == "trakSnapshot")
+    r.way = Route::snapshot;
+  else if (starts(name, "trak"))
+    r.way = Route::own_other;
+  else if (!(r.cmd = registry::find_command(name)))
+    r.way = starts(name, "vk") ? Route::unknown : Route::not_vulkan;
+  else if ((r.handler = handler(name)))
+    r.way = Route::handled;
+  else
+    r.way = skipped(name) ? Route::skipped : Route::generic;
   return r;
 }
 
@@ -135,9 +156,12 @@ void Replayer::call(const apitrace::Call& c) {
     default: break;
   }
   if (c.flags & apitrace::kCallIncomplete) return;  // never returned at capture (the application was killed)
-  if (r.way == Route::handled) (this->*r.handler)(c, *r.cmd);
-  else if (r.way == Route::skipped) skip(c, *r.cmd);
-  else generic(c, *r.cmd);
+  if (r.way == Route::handled)
+    (this->*r.handler)(c, *r.cmd);
+  else if (r.way == Route::skipped)
+    skip(c, *r.cmd);
+  else
+    generic(c, *r.cmd);
   arena_.clear();
 }
 
@@ -234,8 +258,10 @@ void Replayer::create_instance(const apitrace::Call& c, const registry::Command&
     // it), and with --present window the xcb one trak-replay's window uses.
     const bool window = e != "VK_KHR_surface" && e.size() > 8 && e.substr(e.size() - 8) == "_surface" &&
                         !(opt_.present_window && e == "VK_KHR_xcb_surface");
-    if (here && !window) names[kept++] = names[i];
-    else adapted("instance extension " + std::string(e) + (window ? ": offscreen, left out" : ": not here, left out"));
+    if (here && !window)
+      names[kept++] = names[i];
+    else
+      adapted("instance extension " + std::string(e) + (window ? ": offscreen, left out" : ": not here, left out"));
   }
   ci->enabledExtensionCount = kept;
   // The replay's own: debug utils for the frame-end labels (what a profiler
@@ -244,7 +270,8 @@ void Replayer::create_instance(const apitrace::Call& c, const registry::Command&
   std::vector<const char*> wanted = {"VK_EXT_debug_utils"};
   if (opt_.present_window) wanted.insert(wanted.end(), {"VK_KHR_surface", "VK_KHR_xcb_surface"});
   for (const char* need : wanted) {
-    const bool here = std::any_of(have.begin(), have.end(), [&](const auto& p) { return std::string_view(need) == p.extensionName; });
+    const bool here =
+        std::any_of(have.begin(), have.end(), [&](const auto& p) { return std::string_view(need) == p.extensionName; });
     if ((here || opt_.present_window) &&
         std::none_of(extended.begin(), extended.end(), [&](const char* x) { return std::string_view(x) == need; }))
       extended.push_back(need);
@@ -319,12 +346,15 @@ void Replayer::create_device(const apitrace::Call& c, const registry::Command& c
   std::uint32_t kept = 0;
   for (std::uint32_t i = 0; i < ci->enabledExtensionCount; ++i) {
     const std::string_view e = names[i];
-    if (std::any_of(have.begin(), have.end(), [&](const auto& p) { return e == p.extensionName; })) names[kept++] = names[i];
-    else adapted("device extension " + std::string(e) + ": not here, left out");
+    if (std::any_of(have.begin(), have.end(), [&](const auto& p) { return e == p.extensionName; }))
+      names[kept++] = names[i];
+    else
+      adapted("device extension " + std::string(e) + ": not here, left out");
   }
   ci->enabledExtensionCount = kept;
   std::vector<const char*> with_swapchain;
-  if (opt_.present_window && std::none_of(names, names + kept, [](const char* x) { return std::string_view(x) == "VK_KHR_swapchain"; })) {
+  if (opt_.present_window &&
+      std::none_of(names, names + kept, [](const char* x) { return std::string_view(x) == "VK_KHR_swapchain"; })) {
     with_swapchain.assign(names, names + kept);
     with_swapchain.push_back("VK_KHR_swapchain");
     ci->ppEnabledExtensionNames = with_swapchain.data();
@@ -347,7 +377,8 @@ void Replayer::create_device(const apitrace::Call& c, const registry::Command& c
       }
     }
   };
-  if (ci->pEnabledFeatures) clear_missing(*core, const_cast<VkPhysicalDeviceFeatures*>(ci->pEnabledFeatures), &have_core);
+  if (ci->pEnabledFeatures)
+    clear_missing(*core, const_cast<VkPhysicalDeviceFeatures*>(ci->pEnabledFeatures), &have_core);
   for (auto* s = static_cast<VkBaseOutStructure*>(const_cast<void*>(ci->pNext)); s; s = s->pNext) {
     const registry::Struct* st = registry::find_struct(s->sType);
     if (!st) continue;
@@ -488,7 +519,8 @@ Replayer::Handler Replayer::handler(std::string_view n) const {
   };
   for (const auto& [name, h] : kTable)
     if (name == n) return h;
-  if (starts(n, "vkCreate") && n.size() > 17 && n.substr(n.size() - 10) == "SurfaceKHR") return &Replayer::create_surface;
+  if (starts(n, "vkCreate") && n.size() > 17 && n.substr(n.size() - 10) == "SurfaceKHR")
+    return &Replayer::create_surface;
   return nullptr;
 }
 
@@ -512,9 +544,8 @@ void Replayer::finish() {
 
 Invoker find_invoker(const char* name) {
   const NamedInvoker* end = kInvokers + kInvokerCount;
-  const NamedInvoker* it = std::lower_bound(kInvokers, end, name, [](const NamedInvoker& e, const char* n) {
-    return std::strcmp(e.name, n) < 0;
-  });
+  const NamedInvoker* it = std::lower_bound(
+      kInvokers, end, name, [](const NamedInvoker& e, const char* n) { return std::strcmp(e.name, n) < 0; });
   return it != end && std::strcmp(it->name, name) == 0 ? it->invoke : nullptr;
 }
 

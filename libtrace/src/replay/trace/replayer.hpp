@@ -84,7 +84,17 @@ class Replayer {
   Handler handler(std::string_view name) const;
   // What is done with the calls of one signature.
   struct Route {
-    enum Way : std::uint8_t { physical_device, update, snapshot, own_other, not_vulkan, unknown, handled, skipped, generic };
+    enum Way : std::uint8_t {
+      physical_device,
+      update,
+      snapshot,
+      own_other,
+      not_vulkan,
+      unknown,
+      handled,
+      skipped,
+      generic
+    };
     Way way = generic;
     const registry::Command* cmd = nullptr;
     Handler handler = nullptr;
@@ -95,7 +105,8 @@ class Replayer {
   void generic(const apitrace::Call& c, const registry::Command& cmd);
   void invoke(const apitrace::Call& c, const registry::Command& cmd, CallDecoder& d, std::vector<void*>& ptrs,
               VkResult* result);
-  void map_outputs(const apitrace::Call& c, const registry::Command& cmd, CallDecoder& d, const std::vector<void*>& ptrs);
+  void map_outputs(const apitrace::Call& c, const registry::Command& cmd, CallDecoder& d,
+                   const std::vector<void*>& ptrs);
   // A command's function pointer (the loader's, for the current instance) and invoker.
   struct Proc {
     PFN_vkVoidFunction f = nullptr;
@@ -182,15 +193,15 @@ class Replayer {
   VkInstance instance_ = VK_NULL_HANDLE;
   VkPhysicalDevice gpu_ = VK_NULL_HANDLE;
   std::unordered_map<VkDevice, VkPhysicalDevice> devices_;
-  std::unordered_map<VkDevice, VkQueue> device_queue_;                             // one queue per device for the replay's own work
-  std::unordered_map<VkQueue, std::pair<VkDevice, std::uint32_t>> queues_;           // queue -> device, family
+  std::unordered_map<VkDevice, VkQueue> device_queue_;  // one queue per device for the replay's own work
+  std::unordered_map<VkQueue, std::pair<VkDevice, std::uint32_t>> queues_;                // queue -> device, family
   std::unordered_map<VkDevice, std::unordered_map<std::uint32_t, VkCommandPool>> pools_;  // the replay's own, by family
   std::unordered_map<std::uint64_t, std::pair<std::uint32_t, VkDeviceSize>> capture_memory_;  // type, size
   std::vector<std::unique_ptr<Block>> blocks_;
-  std::unordered_map<std::uint64_t, ObjectMemory> objects_;  // by replay handle
-  std::unordered_map<std::uint64_t, Swapchain> swapchains_;  // by captured handle
+  std::unordered_map<std::uint64_t, ObjectMemory> objects_;      // by replay handle
+  std::unordered_map<std::uint64_t, Swapchain> swapchains_;      // by captured handle
   std::unordered_map<std::uint64_t, TemplateLayout> templates_;  // by captured handle
-  std::map<std::uint64_t, std::string> capture_snapshots_;   // frame -> file
+  std::map<std::uint64_t, std::string> capture_snapshots_;       // frame -> file
   std::unordered_map<const registry::Command*, Proc> procs_;
   std::unordered_map<const apitrace::FunctionSig*, Route> routes_;
   std::map<std::string, bool> logged_;
@@ -199,7 +210,7 @@ class Replayer {
   VkPipelineCache cache_ = VK_NULL_HANDLE;
   std::string cache_data_;  // --pipeline-cache's file, read before the replay
   bool cache_saved_ = false;
-  std::unique_ptr<Window> window_;  // --present window, made at the first present
+  std::unique_ptr<Window> window_;                      // --present window, made at the first present
   std::unordered_map<VkFence, std::string> signaller_;  // the call that last submitted each fence
   std::set<VkSemaphore> pending_;                       // binary semaphores signalled and not yet waited on
   std::set<VkSemaphore> timeline_;                      // timeline semaphores (waits on values: bounded instead)

@@ -22,7 +22,8 @@ namespace {
 
 // Encodes the call `args` makes, decodes it into fresh slots (handles mapped
 // to themselves), encodes those again; returns both dumps.
-std::pair<std::string, std::string> round_trip(const char* command, void** args, std::vector<std::string>* problems = nullptr) {
+std::pair<std::string, std::string> round_trip(const char* command, void** args,
+                                               std::vector<std::string>* problems = nullptr) {
   const registry::Command* cmd = registry::find_command(command);
   REQUIRE(cmd);
   const std::string first = temp_path(), second = temp_path();
@@ -80,13 +81,18 @@ TEST_CASE("a render pass's create info: nested arrays, pointers, pNext, enums an
   const VkAttachmentReference color{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
   const VkAttachmentReference depth{1, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL};
   const std::uint32_t preserve[] = {1};
-  const VkSubpassDescription sub{0, VK_PIPELINE_BIND_POINT_GRAPHICS, 0, nullptr, 1, &color, nullptr, &depth, 1, preserve};
-  const VkSubpassDependency dep{VK_SUBPASS_EXTERNAL, 0, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
-                                VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, 0,
-                                VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_DEPENDENCY_BY_REGION_BIT};
+  const VkSubpassDescription sub{0,       VK_PIPELINE_BIND_POINT_GRAPHICS, 0, nullptr, 1, &color, nullptr, &depth, 1,
+                                 preserve};
+  const VkSubpassDependency dep{VK_SUBPASS_EXTERNAL,
+                                0,
+                                VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+                                VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+                                0,
+                                VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+                                VK_DEPENDENCY_BY_REGION_BIT};
   const std::uint32_t masks[] = {0x3};
-  const VkRenderPassMultiviewCreateInfo multiview{VK_STRUCTURE_TYPE_RENDER_PASS_MULTIVIEW_CREATE_INFO, nullptr, 1, masks,
-                                                  0, nullptr, 0, nullptr};
+  const VkRenderPassMultiviewCreateInfo multiview{
+      VK_STRUCTURE_TYPE_RENDER_PASS_MULTIVIEW_CREATE_INFO, nullptr, 1, masks, 0, nullptr, 0, nullptr};
   const VkRenderPassCreateInfo ci{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, &multiview, 0, 2, att, 1, &sub, 1, &dep};
   VkDevice device = reinterpret_cast<VkDevice>(std::uintptr_t{0xde});
   const VkRenderPassCreateInfo* pci = &ci;
@@ -175,9 +181,16 @@ TEST_CASE("fixed arrays, strings, blobs and parameters declared as arrays decode
 TEST_CASE("an array shorter than its count and a handle the replay never made are problems") {
   // descriptorWriteCount says 3, the array holds 1: a damaged stream.
   const VkDescriptorBufferInfo info{reinterpret_cast<VkBuffer>(std::uintptr_t{0xb0}), 0, 64};
-  const VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, nullptr,
-                                   reinterpret_cast<VkDescriptorSet>(std::uintptr_t{0x5e}), 0, 0, 1,
-                                   VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, nullptr, &info, nullptr};
+  const VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                   nullptr,
+                                   reinterpret_cast<VkDescriptorSet>(std::uintptr_t{0x5e}),
+                                   0,
+                                   0,
+                                   1,
+                                   VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+                                   nullptr,
+                                   &info,
+                                   nullptr};
   VkDevice device = reinterpret_cast<VkDevice>(std::uintptr_t{0xde});
   std::uint32_t count = 1, none = 0;
   const VkWriteDescriptorSet* pw = &write;
@@ -199,7 +212,7 @@ TEST_CASE("an array shorter than its count and a handle the replay never made ar
   REQUIRE(c);
   apitrace::Call damaged = *c;
   damaged.values[damaged.args[1]].num.u = 3;  // descriptorWriteCount
-  rt::HandleMap handles;  // knows nothing: every handle is one the replay never made
+  rt::HandleMap handles;                      // knows nothing: every handle is one the replay never made
   rt::Arena arena;
   rt::CallDecoder d(damaged, arena, handles);
   const auto params = registry::find_command("vkUpdateDescriptorSets")->params();
@@ -208,7 +221,8 @@ TEST_CASE("an array shorter than its count and a handle the replay never made ar
   d.params(params, slots, ptrs);
   bool short_array = false, unknown_handle = false;
   for (const std::string& s : d.problems()) {
-    short_array = short_array || s.find("pDescriptorWrites holds 1 for a descriptorWriteCount of 3") != std::string::npos;
+    short_array =
+        short_array || s.find("pDescriptorWrites holds 1 for a descriptorWriteCount of 3") != std::string::npos;
     unknown_handle = unknown_handle || s.find("VkDevice the replay never made") != std::string::npos;
   }
   CHECK(short_array);
@@ -237,8 +251,9 @@ TEST_CASE("the memory types the application saw tell what each object needs") {
   rt::CaptureDevice lavapipe;
   lavapipe.known = true;
   lavapipe.real.memoryTypeCount = 1;
-  lavapipe.real.memoryTypes[0].propertyFlags = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT | VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                                               VK_MEMORY_PROPERTY_HOST_COHERENT_BIT | VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
+  lavapipe.real.memoryTypes[0].propertyFlags =
+      VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT | VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT |
+      VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
   lavapipe.to_real = {0, 0};
   CHECK(lavapipe.shown_flags(0) == VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
   CHECK(lavapipe.shown_flags(1) == (VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT |

@@ -21,18 +21,18 @@
 namespace libtrace::replay_trace {
 
 struct Options {
-  std::string device;                  // --device: an index or part of a name ("" : the first)
-  std::set<std::uint64_t> snapshots;   // frames to write as PNGs (numbered from 1)
-  std::string snapshot_dir;            // where (created if needed)
-  bool compare = false;                // compare frames with the capture's snapshots
-  std::string capture_snapshots;       // their folder (default: beside the trace)
-  double tolerance = 0;                // largest channel difference (0..255) still a match
-  std::optional<double> min_psnr;      // or: a PSNR (dB) at least this is a match
+  std::string device;                 // --device: an index or part of a name ("" : the first)
+  std::set<std::uint64_t> snapshots;  // frames to write as PNGs (numbered from 1)
+  std::string snapshot_dir;           // where (created if needed)
+  bool compare = false;               // compare frames with the capture's snapshots
+  std::string capture_snapshots;      // their folder (default: beside the trace)
+  double tolerance = 0;               // largest channel difference (0..255) still a match
+  std::optional<double> min_psnr;     // or: a PSNR (dB) at least this is a match
   // The frames that are timed, each from the end of the one before; frame 1
   // from the replay's start (with the setup: instance, device, pipelines).
   std::uint64_t first_frame = 2, last_frame = UINT64_MAX;
-  std::string pipeline_cache;          // loaded before, saved after
-  bool present_window = false;         // also show the frames in an X11 window
+  std::string pipeline_cache;   // loaded before, saved after
+  bool present_window = false;  // also show the frames in an X11 window
   // The longest a wait may last (fences, semaphores, idle queues): past it,
   // what was waited for is taken as never signalled (a call missing from
   // the capture) and the replay stops.
@@ -66,16 +66,16 @@ struct Result {
   std::string device;
   std::uint64_t calls = 0, skipped_calls = 0, updates = 0, update_bytes = 0;
   std::uint64_t frames = 0;
-  double seconds = 0;                 // the timed frames
+  double seconds = 0;  // the timed frames
   std::uint64_t timed_frames = 0;
-  unsigned passes = 1;                // --loop: whole replays, their timed frames together
-  std::vector<double> frame_ms;       // each timed frame
+  unsigned passes = 1;                    // --loop: whole replays, their timed frames together
+  std::vector<double> frame_ms;           // each timed frame
   std::vector<MemoryUse> memory_here;     // by memory type of this device
   std::vector<MemoryUse> memory_capture;  // by memory type the application chose at capture
-  std::vector<std::string> adapted;   // what was changed to replay here, one line each
-  std::vector<std::string> snapshots; // PNGs written
-  std::vector<FrameCheck> checks;     // --compare
-  std::optional<Error> error;         // where the replay stopped, if it did
+  std::vector<std::string> adapted;       // what was changed to replay here, one line each
+  std::vector<std::string> snapshots;     // PNGs written
+  std::vector<FrameCheck> checks;         // --compare
+  std::optional<Error> error;             // where the replay stopped, if it did
   bool compare_failed() const;
 };
 
