@@ -23,9 +23,6 @@ need_xvfb() {
   command -v xvfb-run >/dev/null || skip "needs xvfb-run (package xvfb) to give $1 a display"
   command -v "$1" >/dev/null || skip "needs $1 (package $2)"
 }
-# -a alone makes parallel tests race for the same display number (one test's
-# server then vanishes under another's windows): each starts its search apart.
-xrun() { xvfb-run -a -n "$(display_from)" -s "-screen 0 1280x1024x24 +extension GLX" "$@"; }
 
 # Entries (tag, hash) of archives, sorted; and per tag counts.
 keys() { python3 "$SRC/foz_entries.py" keys "$@"; }

@@ -15,7 +15,8 @@ profile none --per draw -- "$WORK" --no-work
 grep -q "trak-gpa: warning: no draw or dispatch was sampled" none.err || { cat none.err >&2; fail "no warning"; }
 
 need_xvfb glmark2 glmark2-x11
-profile gl --per draw -o gl.json -- env MESA_LOADER_DRIVER_OVERRIDE=zink LIBGL_ALWAYS_SOFTWARE=1 \
-  xvfb-run -a -n "$(display_from)" -s "-screen 0 640x480x24 +extension GLX" glmark2 -s 320x240 -b build:nframes=5
+MESA_LOADER_DRIVER_OVERRIDE=zink LIBGL_ALWAYS_SOFTWARE=1 xrun "$GPA" profile --per draw -o gl.json -- \
+  glmark2 -s 320x240 -b build:nframes=5 > gl.out 2> gl.err
+rc=$?
 [ "$rc" = 0 ] || { cat gl.err >&2; fail "glmark2 on zink: exit $rc"; }
 [ "$(jq '.samples | length' gl.json)" -ge 5 ] || { cat gl.err >&2; fail "glmark2 on zink: too few draws sampled"; }

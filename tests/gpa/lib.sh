@@ -17,8 +17,6 @@ need_xvfb() {
   command -v xvfb-run >/dev/null || skip "needs xvfb-run (package xvfb) to give $1 a display"
   command -v "$1" >/dev/null || skip "needs $1 (package $2)"
 }
-# -a alone makes parallel tests race for one display number: start apart.
-xrun() { xvfb-run -a -n "$(display_from)" -s "-screen 0 1280x1024x24 +extension GLX" "$@"; }
 # trak-gpa profile ARGS...: its status in $rc, stdout in NAME.out, stderr in NAME.err.
 profile() {
   name=$1; shift
