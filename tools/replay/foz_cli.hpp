@@ -74,7 +74,8 @@ inline void add_foz_options(CLI::App& app, FozCli& c) {
                "(on a terminal a progress line is the default)");
   app.add_flag("--no-progress", c.no_progress, "No progress on stderr");
   app.add_flag("--validate", o.validate,
-               "Check every shader module with spirv-val first; pipelines using a bad one fail");
+               "Check every shader module with spirv-val first: an archive's pipelines using a bad one fail, "
+               "a capture's replay stops at it");
   app.add_option("--module-cache", c.module_cache_mib, "MiB of shader modules a worker keeps")->capture_default_str();
   app.add_option("--worker-memory", c.worker_memory_mib,
                  "MiB of resident memory after which a worker hands over to a fresh one (0: never)")

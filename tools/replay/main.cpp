@@ -119,8 +119,9 @@ Exit status: 0 replayed (allocations that fail on this device are counted, not e
       }
     }
     if (inputs.size() > 1) throw tools::UsageError("several inputs are only for .foz archives");
-    if (const std::string name = tools::foz_option_given(app); !name.empty() && name != "--pipeline-cache")
-      throw tools::UsageError(name + " applies to .foz archives, not to VMA recordings");
+    const std::string foz_only = tools::foz_option_given(app);
+    if (!foz_only.empty() && foz_only != "--pipeline-cache" && foz_only != "--validate")
+      throw tools::UsageError(foz_only + " applies to .foz archives, not to VMA recordings or captures");
     const std::string& input = inputs.front();
     if (simulate && !device.empty()) throw tools::UsageError("--device replays on a device; --simulate uses none");
     tools::refuse_terminal_input(input);
@@ -142,8 +143,10 @@ Exit status: 0 replayed (allocations that fail on this device are counted, not e
            {std::pair{simulate, "--simulate"}, std::pair{!lines.empty(), "--lines"},
             std::pair{keep_going, "--keep-going"}, std::pair{no_budget, "--no-heap-budget"}})
         if (given) throw tools::UsageError(std::string(name) + " applies to VMA recordings, not to captures");
+      trace.opt.validate = foz.opt.validate;
       return tools::run_trace(trace, input, std::move(sniffed.stream), in.name(), device, foz.opt.pipeline_cache, json);
     }
+    if (foz.opt.validate) throw tools::UsageError("--validate applies to .foz archives and captures");
     if (!foz.opt.pipeline_cache.empty())
       throw tools::UsageError("--pipeline-cache applies to .foz archives and captures");
     for (const char* name : {"--snapshot", "--snapshot-dir", "--compare", "--tolerance", "--min-psnr", "--frames",

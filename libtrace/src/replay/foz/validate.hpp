@@ -18,8 +18,4 @@ namespace libtrace::foz::detail {
 std::unordered_map<std::uint64_t, std::string> validate_modules(const Sources& sources, const std::string& tool,
                                                                 unsigned jobs);
 
-// Runs `tool` on one module's bytes: "" when it accepts them, else its
-// message (one line).
-std::string run_validator(const std::string& tool, const std::uint8_t* words, std::size_t bytes);
-
 }  // namespace libtrace::foz::detail

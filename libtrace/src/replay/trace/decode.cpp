@@ -203,6 +203,9 @@ void* CallDecoder::pnext(std::uint32_t v) {
   return dst;
 }
 
+template <typename Addr>
+static bool count_of(std::span<const Member> members, std::size_t i, Addr&& addr, std::uint64_t& want);
+
 void CallDecoder::structure(const registry::Struct& s, std::uint32_t v, void* dst) {
   if (v == kNil) return;
   if (call_.values[v].kind == Kind::array) v = call_.values[v].count ? call_.values[v].first : kNil;
@@ -210,9 +213,20 @@ void CallDecoder::structure(const registry::Struct& s, std::uint32_t v, void* ds
   const auto members = s.members();
   char* base = static_cast<char*>(dst);
   std::uint32_t c = call_.values[v].first;
-  for (std::size_t i = 0; i < members.size() && c != kNil; ++i, c = call_.values[c].next) {
+  std::size_t i = 0;
+  for (; i < members.size() && c != kNil; ++i, c = call_.values[c].next) {
     member(members[i], c, base + members[i].offset, false);
     if (members[i].len()) check_length(members, i, c, [&](std::size_t k) { return base + members[k].offset; });
+  }
+  // Members a damaged struct signature leaves out are zero: an array among
+  // them is NULL, which its count must then allow.
+  for (; i < members.size(); ++i) {
+    std::uint64_t want = 0;
+    if (members[i].len() && !members[i].optional && members[i].type != Type::pnext &&
+        count_of(
+            members, i, [&](std::size_t k) { return base + members[k].offset; }, want) &&
+        want > 0)
+      problem_length(members[i], members[i].len(), 0, want);
   }
   if (s.s_type >= 0 && !members.empty()) {
     std::int32_t st = 0;
@@ -315,6 +329,16 @@ void CallDecoder::problem_length(const Member& m, std::string_view len, std::uin
   if (problems_.size() < 8)
     problems_.push_back(std::string(m.name()) + " holds " + std::to_string(have) + " for a " + std::string(len) +
                         " of " + std::to_string(want));
+}
+
+void CallDecoder::problem_missing(const Member& m) {
+  if (problems_.size() < 8) problems_.push_back(std::string("parameter ") + m.name() + " missing (damaged?)");
+}
+
+void CallDecoder::problem_argument(std::size_t i, std::size_t count) {
+  if (problems_.size() < 8)
+    problems_.push_back("an argument " + std::to_string(i) + " the command does not have (it has " +
+                        std::to_string(count) + "; damaged?)");
 }
 
 void CallDecoder::mismatch(const Member& m) {
@@ -438,11 +462,16 @@ void CallDecoder::params(std::span<const Member> params, std::vector<std::uint64
 void CallDecoder::check_params(std::span<const Member> params, void* const* slots) {
   for (std::size_t i = 0; i < params.size(); ++i) {
     const std::uint32_t v = arg(i);
+    if (v == kNil && !params[i].optional) problem_missing(params[i]);
     // Outputs too: the driver writes as many as the count says, into
     // storage the size of what was recorded.
     if (v != kNil && params[i].len() && params[i].type != Type::pnext)
       check_length(params, i, v, [&](std::size_t k) { return static_cast<const char*>(slots[k]); });
   }
+  // A damaged argument number leaves a parameter out (the driver would get
+  // NULL or zero for it) and names one the command does not have.
+  for (std::size_t i = params.size(); i < call_.args.size(); ++i)
+    if (call_.args[i] != kNil) problem_argument(i, params.size());
 }
 
 const void* CallDecoder::template_data(const TemplateLayout& layout, std::uint32_t v) {

@@ -107,6 +107,8 @@ class CallDecoder {
   [[gnu::noinline, gnu::cold]] void problem_stype(const registry::Struct& s, std::int32_t s_type);
   [[gnu::noinline, gnu::cold]] void problem_length(const registry::Member& m, std::string_view len, std::uint64_t have,
                                                    std::uint64_t want);
+  [[gnu::noinline, gnu::cold]] void problem_missing(const registry::Member& m);
+  [[gnu::noinline, gnu::cold]] void problem_argument(std::size_t i, std::size_t count);
   void* pnext(std::uint32_t v);
   std::uint32_t child(std::uint32_t v, std::uint32_t k) const;
   std::uint64_t handle(std::uint64_t captured, const registry::Member& m);

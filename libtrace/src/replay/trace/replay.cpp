@@ -15,6 +15,7 @@
 #include "libtrace/vk/device.hpp"
 #include "replay/trace/invoke.hpp"
 #include "replay/trace/replayer.hpp"
+#include "vk/spirv_val.hpp"
 
 namespace libtrace::replay_trace {
 
@@ -218,6 +219,11 @@ void Replayer::create_shader_module(const apitrace::Call& c, const registry::Com
   if (!ci) fail(c, "no create info");
   if (d.problems().empty()) {
     if (const std::string why = spirv_problem(ci->pCode, ci->codeSize); !why.empty()) fail(c, why);
+    if (opt_.validate)
+      if (const std::string why =
+              vk::run_validator(opt_.spirv_val, reinterpret_cast<const std::uint8_t*>(ci->pCode), ci->codeSize);
+          !why.empty())
+        fail(c, "spirv-val: " + why);
   }
   VkResult r = VK_SUCCESS;
   invoke(c, cmd, d, ptrs, &r);
@@ -433,10 +439,12 @@ void Replayer::get_queue(const apitrace::Call& c, const registry::Command& cmd) 
 }
 
 void Replayer::create_template(const apitrace::Call& c, const registry::Command& cmd) {
-  generic(c, cmd);
   CallDecoder d(c, arena_, handles_);
   VkDescriptorUpdateTemplateCreateInfo ci{};
   d.structure(*registry::find_struct("VkDescriptorUpdateTemplateCreateInfo"), d.arg(1), &ci);
+  if (d.problems().empty())
+    if (const std::string why = template_entries(ci); !why.empty()) fail(c, why);
+  generic(c, cmd);
   TemplateLayout t;
   for (std::uint32_t i = 0; i < ci.descriptorUpdateEntryCount && ci.pDescriptorUpdateEntries; ++i) {
     const auto& e = ci.pDescriptorUpdateEntries[i];
@@ -485,12 +493,33 @@ Replayer::Handler Replayer::handler(std::string_view n) const {
       {"vkBindImageMemory", &Replayer::bind_memory},
       {"vkBindImageMemory2", &Replayer::bind_memory2},
       {"vkBindImageMemory2KHR", &Replayer::bind_memory2},
+      {"vkAllocateDescriptorSets", &Replayer::allocate_sets},
+      {"vkCmdBeginRendering", &Replayer::begin_rendering},
+      {"vkCmdBeginRenderingKHR", &Replayer::begin_rendering},
+      {"vkCmdBindDescriptorSets", &Replayer::bind_sets},
+      {"vkCmdBindVertexBuffers", &Replayer::bind_vertex_buffers},
+      {"vkCmdBindVertexBuffers2", &Replayer::bind_vertex_buffers},
+      {"vkCmdBindVertexBuffers2EXT", &Replayer::bind_vertex_buffers},
+      {"vkCmdPushConstants", &Replayer::push_constants},
+      {"vkCmdPushDescriptorSetKHR", &Replayer::push_descriptors},
       {"vkCmdPushDescriptorSetWithTemplateKHR", &Replayer::with_template},
+      {"vkCmdSetScissor", &Replayer::set_viewports},
+      {"vkCmdSetScissorWithCount", &Replayer::set_viewports},
+      {"vkCmdSetScissorWithCountEXT", &Replayer::set_viewports},
+      {"vkCmdSetViewport", &Replayer::set_viewports},
+      {"vkCmdSetViewportWithCount", &Replayer::set_viewports},
+      {"vkCmdSetViewportWithCountEXT", &Replayer::set_viewports},
       {"vkCreateDescriptorUpdateTemplate", &Replayer::create_template},
       {"vkCreateDescriptorUpdateTemplateKHR", &Replayer::create_template},
+      {"vkCreateDescriptorSetLayout", &Replayer::create_set_layout},
       {"vkCreateDevice", &Replayer::create_device},
+      {"vkCreateGraphicsPipelines", &Replayer::create_graphics_pipelines},
       {"vkCreateInstance", &Replayer::create_instance},
       {"vkCreatePipelineCache", &Replayer::create_pipeline_cache},
+      {"vkCreatePipelineLayout", &Replayer::create_pipeline_layout},
+      {"vkCreateRenderPass", &Replayer::create_render_pass},
+      {"vkCreateRenderPass2", &Replayer::create_render_pass},
+      {"vkCreateRenderPass2KHR", &Replayer::create_render_pass},
       {"vkCreateSemaphore", &Replayer::create_semaphore},
       {"vkCreateShaderModule", &Replayer::create_shader_module},
       {"vkCreateSwapchainKHR", &Replayer::create_swapchain},
@@ -513,6 +542,7 @@ Replayer::Handler Replayer::handler(std::string_view n) const {
       {"vkQueueWaitIdle", &Replayer::wait_idle},
       {"vkUpdateDescriptorSetWithTemplate", &Replayer::with_template},
       {"vkUpdateDescriptorSetWithTemplateKHR", &Replayer::with_template},
+      {"vkUpdateDescriptorSets", &Replayer::update_sets},
       {"vkWaitForFences", &Replayer::wait_for_fences},
       {"vkWaitSemaphores", &Replayer::wait_semaphores},
       {"vkWaitSemaphoresKHR", &Replayer::wait_semaphores},

@@ -66,6 +66,14 @@ struct CaptureDevice {
   VkMemoryPropertyFlags shown_flags(std::uint32_t shown) const;
 };
 
+// The bindings of a descriptor set layout: (number, descriptor count), by number.
+struct SetLayoutInfo {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> bindings;
+  // "" when elements `element` to `element + count - 1` of `binding` (and
+  // the bindings after it) are in the layout; else why not, naming `what`.
+  std::string range(const char* what, std::uint32_t binding, std::uint32_t element, std::uint32_t count) const;
+};
+
 class Replayer {
  public:
   Replayer(const Options& opt, Result& result);
@@ -174,6 +182,28 @@ class Replayer {
   Block& block_for(const apitrace::Call& c, VkDevice device, std::uint32_t type, VkDeviceSize size,
                    VkDeviceSize alignment, alloc::Kind kind, bool dedicated, VkDeviceSize& offset);
 
+  // checks.cpp: values checked against the layouts they index and the
+  // device's limits before the driver sees them.
+  template <typename Check, typename After>
+  void checked(const apitrace::Call& c, const registry::Command& cmd, Check&& check, After&& after);
+  const VkPhysicalDeviceLimits& limits();
+  std::string view_mask(std::uint32_t mask);
+  std::string writes(const VkWriteDescriptorSet* w, std::uint32_t n, const SetLayoutInfo* push);
+  const SetLayoutInfo* push_layout(VkPipelineLayout layout, std::uint32_t set) const;
+  std::string template_entries(const VkDescriptorUpdateTemplateCreateInfo& ci);
+  void create_set_layout(const apitrace::Call& c, const registry::Command& cmd);
+  void allocate_sets(const apitrace::Call& c, const registry::Command& cmd);
+  void create_pipeline_layout(const apitrace::Call& c, const registry::Command& cmd);
+  void update_sets(const apitrace::Call& c, const registry::Command& cmd);
+  void push_descriptors(const apitrace::Call& c, const registry::Command& cmd);
+  void bind_sets(const apitrace::Call& c, const registry::Command& cmd);
+  void bind_vertex_buffers(const apitrace::Call& c, const registry::Command& cmd);
+  void set_viewports(const apitrace::Call& c, const registry::Command& cmd);
+  void push_constants(const apitrace::Call& c, const registry::Command& cmd);
+  void begin_rendering(const apitrace::Call& c, const registry::Command& cmd);
+  void create_render_pass(const apitrace::Call& c, const registry::Command& cmd);
+  void create_graphics_pipelines(const apitrace::Call& c, const registry::Command& cmd);
+
   // present.cpp
   void create_surface(const apitrace::Call& c, const registry::Command& cmd);
   void create_swapchain(const apitrace::Call& c, const registry::Command& cmd);
@@ -214,6 +244,13 @@ class Replayer {
   std::unordered_map<VkFence, std::string> signaller_;  // the call that last submitted each fence
   std::set<VkSemaphore> pending_;                       // binary semaphores signalled and not yet waited on
   std::set<VkSemaphore> timeline_;                      // timeline semaphores (waits on values: bounded instead)
+  // By replay handle; sets and pipeline layouts share their set layouts'
+  // bindings, which outlive a destroyed layout.
+  std::unordered_map<std::uint64_t, std::shared_ptr<const SetLayoutInfo>> set_layouts_, sets_;
+  std::unordered_map<std::uint64_t, std::vector<std::shared_ptr<const SetLayoutInfo>>> pipeline_layouts_;
+  VkPhysicalDeviceLimits limits_{};
+  std::uint32_t max_views_ = 1;
+  bool limits_known_ = false;
   const apitrace::Call* current_ = nullptr;
   std::uint64_t frame_ = 0;
   std::chrono::steady_clock::time_point frame_start_ = std::chrono::steady_clock::now();

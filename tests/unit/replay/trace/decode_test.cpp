@@ -378,3 +378,76 @@ TEST_CASE("shader code shorter than its codeSize is a problem (altlen codeSize /
   });
   CHECK(has(problems, "pCode holds 5 for a codeSize / 4 of 262144"));
 }
+
+TEST_CASE("a parameter recorded under another number is missing, and the number is one the command lacks") {
+  VkCommandBuffer cb = reinterpret_cast<VkCommandBuffer>(std::uintptr_t{0xcb});
+  VkCullModeFlags mode = VK_CULL_MODE_BACK_BIT;
+  void* args[] = {&cb, &mode};
+  const std::string path = temp_path();
+  {
+    Stream s(path, {});
+    write_call(s, "vkCmdSetCullMode", args);
+    s.finish();
+  }
+  InputFile in(path);
+  apitrace::Parser p(open_decoder(in), in.name());
+  const apitrace::Call* c = p.next();
+  REQUIRE(c);
+  REQUIRE(c->args.size() == 2);
+  apitrace::Call damaged = *c;
+  damaged.args.resize(128, apitrace::kNil);
+  std::swap(damaged.args[0], damaged.args[127]);  // commandBuffer recorded as argument 127
+  rt::HandleMap handles;
+  handles.set(0xcb, 0xcb);
+  rt::Arena arena;
+  rt::CallDecoder d(damaged, arena, handles);
+  const auto params = registry::find_command("vkCmdSetCullMode")->params();
+  std::vector<std::uint64_t> slots;
+  std::vector<void*> ptrs;
+  d.params(params, slots, ptrs);
+  REQUIRE(d.problems().size() == 2);
+  CHECK(d.problems()[0] == "parameter commandBuffer missing (damaged?)");
+  CHECK(d.problems()[1] == "an argument 127 the command does not have (it has 2; damaged?)");
+  ::unlink(path.c_str());
+}
+
+TEST_CASE("a struct whose recorded signature lacks an array member its count needs is a problem") {
+  // The members after commandBufferCount cut off, as a damaged signature
+  // would: pCommandBuffers is NULL for a count of 1.
+  VkCommandBuffer cb = reinterpret_cast<VkCommandBuffer>(std::uintptr_t{0xcb});
+  const VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO, nullptr, 0, nullptr, nullptr, 1, &cb, 0, nullptr};
+  rt::Arena arena;
+  rt::HandleMap handles;
+  handles.set(0xcb, 0xcb);
+  VkQueue queue = reinterpret_cast<VkQueue>(std::uintptr_t{0x9});
+  std::uint32_t one = 1;
+  const VkSubmitInfo* ps = &submit;
+  VkFence fence = VK_NULL_HANDLE;
+  void* args[] = {&queue, &one, &ps, &fence};
+  const std::string path = temp_path();
+  {
+    Stream s(path, {});
+    write_call(s, "vkQueueSubmit", args);
+    s.finish();
+  }
+  InputFile in(path);
+  apitrace::Parser p(open_decoder(in), in.name());
+  const apitrace::Call* c = p.next();
+  REQUIRE(c);
+  apitrace::Call damaged = *c;
+  // The submit info's members, linked as the parser links them: cut the
+  // chain after commandBufferCount (the sixth member).
+  std::uint32_t s = damaged.args[2];
+  REQUIRE(damaged.values[s].kind == apitrace::Kind::array);
+  s = damaged.values[s].first;
+  REQUIRE(damaged.values[s].kind == apitrace::Kind::structure);
+  std::uint32_t m = damaged.values[s].first;
+  for (int i = 0; i < 5; ++i) m = damaged.values[m].next;
+  damaged.values[m].next = apitrace::kNil;
+  rt::CallDecoder d(damaged, arena, handles);
+  VkSubmitInfo out{};
+  d.structure(*registry::find_struct("VkSubmitInfo"), damaged.args[2], &out);
+  REQUIRE(d.problems().size() == 1);
+  CHECK(d.problems()[0] == "pCommandBuffers holds 0 for a commandBufferCount of 1");
+  ::unlink(path.c_str());
+}

@@ -33,6 +33,10 @@ struct Options {
   std::uint64_t first_frame = 2, last_frame = UINT64_MAX;
   std::string pipeline_cache;   // loaded before, saved after
   bool present_window = false;  // also show the frames in an X11 window
+  // Every shader module through spirv-val before the driver sees it: a
+  // module the validator rejects stops the replay, naming the call.
+  bool validate = false;
+  std::string spirv_val = "spirv-val";
   // The longest a wait may last (fences, semaphores, idle queues): past it,
   // what was waited for is taken as never signalled (a call missing from
   // the capture) and the replay stops.
