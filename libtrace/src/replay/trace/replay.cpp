@@ -205,9 +205,10 @@ void Replayer::map_outputs(const apitrace::Call& c, const registry::Command& cmd
     const registry::Member& m = params[i];
     if (m.type != registry::Type::handle || m.pointer_depth < 1 || m.is_const) continue;
     const std::vector<std::uint64_t> recorded = d.handles_of(d.arg(i));
-    const auto* made = *static_cast<std::uint64_t* const*>(ptrs[i]);
-    for (std::size_t k = 0; made && k < recorded.size(); ++k) handles_.set(recorded[k], made[k]);
+    const auto* out = *static_cast<std::uint64_t* const*>(ptrs[i]);
+    for (std::size_t k = 0; out && k < recorded.size(); ++k) handles_.set(recorded[k], out[k]);
   }
+  made(cmd, ptrs);
 }
 
 void Replayer::create_shader_module(const apitrace::Call& c, const registry::Command& cmd) {
@@ -238,6 +239,7 @@ void Replayer::generic(const apitrace::Call& c, const registry::Command& cmd) {
   VkResult r = VK_SUCCESS;
   invoke(c, cmd, d, ptrs, &r);
   if (r >= 0) map_outputs(c, cmd, d, ptrs);
+  if (slots.size() >= 2 && std::string_view(cmd.name()).substr(0, 9) == "vkDestroy") destroyed(slots[1]);
 }
 
 // ---- instance, physical device, device ----

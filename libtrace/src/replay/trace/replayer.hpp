@@ -204,6 +204,16 @@ class Replayer {
   void create_render_pass(const apitrace::Call& c, const registry::Command& cmd);
   void create_graphics_pipelines(const apitrace::Call& c, const registry::Command& cmd);
 
+  // live.cpp: what the capture made and has not destroyed.
+  struct Live {
+    std::uint64_t handle = 0, owner = 0;  // the device or instance it is destroyed with
+    const registry::Command* destroy = nullptr;
+  };
+  const registry::Command* destroyer(const registry::Member& m);
+  void made(const registry::Command& cmd, const std::vector<void*>& ptrs);
+  void destroyed(std::uint64_t handle);
+  void end_objects(std::uint64_t owner);  // destroys what `owner` still has, newest first
+
   // present.cpp
   void create_surface(const apitrace::Call& c, const registry::Command& cmd);
   void create_swapchain(const apitrace::Call& c, const registry::Command& cmd);
@@ -251,6 +261,10 @@ class Replayer {
   VkPhysicalDeviceLimits limits_{};
   std::uint32_t max_views_ = 1;
   bool limits_known_ = false;
+  std::map<std::uint64_t, Live> live_;                    // by creation order
+  std::unordered_map<std::uint64_t, std::uint64_t> live_seq_;  // replay handle -> its key in live_
+  std::uint64_t live_next_ = 0;
+  std::unordered_map<std::string_view, const registry::Command*> destroyers_;  // by handle type
   const apitrace::Call* current_ = nullptr;
   std::uint64_t frame_ = 0;
   std::chrono::steady_clock::time_point frame_start_ = std::chrono::steady_clock::now();

@@ -204,6 +204,7 @@ void Replayer::wait_idle(const apitrace::Call& c, const registry::Command&) {
 }
 
 void Replayer::end_device(VkDevice device) {
+  end_objects(reinterpret_cast<std::uint64_t>(device));
   if (window_ && window_->device() == device) window_.reset();
   for (auto it = swapchains_.begin(); it != swapchains_.end();) {
     if (it->second.device != device) {
@@ -237,6 +238,7 @@ void Replayer::destroy_instance(const apitrace::Call& c, const registry::Command
     vkDestroyDevice(device, nullptr);
   }
   window_.reset();
+  end_objects(reinterpret_cast<std::uint64_t>(instance_));
   generic(c, cmd);
   instance_ = VK_NULL_HANDLE;
   gpu_ = VK_NULL_HANDLE;
@@ -257,6 +259,7 @@ bool Replayer::shutdown() noexcept {
   }
   if (all && instance_) {
     window_.reset();
+    end_objects(reinterpret_cast<std::uint64_t>(instance_));
     vkDestroyInstance(instance_, nullptr);
     instance_ = VK_NULL_HANDLE;
   }
