@@ -126,6 +126,7 @@ Vulkan captures (trak-capture --trace), offscreen, on any device:
   trak-replay gl.trace --frames 10-200 --json       time frames 10 to 200
   trak-replay gl.trace --frames 10-200 --loop 5     five passes, their frames 10 to 200 timed together
   trak-replay gl.trace --pipeline-cache gl.cache    load the cache if it is there, save it after
+  trak-replay gl.trace --validate                   spirv-val on every shader module before the driver sees it
   trak-replay gl.trace --present window             watch it (an X11 display; the frames are blitted there)
 Exit status for captures: 0 replayed, 1 bad input or a call that fails here, 2 usage, 3 frames differ.
 )";
