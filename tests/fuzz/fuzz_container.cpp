@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // libFuzzer target: arbitrary bytes as a trace file: container detection,
-// the snappy/gzip/brotli decoders, then the parser.
+// the snappy/gzip/brotli/zstd decoders, then the parser.
 #include <sys/mman.h>
 #include <unistd.h>
 

@@ -114,11 +114,12 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   auto* codec_opt =
       app.add_option("--codec", codec,
-                     "Container for --to trace (snappy, gzip, brotli); payloads for --to foz (zlib, none)")
-          ->check(CLI::IsMember({"snappy", "gzip", "brotli", "zlib", "none"}))
+                     "Container for --to trace (snappy, gzip, brotli, zstd); payloads for --to foz (zlib, none)")
+          ->check(CLI::IsMember({"snappy", "gzip", "brotli", "zstd", "zlib", "none"}))
           ->capture_default_str();
   app.add_option("--level", opt.encoder.level,
-                 "Compression level for --to trace (gzip 1-9, brotli 0-11) and --to foz (zlib 1-9, default 9)");
+                 "Compression level for --to trace (gzip 1-9, brotli 0-11, zstd 1-19) and --to foz (zlib 1-9, "
+                 "default 9)");
   app.add_flag("--no-progress", no_progress, "No progress bar on stderr");
   app.footer(R"(Examples:
   trak-convert gears.trace                       text dump, same bytes as `apitrace dump`

@@ -19,15 +19,16 @@ int main(int argc, char** argv) {
   app.add_option("input", opt.input, "Input trace or archive; '-' reads stdin")->required();
   app.add_option("output", opt.output, "Output; '-' writes stdout")->required();
   auto* codec_opt = app.add_option("--codec", codec,
-                                   "Traces: snappy, gzip, brotli. VMA recordings: gzip (default), brotli, none. "
-                                   "Archives: zlib (default), none")
-                        ->check(CLI::IsMember({"snappy", "gzip", "brotli", "zlib", "none"}))
+                                   "Traces: snappy, gzip, brotli, zstd (seekable). VMA recordings: gzip (default), "
+                                   "brotli, zstd, none. Archives: zlib (default), none")
+                        ->check(CLI::IsMember({"snappy", "gzip", "brotli", "zstd", "zlib", "none"}))
                         ->capture_default_str();
   app.add_option("--level", opt.encoder.level,
-                 "gzip 1-9 (default 9), brotli 0-11 (default 11), .foz zlib 1-9 (default 9); snappy has none");
+                 "gzip 1-9 (default 9), brotli 0-11 (default 11), zstd 1-19 (default 3), .foz zlib 1-9 "
+                 "(default 9); snappy has none");
   app.add_option("--threads", opt.encoder.threads)->group("");  // the first spelling
   app.add_option("-j,--jobs", opt.encoder.threads,
-                 "Compression threads for snappy, gzip and .foz (default: all cores)");
+                 "Compression threads for snappy, gzip, zstd and .foz (default: all cores)");
   app.add_option("--crc", crc,
                  "Archives: CRC-32 on every entry (add), on none (strip), or where the input had one (keep)")
       ->check(CLI::IsMember({"add", "strip", "keep"}))
@@ -38,6 +39,7 @@ int main(int argc, char** argv) {
   app.footer(R"(Examples:
   trak-repack gears.trace gears.gz.trace --codec gzip --verify
   trak-repack big.trace big.br.trace --codec brotli --level 5   much faster than 11, nearly as small
+  trak-repack big.trace big.zst.trace --codec zstd        seekable zstd frames, as apitrace's newest writes
   trak-repack gears.br.trace - --codec snappy | trak-stat -
   trak-repack cache.foz small.foz --verify                 zlib level 9 with CRCs, like fossilize-convert-db
   trak-repack cache.foz fast.foz --codec none --crc strip   uncompressed, as fossilize-synth writes

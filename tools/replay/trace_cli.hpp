@@ -43,7 +43,7 @@ extern "C" inline void on_fatal_signal(int sig) {
   const volatile libtrace::replay_trace::Replaying& r = libtrace::replay_trace::replaying();
   puts("trak-replay: ");
   puts(g_fatal_file);
-  if (r.active && r.name) {
+  if (r.active && r.name_size) {
     char digits[24];
     std::size_t d = sizeof digits;
     for (std::uint64_t v = r.call; d == sizeof digits || v; v /= 10) digits[--d] = static_cast<char>('0' + v % 10);

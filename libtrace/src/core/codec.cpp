@@ -20,6 +20,7 @@ std::string_view container_name(Container c) {
     case Container::gzip: return "gzip";
     case Container::brotli: return "brotli";
     case Container::plain: return "plain";
+    case Container::zstd: return "zstd";
   }
   return "?";
 }
@@ -30,6 +31,7 @@ std::string_view apitrace_container_name(Container c) {
     case Container::gzip: return "ZLib";
     case Container::brotli: return "Brotli";
     case Container::plain: return "Plain";
+    case Container::zstd: return "Zstd";
   }
   return "?";
 }
@@ -39,6 +41,7 @@ std::optional<Container> parse_container(std::string_view name) {
   if (name == "gzip" || name == "zlib") return Container::gzip;
   if (name == "brotli") return Container::brotli;
   if (name == "plain" || name == "none") return Container::plain;
+  if (name == "zstd") return Container::zstd;
   return std::nullopt;
 }
 
@@ -53,6 +56,9 @@ void check_level(Container c, int level) {
       if (level > 11) throw Error(Errc::usage, "", "brotli level must be 0..11");
       return;
     case Container::plain: throw Error(Errc::usage, "", "plain output has no compression levels");
+    case Container::zstd:
+      if (level < 1 || level > 19) throw Error(Errc::usage, "", "zstd level must be 1..19");
+      return;
   }
 }
 
@@ -65,6 +71,16 @@ std::unique_ptr<Decoder> open_decoder(InputFile& in) {
                 std::string("the file ends inside the magic number of a ") + (magic[0] == 'a' ? "snappy" : "gzip") +
                     " container (1 byte)");
   if (magic.size() == 2 && magic[0] == 'a' && magic[1] == 't') return detail::make_snappy_decoder(in);
+  // zstd: a frame's magic 28 b5 2f fd, or a skippable frame's 5? 2a 4d 18.
+  const std::string_view four = in.peek(4);
+  static constexpr std::string_view kZstdMagic{"\x28\xb5\x2f\xfd", 4};
+  const auto b0 = static_cast<unsigned char>(four[0]);
+  if (four == kZstdMagic || (four.size() == 4 && (b0 & 0xf0) == 0x50 && four.substr(1) == "\x2a\x4d\x18"))
+    return detail::make_zstd_decoder(in);
+  if (four.size() < 4 && kZstdMagic.substr(0, four.size()) == four)
+    throw Error(Errc::truncated, at_offset(in.name(), four.size()),
+                "the file ends inside the magic number of a zstd container (" + std::to_string(four.size()) +
+                    (four.size() == 1 ? " byte)" : " bytes)"));
   if (magic.size() == 2 && static_cast<unsigned char>(magic[0]) == 0x1f && static_cast<unsigned char>(magic[1]) == 0x8b)
     return detail::make_gzip_decoder(in);
   // A recording cut inside its first words is still a recording: its reader
@@ -229,6 +245,7 @@ std::unique_ptr<Sink> make_encoder(const EncoderOptions& opt, Sink& out) {
     case Container::gzip: return detail::make_gzip_encoder(out, opt.level, opt.threads);
     case Container::brotli: return detail::make_brotli_encoder(out, opt.level);
     case Container::plain: return detail::make_plain_encoder(out);
+    case Container::zstd: return detail::make_zstd_encoder(out, opt.level, opt.threads);
   }
   throw Error(Errc::usage, "", "unknown container");
 }

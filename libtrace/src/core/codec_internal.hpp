@@ -38,11 +38,13 @@ std::unique_ptr<Decoder> make_snappy_decoder(InputFile& in);
 std::unique_ptr<Decoder> make_gzip_decoder(InputFile& in);
 std::unique_ptr<Decoder> make_brotli_decoder(InputFile& in);
 std::unique_ptr<Decoder> make_plain_decoder(InputFile& in);
+std::unique_ptr<Decoder> make_zstd_decoder(InputFile& in);
 
 std::unique_ptr<Sink> make_snappy_encoder(Sink& out, unsigned threads);
 std::unique_ptr<Sink> make_gzip_encoder(Sink& out, int level, unsigned threads);
 std::unique_ptr<Sink> make_brotli_encoder(Sink& out, int level);
 std::unique_ptr<Sink> make_plain_encoder(Sink& out);
+std::unique_ptr<Sink> make_zstd_encoder(Sink& out, int level, unsigned threads);
 
 // 0 means "all cores"; at least 1.
 unsigned resolve_threads(unsigned threads);

@@ -54,7 +54,7 @@ std::string decode_file(const std::string& path, Container* seen = nullptr) {
 TEST_CASE("codec: every container round-trips and is detected from its first bytes") {
   const std::string stream = sample_stream(3 * kSnappyChunk + 12345);
   test::ScratchDir dir;
-  for (Container c : {Container::snappy, Container::gzip, Container::brotli}) {
+  for (Container c : {Container::snappy, Container::gzip, Container::brotli, Container::zstd}) {
     CAPTURE(container_name(c));
     const std::string file = dir / "x";
     test::write_file(file, encode(c, stream, c == Container::brotli ? 3 : -1));
@@ -146,7 +146,7 @@ TEST_CASE("codec: corrupt snappy chunk and absurd lengths are errors, not garbag
 TEST_CASE("codec: truncated gzip and brotli keep their prefix and then fail") {
   const std::string stream = sample_stream(300000);
   test::ScratchDir dir;
-  for (Container c : {Container::gzip, Container::brotli}) {
+  for (Container c : {Container::gzip, Container::brotli, Container::zstd}) {
     CAPTURE(container_name(c));
     const std::string full = encode(c, stream, c == Container::brotli ? 5 : -1);
     test::write_file(dir / "cut", full.substr(0, full.size() * 3 / 4));
@@ -202,6 +202,94 @@ TEST_CASE("codec: levels are checked per container") {
   CHECK_THROWS_AS(check_level(Container::snappy, 1), Error);
   CHECK_NOTHROW(check_level(Container::brotli, 0));
   CHECK_THROWS_AS(check_level(Container::brotli, 12), Error);
+  CHECK_NOTHROW(check_level(Container::zstd, 19));
+  CHECK_THROWS_AS(check_level(Container::zstd, 0), Error);
+  CHECK_THROWS_AS(check_level(Container::zstd, 20), Error);
+}
+
+namespace {
+
+std::uint32_t u32_at(const std::string& s, std::size_t at) {
+  std::uint32_t v = 0;
+  for (int i = 3; i >= 0; --i) v = v << 8 | static_cast<unsigned char>(s[at + static_cast<std::size_t>(i)]);
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("codec: zstd is written seekable: 2 MiB frames, the same with 1 or 2 threads, a seek table that adds up") {
+  const std::string stream = sample_stream(5 * (1 << 20) + 321);
+  const std::string one = encode(Container::zstd, stream, -1, 1);
+  const std::string two = encode(Container::zstd, stream, -1, 2);
+  CHECK(one == two);
+  REQUIRE(one.size() > 9);
+  CHECK(one.substr(0, 4) == std::string("\x28\xb5\x2f\xfd", 4));
+  CHECK(u32_at(one, one.size() - 4) == 0x8F92EAB1u);
+  CHECK(one[one.size() - 5] == 0);  // no checksums in the table
+  const std::uint32_t frames = u32_at(one, one.size() - 9);
+  CHECK(frames == 3);
+  const std::size_t table = one.size() - 9 - 8 * frames - 8;
+  CHECK(u32_at(one, table) == 0x184D2A5Eu);
+  CHECK(u32_at(one, table + 4) == 8 * frames + 9);
+  std::uint64_t compressed = 0, decompressed = 0;
+  for (std::uint32_t i = 0; i < frames; ++i) {
+    compressed += u32_at(one, table + 8 + 8 * i);
+    decompressed += u32_at(one, table + 12 + 8 * i);
+  }
+  CHECK(compressed == table);
+  CHECK(decompressed == stream.size());
+}
+
+TEST_CASE("codec: zstd frames from the zstd tool read: one frame, frames joined, skippable frames between") {
+  // tests/data/zstd/ (its README says how the zstd tool made them from gears.gz.trace's stream).
+  const std::string stream = decode_file(test::data("gears.gz.trace"));
+  for (const char* name : {"gears.zst.trace", "gears.joined.zst.trace", "gears.skippable.zst.trace"}) {
+    CAPTURE(name);
+    Container seen{};
+    CHECK(decode_file(test::data(std::string("zstd/") + name), &seen) == stream);
+    CHECK(seen == Container::zstd);
+  }
+  // A file that ends inside a frame keeps what came before it.
+  test::ScratchDir scratch;
+  const std::string one = test::read_file(test::data("zstd/gears.zst.trace"));
+  test::write_file(scratch / "cut", one.substr(0, one.size() / 2));
+  InputFile in(scratch / "cut");
+  auto dec = open_decoder(in);
+  std::string got;
+  std::vector<std::uint8_t> block;
+  bool truncated = false;
+  try {
+    while (dec->next(block)) got.append(block.begin(), block.end());
+  } catch (const Error& e) {
+    truncated = e.code() == Errc::truncated;
+  }
+  CHECK(truncated);
+  CHECK(stream.compare(0, got.size(), got) == 0);
+}
+
+TEST_CASE("codec: corrupt zstd data fails with where, after what decoded") {
+  const std::string stream = sample_stream(3 << 20);
+  std::string z = encode(Container::zstd, stream);
+  z[z.size() / 2] = static_cast<char>(z[z.size() / 2] ^ 0x55);
+  test::ScratchDir dir;
+  test::write_file(dir / "bad", z);
+  InputFile in(dir / "bad");
+  auto dec = open_decoder(in);
+  std::vector<std::uint8_t> block;
+  std::string why;
+  try {
+    while (dec->next(block)) {
+    }
+  } catch (const Error& e) {
+    why = e.what();
+  }
+  CHECK(why.find("corrupt zstd data") != std::string::npos);
+  test::write_file(dir / "magic", std::string("\x28\xb5", 2));
+  CHECK_THROWS_WITH_AS(decode_file(dir / "magic"),
+                       (dir / "magic" + ": offset 2: the file ends inside the magic number of a zstd container (2 "
+                                        "bytes)")
+                           .c_str(),
+                       Error);
 }
 
 TEST_CASE("codec: prefetch delivers the same blocks and the same error") {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The three apitrace containers (snappy chunks, gzip, raw brotli): detection,
-// block decoders, and encoders with levels.
+// The apitrace containers (snappy chunks, gzip, raw brotli, zstd frames with
+// a seek table): detection, block decoders, and encoders with levels.
 #pragma once
 
 #include <cstdint>
@@ -16,13 +16,13 @@ namespace libtrace {
 
 // `plain` is uncompressed text: VMA recordings are usually stored that way
 // (a trace stream never is).
-enum class Container { snappy, gzip, brotli, plain };
+enum class Container { snappy, gzip, brotli, plain, zstd };
 
-// "snappy", "gzip", "brotli", "plain".
+// "snappy", "gzip", "brotli", "plain", "zstd".
 std::string_view container_name(Container c);
-// What `apitrace info` calls it: "Snappy", "ZLib", "Brotli".
+// What `apitrace info` calls it: "Snappy", "ZLib", "Brotli", "Zstd".
 std::string_view apitrace_container_name(Container c);
-// Parses "snappy" / "gzip" / "brotli" (also "zlib"); nullopt otherwise.
+// Parses "snappy" / "gzip" / "brotli" / "zstd" (also "zlib"); nullopt otherwise.
 std::optional<Container> parse_container(std::string_view name);
 
 // Produces the decompressed trace stream in blocks. Blocks have no relation
@@ -59,7 +59,8 @@ class Decoder {
 };
 
 // Detects the container from the first bytes ('a' 't': snappy; 1f 8b: gzip;
-// "Vulkan Memory Allocator": plain text; anything else is tried as brotli,
+// 28 b5 2f fd or a skippable frame: zstd; "Vulkan Memory Allocator": plain
+// text; anything else is tried as brotli,
 // which has no magic) and returns its decoder. Throws Error(bad_magic) for an
 // empty file; data that is none of these fails with bad_magic on the first
 // next().
@@ -77,10 +78,11 @@ std::unique_ptr<Decoder> prefetch(std::unique_ptr<Decoder> inner, unsigned depth
 struct EncoderOptions {
   Container container = Container::snappy;
   // gzip 1..9 (default 9, as apitrace); brotli 0..11 (default 11, as
-  // apitrace); snappy has none. -1 means the default.
+  // apitrace); zstd 1..19 (default 3, zstd's own); snappy has none. -1
+  // means the default.
   int level = -1;
   // Worker threads for the containers whose chunks compress independently
-  // (snappy, and gzip through shared dictionaries); 0 means all cores.
+  // (snappy, zstd, and gzip through shared dictionaries); 0 means all cores.
   unsigned threads = 0;
 };
 

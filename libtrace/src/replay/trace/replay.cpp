@@ -142,8 +142,9 @@ void Replayer::call(const apitrace::Call& c) {
   current_ = &c;
   const std::string_view name = c.name();
   g_replaying.active = false;  // a signal between these stores reads no half-written name
-  g_replaying.name = name.data();
-  g_replaying.name_size = name.size();
+  const std::size_t n = std::min(name.size(), sizeof g_replaying.name);
+  for (std::size_t i = 0; i < n; ++i) g_replaying.name[i] = name[i];
+  g_replaying.name_size = n;
   g_replaying.call = c.no;
   g_replaying.active = true;
   const Route& r = route(c);

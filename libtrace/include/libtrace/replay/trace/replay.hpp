@@ -96,7 +96,9 @@ StreamKind stream_kind(std::string_view head);
 struct Replaying {
   bool active = false;  // a call is being replayed (the fields below are its)
   std::uint64_t call = 0;
-  const char* name = nullptr;
+  // A copy: the parser's signature table, which holds the names, may grow
+  // (and move them) while the call runs.
+  char name[96] = {};
   std::size_t name_size = 0;
 };
 const volatile Replaying& replaying();

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+// zstd containers, as apitrace's development line writes them: plain zstd
+// frames one after the other, or the seekable layout (frames of about 2 MiB,
+// then a seek table in a skippable frame: magic 0x184D2A5E, one
+// {compressed u32, decompressed u32} entry per frame, a footer of the frame
+// count u32, a descriptor byte and the magic 0x8F92EAB1). Reading takes
+// either (the seek table is a skippable frame to a stream reader); writing
+// always gives the seekable one, its frames compressed on every core.
+#include <zstd.h>
+
+#include <array>
+#include <cstring>
+
+#include "core/chunk_pool.hpp"
+#include "core/codec_internal.hpp"
+#include "libtrace/core/error.hpp"
+
+namespace libtrace::detail {
+
+namespace {
+
+constexpr std::uint32_t kSkippableMagic = 0x184D2A5E;
+constexpr std::uint32_t kSeekableMagic = 0x8F92EAB1;
+// Frames of this much stream: as apitrace's writer (and the zstd seekable
+// format's usual maximum frame size) has them.
+constexpr std::size_t kZstdFrame = 2 << 20;
+
+struct DCtxDeleter {
+  void operator()(ZSTD_DCtx* c) const { ZSTD_freeDCtx(c); }
+};
+struct CCtxDeleter {
+  void operator()(ZSTD_CCtx* c) const { ZSTD_freeCCtx(c); }
+};
+
+class ZstdDecoder final : public Decoder {
+ public:
+  explicit ZstdDecoder(InputFile& in) : in_(in), ctx_(ZSTD_createDCtx()), inbuf_(ZSTD_DStreamInSize()) {
+    if (!ctx_) throw Error(Errc::io, in_.name(), "zstd: cannot create decoder");
+    // A damaged frame header must not make the decoder reserve gigabytes.
+    ZSTD_DCtx_setParameter(ctx_.get(), ZSTD_d_windowLogMax, 27);
+  }
+
+  bool next(std::vector<std::uint8_t>& out) override {
+    error_.raise_if_set(done_);
+    if (done_) return false;
+    out.resize(kDecodeBlock);
+    ZSTD_outBuffer o{out.data(), out.size(), 0};
+    while (o.pos < o.size && !error_ && !done_) {
+      if (in_buf_.pos == in_buf_.size) {
+        if (eof_) {
+          // The input ends: cleanly between frames, else inside one.
+          if (in_frame_)
+            error_.set(Error(Errc::truncated, at_offset(in_.name(), in_.offset()),
+                             "unexpected end of file inside a zstd frame"));
+          else
+            done_ = true;
+          break;
+        }
+        const std::size_t n = in_.read(inbuf_.data(), inbuf_.size());
+        in_buf_ = {inbuf_.data(), n, 0};
+        if (n == 0) {
+          eof_ = true;
+          continue;
+        }
+      }
+      const std::size_t rc = ZSTD_decompressStream(ctx_.get(), &o, &in_buf_);
+      if (ZSTD_isError(rc)) {
+        const bool first = produced_ + o.pos == 0 && !in_frame_ && frames_ == 0;
+        if (first)
+          error_.set(Error(Errc::bad_magic, at_offset(in_.name(), 0), "not a zstd container"));
+        else
+          error_.set(Error(Errc::bad_record, at_offset(in_.name(), file_offset()),
+                           std::string("corrupt zstd data (") + ZSTD_getErrorName(rc) + ")"));
+        break;
+      }
+      // 0: a frame (or skippable frame) just ended, whole.
+      in_frame_ = rc != 0;
+      if (rc == 0) ++frames_;
+    }
+    out.resize(o.pos);
+    produced_ += out.size();
+    if (!out.empty()) return true;
+    return next(out);
+  }
+
+  Container container() const override { return Container::zstd; }
+  std::uint64_t file_offset() const override { return in_.offset() - (in_buf_.size - in_buf_.pos); }
+
+ private:
+  InputFile& in_;
+  std::unique_ptr<ZSTD_DCtx, DCtxDeleter> ctx_;
+  std::vector<std::uint8_t> inbuf_;
+  ZSTD_inBuffer in_buf_{nullptr, 0, 0};
+  std::uint64_t produced_ = 0, frames_ = 0;
+  DeferredError error_;
+  bool in_frame_ = false;
+  bool eof_ = false;
+  bool done_ = false;
+};
+
+void put_u32(std::vector<std::uint8_t>& v, std::uint32_t x) {
+  for (int i = 0; i < 4; ++i) v.push_back(static_cast<std::uint8_t>(x >> (8 * i)));
+}
+
+class ZstdEncoder final : public Sink {
+ public:
+  ZstdEncoder(Sink& out, int level, unsigned threads)
+      : out_(out),
+        level_(level < 0 ? kDefaultLevel : level),
+        pool_(
+            threads, kZstdFrame, 0, [this](ChunkPool::Job& j) { compress(j); },
+            [this](const ChunkPool::Job& j) { emit(j); }) {}
+
+  void write(const void* data, std::size_t size) override { pool_.write(data, size); }
+
+  void finish() override {
+    pool_.finish(false);
+    std::vector<std::uint8_t> table;
+    put_u32(table, kSkippableMagic);
+    put_u32(table, static_cast<std::uint32_t>(entries_.size() * 8 + 9));
+    for (const auto& [compressed, decompressed] : entries_) {
+      put_u32(table, compressed);
+      put_u32(table, decompressed);
+    }
+    put_u32(table, static_cast<std::uint32_t>(entries_.size()));
+    table.push_back(0);  // descriptor: no per-frame checksums in the table
+    put_u32(table, kSeekableMagic);
+    out_.write(table.data(), table.size());
+    out_.finish();
+  }
+
+  static constexpr int kDefaultLevel = 3;
+
+ private:
+  void compress(ChunkPool::Job& job) const {
+    if (job.in.empty()) {
+      job.out.clear();
+      return;
+    }
+    // One context per frame: workers share nothing.
+    std::unique_ptr<ZSTD_CCtx, CCtxDeleter> ctx(ZSTD_createCCtx());
+    if (!ctx) throw Error(Errc::io, "", "zstd: cannot create encoder");
+    ZSTD_CCtx_setParameter(ctx.get(), ZSTD_c_compressionLevel, level_);
+    ZSTD_CCtx_setParameter(ctx.get(), ZSTD_c_checksumFlag, 1);
+    job.out.resize(ZSTD_compressBound(job.in.size()));
+    const std::size_t n = ZSTD_compress2(ctx.get(), job.out.data(), job.out.size(), job.in.data(), job.in.size());
+    if (ZSTD_isError(n)) throw Error(Errc::io, "", std::string("zstd: ") + ZSTD_getErrorName(n));
+    job.out.resize(n);
+  }
+
+  void emit(const ChunkPool::Job& job) {
+    if (job.out.empty()) return;
+    out_.write(job.out.data(), job.out.size());
+    entries_.emplace_back(static_cast<std::uint32_t>(job.out.size()), static_cast<std::uint32_t>(job.in.size()));
+  }
+
+  Sink& out_;
+  int level_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> entries_;
+  ChunkPool pool_;  // last: its workers stop before the members they use go
+};
+
+}  // namespace
+
+std::unique_ptr<Decoder> make_zstd_decoder(InputFile& in) { return std::make_unique<ZstdDecoder>(in); }
+
+std::unique_ptr<Sink> make_zstd_encoder(Sink& out, int level, unsigned threads) {
+  return std::make_unique<ZstdEncoder>(out, level, resolve_threads(threads));
+}
+
+}  // namespace libtrace::detail
