@@ -6,6 +6,7 @@
 // trace's entry point (gen_trace.py), which calls down through these.
 #include "libtrace/capture/layer.hpp"
 #include "libtrace/capture/run.hpp"
+#include "libtrace/vktrace/dialect.hpp"
 
 #include <pthread.h>
 #include <unistd.h>
@@ -51,7 +52,7 @@ struct Config {
 std::set<std::uint64_t> snapshot_frames(const std::string& list) {
   if (list.empty()) return {};
   try {
-    return parse_frames(list);
+    return vktrace::parse_frames(list);
   } catch (const std::exception& e) {
     const std::string why = std::string(kEnvSnapshots) + ": " + e.what() + "; tracing without snapshots";
     layer::log_once(kLayerName, "bad setting", why);
@@ -184,7 +185,7 @@ void start_trace(Device& dev, const layer::Instance& inst) {
   const trace::VirtualTypes& types = trace::virtual_types(dev.gpu, inst.t.GetPhysicalDeviceMemoryProperties);
   auto t = std::make_shared<trace::DeviceTrace>(stream, dev.handle, dev.gpu, next, types);
   if (!global().config.snapshots.empty())
-    t->snapshots = std::make_unique<trace::Snapshots>(global().config.snapshots, snapshot_dir(stream.path()));
+    t->snapshots = std::make_unique<trace::Snapshots>(global().config.snapshots, vktrace::snapshot_dir(stream.path()));
   trace::set_template_lookup(trace::template_entries);
   dev.trace = std::move(t);
 }

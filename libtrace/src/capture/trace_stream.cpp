@@ -13,9 +13,11 @@
 #include <fstream>
 #include <new>
 
+#include "apitrace/grammar.hpp"
 #include "capture/launcher_report.hpp"
 #include "capture/names.hpp"
 #include "layer/layer.hpp"
+#include "libtrace/apitrace/model.hpp"
 #include "libtrace/core/error.hpp"
 #include "registry/registry.hpp"
 
@@ -72,8 +74,8 @@ Stream::Stream(int fd, const std::string& path, const std::map<std::string, std:
                                 registry::enums().size()};
   for (int k = 0; k < 4; ++k) defined_[k] = std::vector<std::atomic<std::uint8_t>>(sizes[k] + kExtraIds);
   Event header(*this);
-  header.uint(6);  // version: the grammar
-  header.uint(6);  // semantic version
+  header.uint(apitrace::kTraceVersion);
+  header.uint(apitrace::kTraceVersion);  // semantic version
   for (const auto& [key, value] : properties) {
     header.str(key);
     header.str(value);
@@ -193,9 +195,9 @@ std::uint64_t Stream::append_locked(Event& e, Kind kind) {
   append_locked(e.buf_);
   if (kind == Kind::whole) {
     Event tail(*this);
-    tail.byte(0x01);  // leave
+    tail.byte(apitrace::grammar::kLeave);
     tail.uint(no);
-    tail.byte(0x00);
+    tail.byte(apitrace::grammar::kCallEnd);
     append_locked(tail.buf_);
   }
   return no;
