@@ -23,15 +23,15 @@
 #include <vector>
 
 #include "capture/crash_guard.hpp"
-#include "capture/foz_capture.hpp"
+#include "capture/foz/capture.hpp"
 #include "capture/launcher_report.hpp"
 #include "capture/names.hpp"
 #include "capture/state.hpp"
-#include "capture/trace_call.hpp"
-#include "capture/trace_device.hpp"
-#include "capture/trace_encode.hpp"
-#include "capture/trace_snapshot.hpp"
-#include "capture/trace_stream.hpp"
+#include "capture/trace/call.hpp"
+#include "capture/trace/device.hpp"
+#include "capture/trace/encode.hpp"
+#include "capture/trace/snapshot.hpp"
+#include "capture/trace/stream.hpp"
 #include "layer/instance.hpp"
 #include "layer/layer.hpp"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // A traced call's values back into Vulkan's C structs, driven by the same
 // registry tables the capture's encoder used (the inverse of
-// capture/trace_encode.cpp, with the sizes of vktrace/values.hpp): struct members by the registry's layout, pNext
+// capture/trace/encode.cpp, with the sizes of vktrace/values.hpp): struct members by the registry's layout, pNext
 // chains by the recorded struct names, arrays and blobs into an arena that
 // lives for the call, handles through the replay's handle map.
 #pragma once

@@ -9,7 +9,7 @@
 #include <iterator>
 #include <vector>
 
-#include "capture/trace_hooks.hpp"
+#include "capture/trace/hooks.hpp"
 
 namespace libtrace::capture::trace {
 

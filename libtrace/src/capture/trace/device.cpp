@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-#include "capture/trace_device.hpp"
+#include "capture/trace/device.hpp"
 
 #include <algorithm>
 #include <cstring>
 #include <utility>
 
-#include "capture/trace_encode.hpp"
-#include "capture/trace_snapshot.hpp"
+#include "capture/trace/encode.hpp"
+#include "capture/trace/snapshot.hpp"
 
 namespace libtrace::capture::trace {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The trace's hand-written parts: what the registry cannot say a command
 // does. Here memory (virtual types, allocations, maps, binds), queues,
-// swapchains and the snapshots at presents; in trace_hooks_commands.cpp what
+// swapchains and the snapshots at presents; in hooks_commands.cpp what
 // command buffers name and the update records before each submit.
 // Everything else is recorded as vk.xml describes it.
 #include <algorithm>
@@ -9,11 +9,11 @@
 #include <memory>
 #include <string_view>
 
-#include "capture/trace_call.hpp"
-#include "capture/trace_device.hpp"
-#include "capture/trace_encode.hpp"
-#include "capture/trace_hooks.hpp"
-#include "capture/trace_snapshot.hpp"
+#include "capture/trace/call.hpp"
+#include "capture/trace/device.hpp"
+#include "capture/trace/encode.hpp"
+#include "capture/trace/hooks.hpp"
+#include "capture/trace/snapshot.hpp"
 
 namespace libtrace::capture::trace {
 

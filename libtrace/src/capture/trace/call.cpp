@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "capture/trace_call.hpp"
+#include "capture/trace/call.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -9,9 +9,9 @@
 #include <string>
 
 #include "capture/names.hpp"
-#include "capture/trace_device.hpp"
-#include "capture/trace_encode.hpp"
-#include "capture/trace_stream.hpp"
+#include "capture/trace/device.hpp"
+#include "capture/trace/encode.hpp"
+#include "capture/trace/stream.hpp"
 #include "layer/layer.hpp"
 
 namespace libtrace::capture::trace {

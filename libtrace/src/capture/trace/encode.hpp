@@ -4,7 +4,7 @@
 // pNext chains, arrays of `len` elements, blobs for sized data, handles as
 // pointers. What the registry cannot say (which of VkWriteDescriptorSet's
 // arrays is valid, what a descriptor update template's data holds) is
-// decided by the few hand-written rules in trace_encode.cpp.
+// decided by the few hand-written rules in encode.cpp.
 #pragma once
 
 #include <cstdint>
@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "capture/trace_stream.hpp"
+#include "capture/trace/stream.hpp"
 #include "registry/registry.hpp"
 #include "vktrace/calls.hpp"
 #include "vktrace/values.hpp"

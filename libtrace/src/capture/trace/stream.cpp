@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "capture/trace_stream.hpp"
+#include "capture/trace/stream.hpp"
 
 #include <fcntl.h>
-#include <snappy.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -16,6 +15,7 @@
 #include "apitrace/grammar.hpp"
 #include "capture/launcher_report.hpp"
 #include "capture/names.hpp"
+#include "core/codec_internal.hpp"
 #include "layer/layer.hpp"
 #include "libtrace/apitrace/model.hpp"
 #include "libtrace/core/error.hpp"
@@ -26,7 +26,7 @@ namespace libtrace::capture::trace {
 namespace {
 
 // apitrace's chunk size; a chunk is handed to the helper thread when full.
-constexpr std::size_t kChunk = 1 << 20;
+constexpr std::size_t kChunk = kSnappyChunk;
 // Full chunks waiting for the helper: the application waits beyond that, so
 // memory stays bounded when the disk is slower than the application.
 constexpr std::size_t kQueueMax = 8;
@@ -82,12 +82,12 @@ Stream::Stream(int fd, const std::string& path, const std::map<std::string, std:
   }
   header.str("");
   chunk_ = std::move(header.buf_);
-  if (::write(fd_, "at", 2) != 2) {
+  if (::write(fd_, detail::kSnappyMagic, sizeof detail::kSnappyMagic) != sizeof detail::kSnappyMagic) {
     const int e = errno;
     ::close(fd_);
     throw Error(Errc::io, path, std::strerror(e ? e : ENOSPC));
   }
-  written_ = 2;
+  written_ = sizeof detail::kSnappyMagic;
   thread_ = std::thread([this] { run(); });
 }
 
@@ -289,12 +289,8 @@ void Stream::flush_before_dying(std::chrono::milliseconds limit) {
 
 void Stream::write_chunk(const std::string& chunk) {
   if (write_failed_ || chunk.empty()) return;
-  std::string out(4 + snappy::MaxCompressedLength(chunk.size()), '\0');
-  std::size_t n = 0;
-  snappy::RawCompress(chunk.data(), chunk.size(), out.data() + 4, &n);
-  const auto len = static_cast<std::uint32_t>(n);
-  for (int i = 0; i < 4; ++i) out[i] = static_cast<char>(len >> (8 * i));
-  out.resize(4 + n);
+  std::string out(detail::snappy_chunk_bound(chunk.size()), '\0');
+  out.resize(detail::snappy_chunk(chunk.data(), chunk.size(), out.data()));
   std::size_t done = 0;
   while (done < out.size()) {
     const ssize_t w = ::write(fd_, out.data() + done, out.size() - done);

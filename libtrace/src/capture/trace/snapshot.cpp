@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "capture/trace_snapshot.hpp"
+#include "capture/trace/snapshot.hpp"
 
 #include <sys/stat.h>
 
@@ -10,8 +10,8 @@
 
 #include "capture/launcher_report.hpp"
 #include "capture/names.hpp"
-#include "capture/trace_device.hpp"
-#include "capture/trace_encode.hpp"
+#include "capture/trace/device.hpp"
+#include "capture/trace/encode.hpp"
 #include "layer/layer.hpp"
 #include "libtrace/core/error.hpp"
 #include "libtrace/image/png.hpp"

@@ -13,10 +13,10 @@
 #include <thread>
 #include <vector>
 
-#include "capture/trace_device.hpp"
-#include "capture/trace_encode.hpp"
-#include "capture/trace_stream.hpp"
-#include "capture/trace_test_util.hpp"
+#include "capture/trace/device.hpp"
+#include "capture/trace/encode.hpp"
+#include "capture/trace/stream.hpp"
+#include "capture/trace/writer_util.hpp"
 #include "libtrace/apitrace/dump.hpp"
 #include "libtrace/apitrace/parser.hpp"
 #include "libtrace/core/codec.hpp"

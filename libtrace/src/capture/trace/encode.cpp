@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "capture/trace_encode.hpp"
+#include "capture/trace/encode.hpp"
 
 #include <atomic>
 #include <cctype>
