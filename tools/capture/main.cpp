@@ -15,6 +15,7 @@
 #include "libtrace/capture/run.hpp"
 #include "libtrace/foz/stat.hpp"
 #include "libtrace/layer/find.hpp"
+#include "libtrace/vktrace/dialect.hpp"
 #include "tool_main.hpp"
 
 namespace {
@@ -25,7 +26,7 @@ bool is_file(const std::string& p) {
 }
 
 std::size_t count_snapshots(const std::string& trace) {
-  const std::string dir = libtrace::capture::snapshot_dir(trace);
+  const std::string dir = libtrace::vktrace::snapshot_dir(trace);
   std::size_t n = 0;
   if (DIR* d = ::opendir(dir.c_str())) {
     while (const dirent* e = ::readdir(d)) n += std::string_view(e->d_name).substr(0, 6) == "frame-";
@@ -121,7 +122,7 @@ Report report(const libtrace::capture::RunResult& r, const std::string& command,
   for (const auto& [stats, path] : traces) {
     out += stats;
     if (const std::size_t n = count_snapshots(path))
-      out += "snapshots      " + std::to_string(n) + " in " + libtrace::capture::snapshot_dir(path) + "/\n";
+      out += "snapshots      " + std::to_string(n) + " in " + libtrace::vktrace::snapshot_dir(path) + "/\n";
     out += "\n";
   }
   for (const auto& p : r.problems) out += "problem: " + p + "\n";
@@ -134,7 +135,7 @@ Report report(const libtrace::capture::RunResult& r, const std::string& command,
 
 // Frames of an earlier run in the snapshot folder would pass for this one's.
 void clear_snapshots(const std::string& trace) {
-  const std::string dir = libtrace::capture::snapshot_dir(trace);
+  const std::string dir = libtrace::vktrace::snapshot_dir(trace);
   DIR* d = ::opendir(dir.c_str());
   if (!d) return;
   std::vector<std::string> old;
@@ -211,7 +212,7 @@ usage error (checked before the command starts).
     if (trace.empty() && foz_base.empty())
       throw tools::UsageError("nothing to record: --trace FILE, --foz BASE or both");
     if (!snapshots.empty() && trace.empty()) throw tools::UsageError("--snapshot needs --trace");
-    if (!snapshots.empty()) libtrace::capture::parse_frames(snapshots);  // a usage error now, not in the layer
+    if (!snapshots.empty()) libtrace::vktrace::parse_frames(snapshots);  // a usage error now, not in the layer
     tools::check_distinct({{trace, "--trace"}, {report_file, "--report"}});
     if (!foz_base.empty()) {
       if (foz_base.back() == '/')

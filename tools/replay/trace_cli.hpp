@@ -13,10 +13,10 @@
 #include <iostream>
 #include <string>
 
-#include "libtrace/capture/run.hpp"
 #include "libtrace/core/codec.hpp"
 #include "libtrace/core/io.hpp"
 #include "libtrace/replay/trace/replay.hpp"
+#include "libtrace/vktrace/dialect.hpp"
 #include "tool_main.hpp"
 
 namespace tools {
@@ -137,7 +137,7 @@ inline int run_trace(TraceCli& t, const std::string& input, std::unique_ptr<libt
   o.device = device;
   o.present_window = t.present == "window";
   o.pipeline_cache = pipeline_cache;
-  if (!t.snapshots.empty()) o.snapshots = libtrace::capture::parse_frames(t.snapshots);
+  if (!t.snapshots.empty()) o.snapshots = libtrace::vktrace::parse_frames(t.snapshots);
   if (t.min_psnr_option && t.min_psnr_option->count()) {
     if (std::isnan(t.min_psnr)) throw UsageError("--min-psnr wants a number of dB (0 to 200), not nan");
     o.min_psnr = t.min_psnr;
@@ -147,10 +147,10 @@ inline int run_trace(TraceCli& t, const std::string& input, std::unique_ptr<libt
   if (pipe && !o.snapshots.empty() && o.snapshot_dir.empty())
     throw UsageError("--snapshot from a pipe needs --snapshot-dir DIR");
   if (o.snapshot_dir.empty()) {
-    const std::string dir = libtrace::capture::snapshot_dir(input);  // NAME.snapshots
+    const std::string dir = libtrace::vktrace::snapshot_dir(input);  // NAME.snapshots
     o.snapshot_dir = dir.substr(0, dir.size() - 10) + ".replay";
   }
-  o.capture_snapshots = libtrace::capture::snapshot_dir(input);
+  o.capture_snapshots = libtrace::vktrace::snapshot_dir(input);
   // The capture's snapshots are the references: the replay's never go there.
   if (!o.snapshots.empty() && same_folder(o.snapshot_dir, o.capture_snapshots))
     throw UsageError("--snapshot-dir " + o.snapshot_dir +

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "apitrace/grammar.hpp"
 #include "apitrace/parser_internal.hpp"
 #include "libtrace/apitrace/call_flags.hpp"
 #include "libtrace/core/error.hpp"
@@ -16,20 +17,6 @@ namespace {
 // Unfinished calls at once: real traces have about one per thread.
 constexpr std::size_t kMaxPending = 1u << 16;
 constexpr std::uint64_t kMaxArgNo = 1u << 16;
-
-enum : std::uint8_t {
-  kEventEnter = 0x00,
-  kEventLeave = 0x01,
-};
-
-enum : std::uint8_t {
-  kDetailEnd = 0x00,
-  kDetailArg = 0x01,
-  kDetailRet = 0x02,
-  kDetailThread = 0x03,
-  kDetailBacktrace = 0x04,
-  kDetailFlags = 0x05,
-};
 
 }  // namespace
 
@@ -134,8 +121,8 @@ std::string Parser::read_string() {
 
 std::int64_t Parser::read_typed_sint() {
   const std::uint8_t t = read_byte();
-  if (t == 0x03) return -static_cast<std::int64_t>(read_uint());
-  if (t == 0x04) return static_cast<std::int64_t>(read_uint());
+  if (t == grammar::kSint) return -static_cast<std::int64_t>(read_uint());
+  if (t == grammar::kUint) return static_cast<std::int64_t>(read_uint());
   fail("expected an integer, found value type " + hex_byte(t));
 }
 
@@ -201,9 +188,9 @@ const Call* Parser::next() {
       }
       event_start = complete_bytes_ = stream_offset();
       const std::uint8_t event = *p_++;
-      if (event == kEventEnter) {
+      if (event == grammar::kEnter) {
         parse_enter();
-      } else if (event == kEventLeave) {
+      } else if (event == grammar::kLeave) {
         Call* call = parse_leave();
         if (call) {
           current_ = call;
@@ -318,8 +305,8 @@ bool Parser::parse_details(Call& call) {
   for (;;) {
     const std::uint8_t detail = read_byte();
     switch (detail) {
-      case kDetailEnd: return true;
-      case kDetailArg: {
+      case grammar::kCallEnd: return true;
+      case grammar::kCallArg: {
         const std::uint64_t arg = read_uint();
         if (arg >= kMaxArgNo) fail("argument number " + std::to_string(arg) + " is out of range");
         if (opt_.skip_values) {
@@ -331,22 +318,22 @@ bool Parser::parse_details(Call& call) {
         call.args[arg] = v;
         break;
       }
-      case kDetailRet:
+      case grammar::kCallRet:
         // The glGetError rule needs the return value even when skipping.
         if (opt_.skip_values && !(call.sig && call.sig->verbose_if_zero_return))
           skip_value(0);
         else
           call.ret = parse_value(call, 0);
         break;
-      case kDetailThread: call.thread = static_cast<std::uint32_t>(read_uint()); break;
-      case kDetailBacktrace: {
+      case grammar::kCallThread: call.thread = static_cast<std::uint32_t>(read_uint()); break;
+      case grammar::kCallBacktrace: {
         const std::uint64_t n = read_uint();
         for (std::uint64_t i = 0; i < n; ++i) call.backtrace.push_back(parse_frame());
         break;
       }
-      case kDetailFlags: {
+      case grammar::kCallFlags: {
         const std::uint64_t flags = read_uint();
-        if (flags & 1) call.flags |= kCallFake;
+        if (flags & grammar::kWireFake) call.flags |= kCallFake;
         break;
       }
       default: p_--; fail("unknown call detail " + hex_byte(detail));
@@ -376,20 +363,20 @@ const StackFrame* Parser::parse_frame() {
   for (;;) {
     const std::uint8_t kind = read_byte();
     switch (kind) {
-      case 0x00: {
+      case grammar::kFrameEnd: {
         StackFrame* added = frames_.add(id);
         frame.id = id;
         *added = std::move(frame);
         return added;
       }
-      case 0x01: frame.module = read_string(); break;
-      case 0x02: frame.function = read_string(); break;
-      case 0x03: frame.filename = read_string(); break;
-      case 0x04:
+      case grammar::kFrameModule: frame.module = read_string(); break;
+      case grammar::kFrameFunction: frame.function = read_string(); break;
+      case grammar::kFrameFilename: frame.filename = read_string(); break;
+      case grammar::kFrameLine:
         frame.line = read_uint();
         frame.has_line = true;
         break;
-      case 0x05:
+      case grammar::kFrameOffset:
         frame.offset = read_uint();
         frame.has_offset = true;
         break;

@@ -3,6 +3,7 @@
 // struct signatures defined inside them.
 #include <cstring>
 
+#include "apitrace/grammar.hpp"
 #include "apitrace/parser_internal.hpp"
 #include "libtrace/apitrace/parser.hpp"
 #include "libtrace/core/error.hpp"
@@ -89,42 +90,42 @@ void Parser::skip_value(unsigned depth) {
   if (depth > kMaxDepth) fail_too_deep();
   const std::uint8_t type = read_byte();
   switch (type) {
-    case 0x00:
-    case 0x01:
-    case 0x02: return;
-    case 0x03:
-    case 0x04:
-    case 0x0d: read_uint(); return;
-    case 0x05: skip_bytes(4); return;
-    case 0x06: skip_bytes(8); return;
-    case 0x07: skip_bytes(read_uint()); return;
-    case 0x08: {
+    case grammar::kNull:
+    case grammar::kFalse:
+    case grammar::kTrue: return;
+    case grammar::kSint:
+    case grammar::kUint:
+    case grammar::kOpaque: read_uint(); return;
+    case grammar::kFloat: skip_bytes(4); return;
+    case grammar::kDouble: skip_bytes(8); return;
+    case grammar::kString: skip_bytes(read_uint()); return;
+    case grammar::kBlob: {
       const std::uint64_t n = read_uint();
       ++blobs_;
       blob_bytes_ += n;
       skip_bytes(n);
       return;
     }
-    case 0x09: enum_value(parse_enum_sig()); return;
-    case 0x0a:
+    case grammar::kEnum: enum_value(parse_enum_sig()); return;
+    case grammar::kBitmask:
       parse_bitmask_sig();
       read_uint();
       return;
-    case 0x0b: {
+    case grammar::kArray: {
       const std::uint64_t n = read_uint();
       for (std::uint64_t i = 0; i < n; ++i) skip_value(depth + 1);
       return;
     }
-    case 0x0c: {
+    case grammar::kStruct: {
       const StructSig* sig = parse_struct_sig();
       for (std::size_t i = 0; i < sig->member_names.size(); ++i) skip_value(depth + 1);
       return;
     }
-    case 0x0e:
+    case grammar::kRepr:
       skip_value(depth + 1);
       skip_value(depth + 1);
       return;
-    case 0x0f: {
+    case grammar::kWstring: {
       const std::uint64_t n = read_uint();
       for (std::uint64_t i = 0; i < n; ++i) read_uint();
       return;
@@ -153,48 +154,48 @@ void Parser::parse_value_into(Call& call, std::uint32_t slot, unsigned depth) {
   const std::uint8_t type = read_byte();
   Value& v = call.values[slot];
   switch (type) {
-    case 0x00: v.kind = Kind::null; return;
-    case 0x01:
+    case grammar::kNull: v.kind = Kind::null; return;
+    case grammar::kFalse:
       v.kind = Kind::boolean;
       v.num.u = 0;
       return;
-    case 0x02:
+    case grammar::kTrue:
       v.kind = Kind::boolean;
       v.num.u = 1;
       return;
-    case 0x03:
+    case grammar::kSint:
       v.kind = Kind::sint;
       v.num.i = -static_cast<std::int64_t>(read_uint());
       return;
-    case 0x04:
+    case grammar::kUint:
       v.kind = Kind::uint;
       v.num.u = read_uint();
       return;
-    case 0x05: {
+    case grammar::kFloat: {
       float f;
       read_bytes(&f, 4);
       v.kind = Kind::float32;
       v.num.d = f;
       return;
     }
-    case 0x06: {
+    case grammar::kDouble: {
       double d;
       read_bytes(&d, 8);
       v.kind = Kind::float64;
       v.num.d = d;
       return;
     }
-    case 0x07:
-    case 0x08: {
+    case grammar::kString:
+    case grammar::kBlob: {
       const std::uint64_t n = read_uint();
-      v.kind = type == 0x07 ? Kind::string : Kind::blob;
-      if (type == 0x08) {
+      v.kind = type == grammar::kString ? Kind::string : Kind::blob;
+      if (type == grammar::kBlob) {
         ++blobs_;
         blob_bytes_ += n;
       }
       v.len = n;
       v.data = call.bytes.size();
-      if (type == 0x07 || opt_.keep_blob_data) {
+      if (type == grammar::kString || opt_.keep_blob_data) {
         v.has_data = true;
         if (n <= static_cast<std::uint64_t>(end_ - p_)) {
           call.bytes.append(reinterpret_cast<const char*>(p_), static_cast<std::size_t>(n));
@@ -207,7 +208,7 @@ void Parser::parse_value_into(Call& call, std::uint32_t slot, unsigned depth) {
       }
       return;
     }
-    case 0x09: {
+    case grammar::kEnum: {
       const EnumSig* sig = parse_enum_sig();
       const std::int64_t value = enum_value(sig);
       Value& e = call.values[slot];
@@ -216,7 +217,7 @@ void Parser::parse_value_into(Call& call, std::uint32_t slot, unsigned depth) {
       e.num.i = value;
       return;
     }
-    case 0x0a: {
+    case grammar::kBitmask: {
       const BitmaskSig* sig = parse_bitmask_sig();
       const std::uint64_t value = read_uint();
       Value& b = call.values[slot];
@@ -225,24 +226,24 @@ void Parser::parse_value_into(Call& call, std::uint32_t slot, unsigned depth) {
       b.num.u = value;
       return;
     }
-    case 0x0b: {
+    case grammar::kArray: {
       const std::uint64_t n = read_uint();
       v.kind = Kind::array;
       parse_children(call, slot, n, depth);
       return;
     }
-    case 0x0c: {
+    case grammar::kStruct: {
       const StructSig* sig = parse_struct_sig();
       call.values[slot].kind = Kind::structure;
       call.values[slot].sig = sig;
       parse_children(call, slot, sig->member_names.size(), depth);
       return;
     }
-    case 0x0d:
+    case grammar::kOpaque:
       v.kind = Kind::pointer;
       v.num.u = read_uint();
       return;
-    case 0x0e: {
+    case grammar::kRepr: {
       v.kind = Kind::repr;
       const std::uint32_t human = parse_value(call, depth + 1);
       const std::uint32_t machine = parse_value(call, depth + 1);
@@ -251,7 +252,7 @@ void Parser::parse_value_into(Call& call, std::uint32_t slot, unsigned depth) {
       call.values[slot].count = 2;
       return;
     }
-    case 0x0f: {
+    case grammar::kWstring: {
       const std::uint64_t n = read_uint();
       v.kind = Kind::wstring;
       v.len = n;

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "capture/names.hpp"
-#include "capture/trace_stream.hpp"
+#include "capture/trace/stream.hpp"
 #include "layer/layer.hpp"
 
 namespace libtrace::capture {

@@ -6,8 +6,8 @@
 // was there before (the application's, or the default: death by that signal).
 #pragma once
 
-#include "capture/foz_capture.hpp"
-#include "capture/foz_recorder.hpp"
+#include "capture/foz/capture.hpp"
+#include "capture/foz/recorder.hpp"
 
 namespace libtrace::capture {
 

@@ -6,6 +6,7 @@
 // trace's entry point (gen_trace.py), which calls down through these.
 #include "libtrace/capture/layer.hpp"
 #include "libtrace/capture/run.hpp"
+#include "libtrace/vktrace/dialect.hpp"
 
 #include <pthread.h>
 #include <unistd.h>
@@ -22,15 +23,15 @@
 #include <vector>
 
 #include "capture/crash_guard.hpp"
-#include "capture/foz_capture.hpp"
+#include "capture/foz/capture.hpp"
 #include "capture/launcher_report.hpp"
 #include "capture/names.hpp"
 #include "capture/state.hpp"
-#include "capture/trace_call.hpp"
-#include "capture/trace_device.hpp"
-#include "capture/trace_encode.hpp"
-#include "capture/trace_snapshot.hpp"
-#include "capture/trace_stream.hpp"
+#include "capture/trace/call.hpp"
+#include "capture/trace/device.hpp"
+#include "capture/trace/encode.hpp"
+#include "capture/trace/snapshot.hpp"
+#include "capture/trace/stream.hpp"
 #include "layer/instance.hpp"
 #include "layer/layer.hpp"
 
@@ -51,7 +52,7 @@ struct Config {
 std::set<std::uint64_t> snapshot_frames(const std::string& list) {
   if (list.empty()) return {};
   try {
-    return parse_frames(list);
+    return vktrace::parse_frames(list);
   } catch (const std::exception& e) {
     const std::string why = std::string(kEnvSnapshots) + ": " + e.what() + "; tracing without snapshots";
     layer::log_once(kLayerName, "bad setting", why);
@@ -184,7 +185,7 @@ void start_trace(Device& dev, const layer::Instance& inst) {
   const trace::VirtualTypes& types = trace::virtual_types(dev.gpu, inst.t.GetPhysicalDeviceMemoryProperties);
   auto t = std::make_shared<trace::DeviceTrace>(stream, dev.handle, dev.gpu, next, types);
   if (!global().config.snapshots.empty())
-    t->snapshots = std::make_unique<trace::Snapshots>(global().config.snapshots, snapshot_dir(stream.path()));
+    t->snapshots = std::make_unique<trace::Snapshots>(global().config.snapshots, vktrace::snapshot_dir(stream.path()));
   trace::set_template_lookup(trace::template_entries);
   dev.trace = std::move(t);
 }

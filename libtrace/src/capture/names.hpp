@@ -12,7 +12,7 @@ inline constexpr const char* kLayerName = "VK_LAYER_TRAK_capture";
 inline constexpr const char* kEnvFoz = "TRAK_CAPTURE_FOZ";
 // The call stream (an apitrace trace). A process takes this name when the
 // file is new or empty and no other process writes it; any other process
-// writes NAME.<pid>.trace beside it (trace_stream.cpp, claim_file).
+// writes NAME.<pid>.trace beside it (trace/stream.cpp, claim_file).
 inline constexpr const char* kEnvTrace = "TRAK_CAPTURE_TRACE";
 // Frames to snapshot ("1,150,300"): PNGs in the folder beside the trace.
 inline constexpr const char* kEnvSnapshots = "TRAK_CAPTURE_SNAPSHOTS";

@@ -19,7 +19,7 @@ namespace libtrace::capture {
 namespace {
 
 // The trace's name is the first tracing process's only when the file is
-// empty when it starts (trace_stream.cpp): an earlier capture of that name
+// empty when it starts (trace/stream.cpp): an earlier capture of that name
 // is replaced, as any output is, but never one another run still writes.
 void empty_trace(const std::string& path) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);

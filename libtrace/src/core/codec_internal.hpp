@@ -46,6 +46,16 @@ std::unique_ptr<Sink> make_brotli_encoder(Sink& out, int level);
 std::unique_ptr<Sink> make_plain_encoder(Sink& out);
 std::unique_ptr<Sink> make_zstd_encoder(Sink& out, int level, unsigned threads);
 
+// apitrace's snappy container, for every writer of it (the encoder below,
+// the capture layer's stream): the magic that opens it, then chunks.
+inline constexpr char kSnappyMagic[2] = {'a', 't'};
+// The most one chunk of `n` bytes takes framed.
+std::size_t snappy_chunk_bound(std::size_t n);
+// `n` bytes at `in` as one chunk (a little-endian u32 length, then one raw
+// snappy block) at `out`, which has snappy_chunk_bound(n) bytes; returns the
+// chunk's size.
+std::size_t snappy_chunk(const void* in, std::size_t n, void* out);
+
 // 0 means "all cores"; at least 1.
 unsigned resolve_threads(unsigned threads);
 

@@ -112,7 +112,7 @@ class SnappyEncoder final : public Sink {
       : out_(out), pool_(threads, kSnappyChunk, 0, compress, [this](const ChunkPool::Job& j) {
           out_.write(j.out.data(), j.out.size());
         }) {
-    out_.write("at", 2);
+    out_.write(kSnappyMagic, sizeof kSnappyMagic);
   }
 
   void write(const void* data, std::size_t size) override { pool_.write(data, size); }
@@ -123,12 +123,8 @@ class SnappyEncoder final : public Sink {
 
  private:
   static void compress(ChunkPool::Job& job) {
-    job.out.resize(4 + snappy::MaxCompressedLength(job.in.size()));
-    std::size_t n = 0;
-    snappy::RawCompress(reinterpret_cast<const char*>(job.in.data()), job.in.size(),
-                        reinterpret_cast<char*>(job.out.data()) + 4, &n);
-    for (int b = 0; b < 4; ++b) job.out[static_cast<std::size_t>(b)] = static_cast<std::uint8_t>(n >> (8 * b));
-    job.out.resize(4 + n);
+    job.out.resize(snappy_chunk_bound(job.in.size()));
+    job.out.resize(snappy_chunk(job.in.data(), job.in.size(), job.out.data()));
   }
 
   Sink& out_;
@@ -136,6 +132,16 @@ class SnappyEncoder final : public Sink {
 };
 
 }  // namespace
+
+std::size_t snappy_chunk_bound(std::size_t n) { return 4 + snappy::MaxCompressedLength(n); }
+
+std::size_t snappy_chunk(const void* in, std::size_t n, void* out) {
+  auto* o = static_cast<char*>(out);
+  std::size_t len = 0;
+  snappy::RawCompress(static_cast<const char*>(in), n, o + 4, &len);
+  for (int b = 0; b < 4; ++b) o[b] = static_cast<char>(len >> (8 * b));
+  return 4 + len;
+}
 
 unsigned resolve_threads(unsigned threads) {
   if (threads) return threads;

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <vector>
 
-#include "libtrace/vk/device.hpp"
+#include "libtrace/vktrace/dialect.hpp"
 
 namespace libtrace::gpa {
 
@@ -138,7 +138,7 @@ VKAPI_ATTR void VKAPI_CALL QueueInsertDebugUtilsLabelEXT(VkQueue queue, const Vk
   std::shared_ptr<Device> d;
   Profiler* p = profiler_of(queue, d);
   if (d && d->t.QueueInsertDebugUtilsLabelEXT) d->t.QueueInsertDebugUtilsLabelEXT(queue, label);
-  if (p && label && label->pLabelName && std::strcmp(label->pLabelName, vk::kFrameEndLabel) == 0) {
+  if (p && label && label->pLabelName && std::strcmp(label->pLabelName, vktrace::kFrameEndLabel) == 0) {
     const Profiler::Clock clock(*p);
     p->presented();
   }

@@ -4,8 +4,6 @@
 // archives it wrote.
 #pragma once
 
-#include <cstdint>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -37,13 +35,6 @@ struct RunResult {
 // Throws Error(io) when the environment cannot be set up (no temporary file,
 // no fork, a trace another capture is writing).
 RunResult run(const RunOptions& opt);
-
-// "1,150,300" -> {1, 150, 300}: frames are numbered from 1, the first
-// present. Throws Error(usage) for anything else.
-std::set<std::uint64_t> parse_frames(const std::string& list);
-// Where the snapshots of a trace go: cube.trace -> cube.snapshots/, one
-// file per frame (image::frame_file_name: frame-000150.png).
-std::string snapshot_dir(const std::string& trace_path);
 
 // The layer's manifest, for layer::find_layer_dir().
 inline constexpr const char* kLayerFolder = "capture";

@@ -38,11 +38,6 @@ std::string no_device_message();
 // `r` is VK_SUCCESS (or another non-negative result).
 void check(VkResult r, std::string_view what);
 
-// The queue label (VK_EXT_debug_utils) that ends a frame where nothing is
-// presented: trak-replay inserts it where a capture presented offscreen,
-// and VK_LAYER_TRAK_gpa's profiler counts it as a present.
-inline constexpr const char* kFrameEndLabel = "vkQueuePresentKHR";
-
 std::string_view result_name(VkResult r);                   // "VK_ERROR_OUT_OF_DEVICE_MEMORY"
 std::string version_string(std::uint32_t api_version);      // "1.3.230"
 std::string_view device_type_name(VkPhysicalDeviceType t);  // "discrete GPU", "CPU", ...

@@ -13,6 +13,8 @@ using apitrace::Kind;
 using apitrace::kNil;
 using registry::Member;
 using registry::Type;
+using vktrace::element_size;
+using vktrace::scalar_size;
 
 void store(char* dst, std::size_t n, std::uint64_t v) {
   switch (n) {
@@ -35,23 +37,6 @@ void store(char* dst, std::size_t n, std::uint64_t v) {
   }
 }
 
-std::size_t scalar_size(const Member& m) {
-  switch (m.type) {
-    case Type::u8: return 1;
-    case Type::u16: return 2;
-    case Type::u32:
-    case Type::s32:
-    case Type::f32:
-    case Type::bool32:
-    case Type::enum_: return 4;
-    case Type::bitmask: return m.enum_info() && m.enum_info()->is_64bit ? 8 : 4;
-    case Type::struct_:
-    case Type::union_: return m.nested() ? m.nested()->size : 0;
-    case Type::other: return m.pointer_depth ? 0 : m.size;
-    default: return 8;
-  }
-}
-
 }  // namespace
 
 void* Arena::alloc(std::size_t size) {
@@ -62,8 +47,6 @@ void* Arena::alloc(std::size_t size) {
   std::memset(blocks_.back().get(), 0, n * sizeof(std::max_align_t));
   return blocks_.back().get();
 }
-
-std::size_t element_size(const Member& m) { return m.pointer_depth >= 2 ? sizeof(void*) : scalar_size(m); }
 
 std::uint32_t CallDecoder::child(std::uint32_t v, std::uint32_t k) const {
   std::uint32_t c = call_.values[v].first;
@@ -479,18 +462,10 @@ const void* CallDecoder::template_data(const TemplateLayout& layout, std::uint32
   std::size_t end = 0;
   for (const auto& e : layout.entries) {
     if (!e.count) continue;
-    const std::size_t size =
-        e.type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK ? e.count
-        : (e.type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER || e.type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER ||
-           e.type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC || e.type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC)
-            ? sizeof(VkDescriptorBufferInfo)
-        : (e.type == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER || e.type == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER ||
-           e.type == VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR)
-            ? sizeof(std::uint64_t)
-            : sizeof(VkDescriptorImageInfo);
-    const std::size_t last = e.type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK
+    const vktrace::TemplateElement element = vktrace::template_element(e.type);
+    const std::size_t last = element == vktrace::TemplateElement::inline_bytes
                                  ? e.offset + e.count
-                                 : e.offset + (e.count - 1) * e.stride + size;
+                                 : e.offset + (e.count - 1) * e.stride + vktrace::template_element_size(element);
     end = std::max(end, last);
   }
   char* block = static_cast<char*>(arena_.alloc(end));
@@ -500,21 +475,17 @@ const void* CallDecoder::template_data(const TemplateLayout& layout, std::uint32
   for (const auto& e : layout.entries) {
     if (ev == kNil) break;
     const apitrace::Value& x = call_.values[ev];
-    if (e.type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK) {
+    const vktrace::TemplateElement element = vktrace::template_element(e.type);
+    if (element == vktrace::TemplateElement::inline_bytes) {
       if (x.kind == Kind::blob)
         std::memcpy(block + e.offset, call_.bytes.data() + x.data, std::min<std::size_t>(x.len, e.count));
     } else if (x.kind == Kind::array) {
       std::uint32_t c = x.first;
       for (std::uint32_t k = 0; k < e.count && c != kNil; ++k, c = call_.values[c].next) {
         char* dst = block + e.offset + k * e.stride;
-        switch (e.type) {
-          case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER:
-          case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
-          case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC:
-          case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC: structure(*buffer, c, dst); break;
-          case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER:
-          case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER:
-          case VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR: store(dst, 8, handles_.get(call_.values[c].num.u)); break;
+        switch (element) {
+          case vktrace::TemplateElement::buffer_info: structure(*buffer, c, dst); break;
+          case vktrace::TemplateElement::handle: store(dst, 8, handles_.get(call_.values[c].num.u)); break;
           default: structure(*image, c, dst); break;
         }
       }

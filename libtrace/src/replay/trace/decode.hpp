@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // A traced call's values back into Vulkan's C structs, driven by the same
 // registry tables the capture's encoder used (the inverse of
-// capture/trace_encode.cpp): struct members by the registry's layout, pNext
+// capture/trace/encode.cpp, with the sizes of vktrace/values.hpp): struct members by the registry's layout, pNext
 // chains by the recorded struct names, arrays and blobs into an arena that
 // lives for the call, handles through the replay's handle map.
 #pragma once
@@ -19,6 +19,7 @@
 
 #include "libtrace/apitrace/model.hpp"
 #include "registry/registry.hpp"
+#include "vktrace/values.hpp"
 
 namespace libtrace::replay_trace {
 
@@ -56,12 +57,7 @@ class HandleMap {
 // What descriptor update template data looks like: per entry, where its
 // elements go in the block the command reads.
 struct TemplateLayout {
-  struct Entry {
-    VkDescriptorType type;
-    std::uint32_t count;
-    std::size_t offset, stride;
-  };
-  std::vector<Entry> entries;
+  std::vector<vktrace::TemplateEntry> entries;
 };
 
 class CallDecoder {
@@ -121,8 +117,5 @@ class CallDecoder {
   std::vector<std::string> problems_;
   std::vector<std::string> unknown_;
 };
-
-// The size of one element of a member's type (what an array of it strides by).
-std::size_t element_size(const registry::Member& m);
 
 }  // namespace libtrace::replay_trace

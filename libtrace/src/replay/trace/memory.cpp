@@ -13,6 +13,7 @@
 
 #include "libtrace/vk/device.hpp"
 #include "replay/trace/replayer.hpp"
+#include "vktrace/calls.hpp"
 
 namespace libtrace::replay_trace {
 
@@ -218,7 +219,7 @@ void Replayer::free_objects(VkDevice device) {
 
 void Replayer::update(const apitrace::Call& c) {
   CallDecoder d(c, arena_, handles_);
-  const std::uint64_t object = handles_.get(d.uint_of(d.arg(1)));
+  const std::uint64_t object = handles_.get(d.uint_of(d.arg(vktrace::kUpdateObject)));
   const auto it = objects_.find(object);
   if (it == objects_.end()) fail(c, "an update of an object that has no memory here");
   ObjectMemory& om = it->second;
@@ -226,12 +227,13 @@ void Replayer::update(const apitrace::Call& c) {
     adapted("updates of images placed where the host cannot see them: left out");
     return;
   }
-  const std::uint32_t runs = d.arg(2);
+  const std::uint32_t runs = d.arg(vktrace::kUpdateRuns);
   if (runs == apitrace::kNil || d.value(runs).kind != apitrace::Kind::array) return;
   std::vector<VkBufferCopy> regions;  // memory the host cannot see: through a staging buffer
   std::string staged;
   for (std::uint32_t v = d.value(runs).first; v != apitrace::kNil; v = d.value(v).next) {
     if (d.value(v).kind != apitrace::Kind::structure) continue;
+    // The members in vktrace::UpdateRunMember's order: offset, data.
     const std::uint32_t off = d.value(v).first;
     const std::uint32_t data = off == apitrace::kNil ? apitrace::kNil : d.value(off).next;
     if (data == apitrace::kNil || d.value(data).kind != apitrace::Kind::blob) continue;

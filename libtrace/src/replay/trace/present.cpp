@@ -13,7 +13,9 @@
 
 #include "libtrace/image/png.hpp"
 #include "libtrace/vk/device.hpp"
+#include "libtrace/vktrace/dialect.hpp"
 #include "replay/trace/replayer.hpp"
+#include "vktrace/calls.hpp"
 
 namespace libtrace::replay_trace {
 
@@ -133,7 +135,7 @@ void Replayer::present(const apitrace::Call& c, const registry::Command&) {
   ++frame_;
   if (vkQueueInsertDebugUtilsLabelEXT) {  // for profilers: where the frame ended
     const VkDebugUtilsLabelEXT label{
-        VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT, nullptr, vk::kFrameEndLabel, {0, 0, 0, 0}};
+        VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT, nullptr, vktrace::kFrameEndLabel, {0, 0, 0, 0}};
     vkQueueInsertDebugUtilsLabelEXT(queue, &label);
   }
   const bool timed = frame_ >= opt_.first_frame && frame_ <= opt_.last_frame;
@@ -180,9 +182,9 @@ void Replayer::present(const apitrace::Call& c, const registry::Command&) {
 
 void Replayer::snapshot_record(const apitrace::Call& c) {
   CallDecoder d(c, arena_, handles_);
-  const std::uint32_t file = d.arg(2);
+  const std::uint32_t file = d.arg(vktrace::kSnapshotFile);
   if (file == apitrace::kNil || d.value(file).kind != apitrace::Kind::string) return;
-  capture_snapshots_[d.uint_of(d.arg(1))] = std::string(c.str(d.value(file)));
+  capture_snapshots_[d.uint_of(d.arg(vktrace::kSnapshotFrame))] = std::string(c.str(d.value(file)));
 }
 
 void Replayer::snapshot(VkQueue queue, const Swapchain& sc, std::uint32_t index, std::uint64_t frame) {

@@ -16,6 +16,7 @@
 #include "replay/trace/invoke.hpp"
 #include "replay/trace/replayer.hpp"
 #include "vk/spirv_val.hpp"
+#include "vktrace/calls.hpp"
 
 namespace libtrace::replay_trace {
 
@@ -120,13 +121,14 @@ const Replayer::Route& Replayer::route(const apitrace::Call& c) {
   Route& r = it->second;
   if (!fresh) return r;
   const std::string_view name = c.name();
-  if (name == "trakPhysicalDevice")
-    r.way = Route::physical_device;
-  else if (name == "trakUpdateBuffer" || name == "trakUpdateImage")
-    r.way = Route::update;
-  else if (name == "trakSnapshot")
-    r.way = Route::snapshot;
-  else if (starts(name, "trak"))
+  if (const auto own = vktrace::find_own_call(name)) {
+    switch (*own) {
+      case vktrace::OwnCall::physical_device: r.way = Route::physical_device; break;
+      case vktrace::OwnCall::update_buffer:
+      case vktrace::OwnCall::update_image: r.way = Route::update; break;
+      case vktrace::OwnCall::snapshot: r.way = Route::snapshot; break;
+    }
+  } else if (vktrace::is_own_name(name))
     r.way = Route::own_other;
   else if (!(r.cmd = registry::find_command(name)))
     r.way = starts(name, "vk") ? Route::unknown : Route::not_vulkan;
@@ -449,10 +451,8 @@ void Replayer::create_template(const apitrace::Call& c, const registry::Command&
     if (const std::string why = template_entries(ci); !why.empty()) fail(c, why);
   generic(c, cmd);
   TemplateLayout t;
-  for (std::uint32_t i = 0; i < ci.descriptorUpdateEntryCount && ci.pDescriptorUpdateEntries; ++i) {
-    const auto& e = ci.pDescriptorUpdateEntries[i];
-    t.entries.push_back({e.descriptorType, e.descriptorCount, e.offset, e.stride});
-  }
+  for (std::uint32_t i = 0; i < ci.descriptorUpdateEntryCount && ci.pDescriptorUpdateEntries; ++i)
+    t.entries.push_back(vktrace::template_entry(ci.pDescriptorUpdateEntries[i]));
   const auto recorded = d.handles_of(d.arg(3));
   if (!recorded.empty()) templates_[recorded[0]] = std::move(t);
 }
@@ -475,9 +475,10 @@ void Replayer::with_template(const apitrace::Call& c, const registry::Command& c
 
 void Replayer::physical_device_info(const apitrace::Call& c) {
   CallDecoder d(c, arena_, handles_);
-  d.structure(*registry::find_struct("VkPhysicalDeviceMemoryProperties"), d.arg(2), &capture_.real);
+  d.structure(*registry::find_struct("VkPhysicalDeviceMemoryProperties"), d.arg(vktrace::kMemoryProperties),
+              &capture_.real);
   capture_.to_real.clear();
-  const std::uint32_t types = d.arg(3);
+  const std::uint32_t types = d.arg(vktrace::kMemoryTypes);
   if (types != apitrace::kNil && d.value(types).kind == apitrace::Kind::array)
     for (std::uint32_t v = d.value(types).first; v != apitrace::kNil; v = d.value(v).next)
       capture_.to_real.push_back(static_cast<std::uint32_t>(d.value(v).num.u));

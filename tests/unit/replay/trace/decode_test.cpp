@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "capture/trace_test_util.hpp"
+#include "capture/trace/writer_util.hpp"
 #include "replay/trace/decode.hpp"
 #include "replay/trace/replayer.hpp"
 

@@ -8,8 +8,6 @@
 
 #include <vulkan/vulkan_core.h>
 
-#include "libtrace/capture/run.hpp"
-
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -21,7 +19,6 @@
 namespace libtrace::capture::trace {
 
 struct DeviceTrace;
-
 
 class Snapshots {
  public:
@@ -43,7 +40,7 @@ class Snapshots {
   std::string dir_;
   std::mutex mu_;
   std::unordered_map<std::uint32_t, VkCommandPool> pools_;  // by queue family
-  std::vector<VkSemaphore> semaphores_;                      // until the device is idle
+  std::vector<VkSemaphore> semaphores_;                     // until the device is idle
 };
 
 }  // namespace libtrace::capture::trace

@@ -9,7 +9,7 @@
 #include <iterator>
 #include <vector>
 
-#include "capture/trace_hooks.hpp"
+#include "capture/trace/hooks.hpp"
 
 namespace libtrace::capture::trace {
 
@@ -53,7 +53,8 @@ void allocate_commands_after(Call& c) {
   const auto* ai = arg<const VkCommandBufferAllocateInfo*>(c, 1);
   if (!dt || !ok(c) || !ai) return;
   const std::lock_guard lock(dt->mu);
-  for (std::uint32_t i = 0; i < ai->commandBufferCount; ++i) dt->commands[arg<VkCommandBuffer*>(c, 2)[i]].pool = ai->commandPool;
+  for (std::uint32_t i = 0; i < ai->commandBufferCount; ++i)
+    dt->commands[arg<VkCommandBuffer*>(c, 2)[i]].pool = ai->commandPool;
 }
 
 void free_commands_after(Call& c) {
@@ -93,15 +94,20 @@ void update_sets_after(Call& c) {
     const auto set = handle_bits(w.dstSet);
     for (std::uint32_t k = 0; k < w.descriptorCount; ++k) {
       switch (w.descriptorType) {
-        case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER: case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
-        case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC: case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC:
+        case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER:
+        case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
+        case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC:
+        case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC:
           if (w.pBufferInfo) add_set_content(*dt, set, {handle_bits(w.pBufferInfo[k].buffer), Kind::buffer});
           break;
-        case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER: case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER:
+        case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER:
+        case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER:
           if (w.pTexelBufferView) add_set_content(*dt, set, {handle_bits(w.pTexelBufferView[k]), Kind::buffer_view});
           break;
-        case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE: case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE:
-        case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER: case VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT:
+        case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:
+        case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE:
+        case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER:
+        case VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT:
           if (w.pImageInfo) add_set_content(*dt, set, {handle_bits(w.pImageInfo[k].imageView), Kind::image_view});
           break;
         default: break;
@@ -128,16 +134,23 @@ void update_set_template_after(Call& c) {
     for (std::uint32_t k = 0; k < e.count && e.type != VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK; ++k) {
       const char* x = data + e.offset + k * e.stride;
       switch (e.type) {
-        case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER: case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
-        case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC: case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC:
-          add_set_content(*dt, set, {handle_bits(reinterpret_cast<const VkDescriptorBufferInfo*>(x)->buffer), Kind::buffer});
+        case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER:
+        case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
+        case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC:
+        case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC:
+          add_set_content(*dt, set,
+                          {handle_bits(reinterpret_cast<const VkDescriptorBufferInfo*>(x)->buffer), Kind::buffer});
           break;
-        case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER: case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER:
+        case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER:
+        case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER:
           add_set_content(*dt, set, {handle_bits(*reinterpret_cast<const VkBufferView*>(x)), Kind::buffer_view});
           break;
-        case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE: case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE:
-        case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER: case VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT:
-          add_set_content(*dt, set, {handle_bits(reinterpret_cast<const VkDescriptorImageInfo*>(x)->imageView), Kind::image_view});
+        case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:
+        case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE:
+        case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER:
+        case VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT:
+          add_set_content(
+              *dt, set, {handle_bits(reinterpret_cast<const VkDescriptorImageInfo*>(x)->imageView), Kind::image_view});
           break;
         default: break;
       }
@@ -177,10 +190,8 @@ void template_after(Call& c) {
   const auto* ci = arg<const VkDescriptorUpdateTemplateCreateInfo*>(c, 1);
   if (!dt || !ok(c) || !ci) return;
   std::vector<TemplateEntry> entries;
-  for (std::uint32_t i = 0; i < ci->descriptorUpdateEntryCount; ++i) {
-    const auto& e = ci->pDescriptorUpdateEntries[i];
-    entries.push_back({e.descriptorType, e.descriptorCount, e.offset, e.stride});
-  }
+  for (std::uint32_t i = 0; i < ci->descriptorUpdateEntryCount; ++i)
+    entries.push_back(vktrace::template_entry(ci->pDescriptorUpdateEntries[i]));
   const std::lock_guard lock(dt->mu);
   dt->templates[handle_bits(*arg<VkDescriptorUpdateTemplate*>(c, 3))] = std::move(entries);
 }
@@ -191,7 +202,6 @@ void template_destroy_after(Call& c) {
   const std::lock_guard lock(dt->mu);
   dt->templates.erase(arg<std::uint64_t>(c, 1));
 }
-
 
 struct Named {
   const char* name;

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-#include "capture/trace_device.hpp"
+#include "capture/trace/device.hpp"
 
 #include <algorithm>
 #include <cstring>
 #include <utility>
 
-#include "capture/trace_encode.hpp"
-#include "capture/trace_snapshot.hpp"
+#include "capture/trace/encode.hpp"
+#include "capture/trace/snapshot.hpp"
 
 namespace libtrace::capture::trace {
 
@@ -22,30 +22,24 @@ struct Run {
   VkDeviceSize lo, hi;  // memory offsets
 };
 
-void write_update(Stream& s, VkDevice device, const Bound& b, VkDeviceSize object_offset,
-                  const std::vector<Run>& runs, const char* shadow) {
-  static const char* const kArgs[] = {"device", "object", "runs"};
-  static const char* const kRun[] = {"offset", "data"};
+void write_update(Stream& s, VkDevice device, const Bound& b, VkDeviceSize object_offset, const std::vector<Run>& runs,
+                  const char* shadow) {
   const std::uint32_t tid = s.thread_id();
   const auto serialize = [&](Event& e) {
     const bool image = b.image;
-    begin_enter(e, tid, own_function_id(image ? kOwnUpdateImage : kOwnUpdateBuffer),
-                image ? "trakUpdateImage" : "trakUpdateBuffer", kArgs, true);
-    e.byte(0x01);
-    e.uint(0);
+    begin_own_call(e, tid, image ? vktrace::OwnCall::update_image : vktrace::OwnCall::update_buffer);
+    put_arg(e, vktrace::kUpdateDevice);
     put_pointer(e, reinterpret_cast<std::uintptr_t>(device));
-    e.byte(0x01);
-    e.uint(1);
+    put_arg(e, vktrace::kUpdateObject);
     put_pointer(e, b.handle);
-    e.byte(0x01);
-    e.uint(2);
+    put_arg(e, vktrace::kUpdateRuns);
     put_array(e, runs.size());
     for (const Run& r : runs) {
-      put_own_struct(e, kOwnRun, "trakUpdateRun", kRun);
+      put_own_struct(e, vktrace::OwnStruct::update_run);
       put_uint(e, r.lo - object_offset);
       put_blob(e, shadow + r.lo, r.hi - r.lo);
     }
-    e.byte(0x00);
+    end_details(e);
   };
   Event e(s);
   serialize(e);
@@ -85,8 +79,7 @@ const VirtualTypes& virtual_types(VkPhysicalDevice gpu, PFN_vkGetPhysicalDeviceM
   return *v;
 }
 
-DeviceTrace::DeviceTrace(Stream& s, VkDevice d, VkPhysicalDevice g, const layer::DeviceTable& n,
-                         const VirtualTypes& t)
+DeviceTrace::DeviceTrace(Stream& s, VkDevice d, VkPhysicalDevice g, const layer::DeviceTable& n, const VirtualTypes& t)
     : stream(s), device(d), gpu(g), next(n), types(t) {}
 
 DeviceTrace::~DeviceTrace() = default;
@@ -100,8 +93,10 @@ void DeviceTrace::touch(VkCommandBuffer cmd, const std::vector<Touched>& handles
 
 void DeviceTrace::expand_locked(const Touched& t, std::vector<std::uint64_t>& objects, int depth) {
   switch (t.kind) {
-    case Kind::buffer: case Kind::image: objects.push_back(t.handle); return;
-    case Kind::image_view: case Kind::buffer_view:
+    case Kind::buffer:
+    case Kind::image: objects.push_back(t.handle); return;
+    case Kind::image_view:
+    case Kind::buffer_view:
       if (const auto v = view_of.find(t.handle); v != view_of.end()) objects.push_back(v->second);
       return;
     case Kind::descriptor_set:
@@ -176,8 +171,10 @@ void DeviceTrace::record_locked(Memory& m, const std::vector<const std::pair<con
       char* old = m.shadow.data() + x;
       if (std::memcmp(now, old, n) == 0) continue;
       std::memcpy(old, now, n);
-      if (!changed.empty() && changed.back().hi == x) changed.back().hi = x + n;
-      else changed.push_back({x, x + n});
+      if (!changed.empty() && changed.back().hi == x)
+        changed.back().hi = x + n;
+      else
+        changed.push_back({x, x + n});
     }
     done = std::max(done, r.hi);
   }

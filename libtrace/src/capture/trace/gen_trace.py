@@ -44,7 +44,7 @@ def main(argv):
     gen = load(argv[1])
     reg = gen.Registry(argv[2])
     reg.select()
-    out = [NOTE, '#include "capture/trace_call.hpp"\n\n', 'namespace libtrace::capture::trace {\n\n']
+    out = [NOTE, '#include "capture/trace/call.hpp"\n\n', 'namespace libtrace::capture::trace {\n\n']
     out.append('namespace {\n\n')
     table = []
     for name in sorted(reg.kept_cmds):

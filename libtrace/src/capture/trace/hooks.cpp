@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The trace's hand-written parts: what the registry cannot say a command
 // does. Here memory (virtual types, allocations, maps, binds), queues,
-// swapchains and the snapshots at presents; in trace_hooks_commands.cpp what
+// swapchains and the snapshots at presents; in hooks_commands.cpp what
 // command buffers name and the update records before each submit.
 // Everything else is recorded as vk.xml describes it.
 #include <algorithm>
@@ -9,11 +9,11 @@
 #include <memory>
 #include <string_view>
 
-#include "capture/trace_call.hpp"
-#include "capture/trace_device.hpp"
-#include "capture/trace_encode.hpp"
-#include "capture/trace_hooks.hpp"
-#include "capture/trace_snapshot.hpp"
+#include "capture/trace/call.hpp"
+#include "capture/trace/device.hpp"
+#include "capture/trace/encode.hpp"
+#include "capture/trace/hooks.hpp"
+#include "capture/trace/snapshot.hpp"
 
 namespace libtrace::capture::trace {
 
@@ -23,7 +23,6 @@ namespace {
 
 void physical_device_record(Call& c) {
   // Before vkCreateDevice: what a replay on another device must know of this one.
-  static const char* const kArgs[] = {"physicalDevice", "properties", "memoryProperties", "memoryTypes"};
   const VkPhysicalDevice gpu = arg<VkPhysicalDevice>(c, 0);
   Stream* s = Stream::get();
   VkPhysicalDeviceProperties props{};
@@ -33,21 +32,17 @@ void physical_device_record(Call& c) {
   static const registry::Struct* mem_s = registry::find_struct("VkPhysicalDeviceMemoryProperties");
   const std::uint32_t tid = s->thread_id();
   const auto serialize = [&](Event& e) {
-    begin_enter(e, tid, own_function_id(kOwnPhysicalDevice), "trakPhysicalDevice", kArgs, true);
-    e.byte(0x01);
-    e.uint(0);
+    begin_own_call(e, tid, vktrace::OwnCall::physical_device);
+    put_arg(e, vktrace::kPhysicalDevice);
     put_pointer(e, reinterpret_cast<std::uintptr_t>(gpu));
-    e.byte(0x01);
-    e.uint(1);
+    put_arg(e, vktrace::kDeviceProperties);
     put_struct(e, *props_s, &props);
-    e.byte(0x01);
-    e.uint(2);
+    put_arg(e, vktrace::kMemoryProperties);
     put_struct(e, *mem_s, &v.real);
-    e.byte(0x01);
-    e.uint(3);
+    put_arg(e, vktrace::kMemoryTypes);
     put_array(e, v.to_real.size());  // the real type of each type the application sees
     for (const std::uint32_t r : v.to_real) put_uint(e, r);
-    e.byte(0x00);
+    end_details(e);
   };
   Event e(*s);
   serialize(e);
@@ -68,7 +63,8 @@ void memory_properties2(Call& c) {
 
 template <std::size_t I>
 void requirements(Call& c) {
-  if (auto* r = arg<VkMemoryRequirements*>(c, I); r && trace_of(c)) r->memoryTypeBits = trace_of(c)->types.shown_bits(r->memoryTypeBits);
+  if (auto* r = arg<VkMemoryRequirements*>(c, I); r && trace_of(c))
+    r->memoryTypeBits = trace_of(c)->types.shown_bits(r->memoryTypeBits);
 }
 template <std::size_t I>
 void requirements2(Call& c) {
@@ -239,7 +235,8 @@ void bind_images2_after(Call& c) {
   if (!dt || !ok(c)) return;
   const auto* infos = arg<const VkBindImageMemoryInfo*>(c, 2);
   for (std::uint32_t i = 0; infos && i < arg<std::uint32_t>(c, 1); ++i)
-    if (infos[i].memory) bind(*dt, handle_bits(infos[i].image), true, handle_bits(infos[i].memory), infos[i].memoryOffset);
+    if (infos[i].memory)
+      bind(*dt, handle_bits(infos[i].image), true, handle_bits(infos[i].memory), infos[i].memoryOffset);
 }
 
 void create_buffer_after(Call& c) {
@@ -289,7 +286,8 @@ void swapchain_before(Call& c) {
   DeviceTrace* dt = trace_of(c);
   const auto* ci = arg<const VkSwapchainCreateInfoKHR*>(c, 1);
   if (!dt || !ci) return;
-  auto copy = std::make_shared<SwapchainCopy>(SwapchainCopy{*ci, (ci->imageUsage & VK_IMAGE_USAGE_TRANSFER_SRC_BIT) != 0});
+  auto copy =
+      std::make_shared<SwapchainCopy>(SwapchainCopy{*ci, (ci->imageUsage & VK_IMAGE_USAGE_TRANSFER_SRC_BIT) != 0});
   if (dt->snapshots && !copy->readable) {
     // Snapshots read the presented image back: the layer asks for that
     // usage where the surface allows it.

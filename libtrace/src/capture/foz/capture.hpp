@@ -13,7 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "capture/foz_recorder.hpp"
+#include "capture/foz/recorder.hpp"
 #include "libtrace/foz/object.hpp"
 
 namespace libtrace::capture {
@@ -23,7 +23,7 @@ namespace libtrace::capture {
 // compiling them, they are what goes into the file.
 struct PreparedPipelines {
   foz::Tag tag = foz::Tag::graphics_pipeline;
-  std::vector<foz::Hash> hashes;       // per create info; 0: could not be recorded
+  std::vector<foz::Hash> hashes;      // per create info; 0: could not be recorded
   std::vector<std::string> payloads;  // per create info; "": in the archive already (or 0)
   // The new ones, for the crash path.
   std::vector<PendingEntry> pending() const;

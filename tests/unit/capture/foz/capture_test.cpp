@@ -12,8 +12,8 @@
 #include <utility>
 #include <vector>
 
-#include "capture/foz_capture.hpp"
-#include "capture/foz_recorder.hpp"
+#include "capture/foz/capture.hpp"
+#include "capture/foz/recorder.hpp"
 #include "libtrace/foz/archive.hpp"
 #include "libtrace/foz/object.hpp"
 #include "test_util.hpp"

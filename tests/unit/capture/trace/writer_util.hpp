@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "capture/trace_encode.hpp"
-#include "capture/trace_stream.hpp"
+#include "capture/trace/encode.hpp"
+#include "capture/trace/stream.hpp"
 #include "libtrace/apitrace/dump.hpp"
 #include "libtrace/apitrace/parser.hpp"
 #include "libtrace/core/codec.hpp"
@@ -80,6 +80,5 @@ inline std::vector<std::string> dump_all(const std::string& path) {
   }
   return out;
 }
-
 
 }  // namespace trace_test

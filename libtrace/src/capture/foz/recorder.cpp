@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "capture/foz_recorder.hpp"
+#include "capture/foz/recorder.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>

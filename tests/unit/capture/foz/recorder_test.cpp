@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "capture/foz_recorder.hpp"
+#include "capture/foz/recorder.hpp"
 #include "libtrace/foz/archive.hpp"
 #include "libtrace/foz/object.hpp"
 #include "test_util.hpp"
@@ -87,7 +87,7 @@ TEST_CASE("capture recorder: a dying thread writes the queue and the pipelines b
   foz::Hash h1 = 0, h2 = 0;
   capture::FozRecorder r({dir / "app", ""}, app.object);
   r.drain();
-  r.stop();  // nothing writes in the background now: what follows is the crash path's doing
+  r.stop();         // nothing writes in the background now: what follows is the crash path's doing
   r.before_fork();  // (holding the locks as a fork would shows they are free again after)
   r.after_fork_in_parent();
   const std::string p1 = layout_payload(h1, 8), p2 = layout_payload(h2, 12);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "capture/trace_call.hpp"
+#include "capture/trace/call.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -9,9 +9,9 @@
 #include <string>
 
 #include "capture/names.hpp"
-#include "capture/trace_device.hpp"
-#include "capture/trace_encode.hpp"
-#include "capture/trace_stream.hpp"
+#include "capture/trace/device.hpp"
+#include "capture/trace/encode.hpp"
+#include "capture/trace/stream.hpp"
 #include "layer/layer.hpp"
 
 namespace libtrace::capture::trace {
@@ -95,11 +95,10 @@ Call::Call(const CommandInfo& info_, void** a) : info(info_), args(a) {
       begin_enter(e, tid, info.id, info.cmd->name(), info.param_names, false);
       for (std::size_t i = 0; i < info.params.size(); ++i) {
         if (is_output(info.params[i])) continue;
-        e.byte(0x01);
-        e.uint(i);
+        put_arg(e, static_cast<std::uint32_t>(i));
         put_param(e, info.params, i, args);
       }
-      e.byte(0x00);
+      end_details(e);
     };
     Event& e = thread_event(*s);
     DeviceTrace* const dt = info.records_commands && dev ? dev->trace.get() : nullptr;
@@ -131,27 +130,25 @@ void Call::leave(const void* r) {
     if (info.hooks && info.hooks->after_call && level_ok_) info.hooks->after_call(*this);
     if (!s || !entered_ || info.whole) return;
     const auto serialize = [&](Event& e) {
-      e.byte(0x01);
-      e.uint(no_);
+      begin_leave(e, no_);
       for (const std::uint8_t i : info.outputs) {
-        e.byte(0x01);
-        e.uint(i);
+        put_arg(e, i);
         put_param(e, info.params, i, args);
       }
       if (ret && info.ret != Ret::none) {
-        e.byte(0x02);
+        put_ret(e);
         if (info.ret == Ret::result) {
           static const registry::Enum* result = registry::find_enum("VkResult");
           put_enum(e, *result, *static_cast<const VkResult*>(ret));
         } else if (info.ret == Ret::boolean) {
-          e.byte(*static_cast<const VkBool32*>(ret) ? 0x02 : 0x01);
+          put_bool(e, *static_cast<const VkBool32*>(ret) != 0);
         } else if (info.ret_size == 4) {
           put_uint(e, *static_cast<const std::uint32_t*>(ret));
         } else {
           put_uint(e, *static_cast<const std::uint64_t*>(ret));
         }
       }
-      e.byte(0x00);
+      end_details(e);
     };
     Event& e = thread_event(*s);
     serialize(e);

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "capture/trace_stream.hpp"
+#include "capture/trace/stream.hpp"
 
 #include <fcntl.h>
-#include <snappy.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -13,9 +12,12 @@
 #include <fstream>
 #include <new>
 
+#include "apitrace/grammar.hpp"
 #include "capture/launcher_report.hpp"
 #include "capture/names.hpp"
+#include "core/codec_internal.hpp"
 #include "layer/layer.hpp"
+#include "libtrace/apitrace/model.hpp"
 #include "libtrace/core/error.hpp"
 #include "registry/registry.hpp"
 
@@ -24,7 +26,7 @@ namespace libtrace::capture::trace {
 namespace {
 
 // apitrace's chunk size; a chunk is handed to the helper thread when full.
-constexpr std::size_t kChunk = 1 << 20;
+constexpr std::size_t kChunk = kSnappyChunk;
 // Full chunks waiting for the helper: the application waits beyond that, so
 // memory stays bounded when the disk is slower than the application.
 constexpr std::size_t kQueueMax = 8;
@@ -72,20 +74,20 @@ Stream::Stream(int fd, const std::string& path, const std::map<std::string, std:
                                 registry::enums().size()};
   for (int k = 0; k < 4; ++k) defined_[k] = std::vector<std::atomic<std::uint8_t>>(sizes[k] + kExtraIds);
   Event header(*this);
-  header.uint(6);  // version: the grammar
-  header.uint(6);  // semantic version
+  header.uint(apitrace::kTraceVersion);
+  header.uint(apitrace::kTraceVersion);  // semantic version
   for (const auto& [key, value] : properties) {
     header.str(key);
     header.str(value);
   }
   header.str("");
   chunk_ = std::move(header.buf_);
-  if (::write(fd_, "at", 2) != 2) {
+  if (::write(fd_, detail::kSnappyMagic, sizeof detail::kSnappyMagic) != sizeof detail::kSnappyMagic) {
     const int e = errno;
     ::close(fd_);
     throw Error(Errc::io, path, std::strerror(e ? e : ENOSPC));
   }
-  written_ = 2;
+  written_ = sizeof detail::kSnappyMagic;
   thread_ = std::thread([this] { run(); });
 }
 
@@ -193,9 +195,9 @@ std::uint64_t Stream::append_locked(Event& e, Kind kind) {
   append_locked(e.buf_);
   if (kind == Kind::whole) {
     Event tail(*this);
-    tail.byte(0x01);  // leave
+    tail.byte(apitrace::grammar::kLeave);
     tail.uint(no);
-    tail.byte(0x00);
+    tail.byte(apitrace::grammar::kCallEnd);
     append_locked(tail.buf_);
   }
   return no;
@@ -287,12 +289,8 @@ void Stream::flush_before_dying(std::chrono::milliseconds limit) {
 
 void Stream::write_chunk(const std::string& chunk) {
   if (write_failed_ || chunk.empty()) return;
-  std::string out(4 + snappy::MaxCompressedLength(chunk.size()), '\0');
-  std::size_t n = 0;
-  snappy::RawCompress(chunk.data(), chunk.size(), out.data() + 4, &n);
-  const auto len = static_cast<std::uint32_t>(n);
-  for (int i = 0; i < 4; ++i) out[i] = static_cast<char>(len >> (8 * i));
-  out.resize(4 + n);
+  std::string out(detail::snappy_chunk_bound(chunk.size()), '\0');
+  out.resize(detail::snappy_chunk(chunk.data(), chunk.size(), out.data()));
   std::size_t done = 0;
   while (done < out.size()) {
     const ssize_t w = ::write(fd_, out.data() + done, out.size() - done);

@@ -27,7 +27,7 @@ enum class Level : std::uint8_t { global, instance, device };
 
 class Call;
 
-// The hand-written parts of a command (trace_hooks.cpp), each optional:
+// The hand-written parts of a command (hooks.cpp), each optional:
 //   before_enter  runs before the enter event (memory updates before a submit)
 //   before_call   may change the arguments the next layer gets (the
 //                 recorded ones are the application's)
@@ -60,7 +60,7 @@ struct CommandInfo {
 
 // Built on first use of each name.
 const CommandInfo& command_info(const char* name, Level level);
-const Hooks* find_hooks(const char* name);  // trace_hooks.cpp
+const Hooks* find_hooks(const char* name);  // hooks.cpp
 
 class Call {
  public:

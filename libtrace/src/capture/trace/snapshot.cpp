@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "capture/trace_snapshot.hpp"
+#include "capture/trace/snapshot.hpp"
 
 #include <sys/stat.h>
 
@@ -10,8 +10,8 @@
 
 #include "capture/launcher_report.hpp"
 #include "capture/names.hpp"
-#include "capture/trace_device.hpp"
-#include "capture/trace_encode.hpp"
+#include "capture/trace/device.hpp"
+#include "capture/trace/encode.hpp"
 #include "layer/layer.hpp"
 #include "libtrace/core/error.hpp"
 #include "libtrace/image/png.hpp"
@@ -42,20 +42,16 @@ void check(VkResult r, const char* what) {
 }
 
 void write_snapshot_call(Stream& s, VkQueue queue, std::uint64_t frame, const std::string& file) {
-  static const char* const kArgs[] = {"queue", "frame", "file"};
   const std::uint32_t tid = s.thread_id();
   const auto serialize = [&](Event& e) {
-    begin_enter(e, tid, own_function_id(kOwnSnapshot), "trakSnapshot", kArgs, true);
-    e.byte(0x01);
-    e.uint(0);
+    begin_own_call(e, tid, vktrace::OwnCall::snapshot);
+    put_arg(e, vktrace::kSnapshotQueue);
     put_pointer(e, reinterpret_cast<std::uintptr_t>(queue));
-    e.byte(0x01);
-    e.uint(1);
+    put_arg(e, vktrace::kSnapshotFrame);
     put_uint(e, frame);
-    e.byte(0x01);
-    e.uint(2);
+    put_arg(e, vktrace::kSnapshotFile);
     put_string(e, file);
-    e.byte(0x00);
+    end_details(e);
   };
   Event e(s);
   serialize(e);

@@ -2,7 +2,7 @@
 // The trace writer's grammar, read back by libtrace's apitrace parser (whose
 // dumps are byte-identical to apitrace's): values from the registry tables,
 // the hand-written guards, chunk sizes apitrace can read, threads racing to
-// define signatures, virtual memory types, snapshot names.
+// define signatures, virtual memory types.
 #include <doctest/doctest.h>
 #include <snappy.h>
 #include <unistd.h>
@@ -13,24 +13,21 @@
 #include <thread>
 #include <vector>
 
-#include "capture/trace_device.hpp"
-#include "capture/trace_encode.hpp"
-#include "capture/trace_stream.hpp"
+#include "capture/trace/device.hpp"
+#include "capture/trace/encode.hpp"
+#include "capture/trace/stream.hpp"
+#include "capture/trace/writer_util.hpp"
 #include "libtrace/apitrace/dump.hpp"
 #include "libtrace/apitrace/parser.hpp"
-#include "libtrace/capture/run.hpp"
 #include "libtrace/core/codec.hpp"
 #include "libtrace/core/error.hpp"
 #include "libtrace/core/io.hpp"
-#include "libtrace/image/png.hpp"
 #include "registry/registry.hpp"
 #include "test_util.hpp"
-#include "capture/trace_test_util.hpp"
 
 using namespace libtrace;
 using namespace libtrace::capture::trace;
 using namespace trace_test;
-
 
 TEST_CASE("a command's parameters come out with registry names: enums, flags, pNext, len arrays, outputs") {
   const std::string path = temp_path();
@@ -39,9 +36,14 @@ TEST_CASE("a command's parameters come out with registry names: enums, flags, pN
     VkExternalMemoryBufferCreateInfo external{VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO, nullptr,
                                               VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT};
     const std::uint32_t families[] = {0, 2};
-    VkBufferCreateInfo ci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, &external, 0, 65536,
+    VkBufferCreateInfo ci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+                          &external,
+                          0,
+                          65536,
                           VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_VERTEX_BUFFER_BIT,
-                          VK_SHARING_MODE_CONCURRENT, 2, families};
+                          VK_SHARING_MODE_CONCURRENT,
+                          2,
+                          families};
     VkDevice device = reinterpret_cast<VkDevice>(std::uintptr_t{0x1234});
     const VkBufferCreateInfo* pci = &ci;
     const VkAllocationCallbacks* alloc = nullptr;
@@ -71,14 +73,31 @@ TEST_CASE("members valid only for some values are not followed: the application 
     const VkDescriptorBufferInfo info{b, 16, 64};
     const auto* garbage_images = reinterpret_cast<const VkDescriptorImageInfo*>(std::uintptr_t{8});
     const auto* garbage_views = reinterpret_cast<const VkBufferView*>(std::uintptr_t{16});
-    const VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, nullptr,
-                                     reinterpret_cast<VkDescriptorSet>(std::uintptr_t{0x5e7}), 1, 0, 1,
-                                     VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, garbage_images, &info, garbage_views};
+    const VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                     nullptr,
+                                     reinterpret_cast<VkDescriptorSet>(std::uintptr_t{0x5e7}),
+                                     1,
+                                     0,
+                                     1,
+                                     VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+                                     garbage_images,
+                                     &info,
+                                     garbage_views};
     const std::uint32_t exclusive_garbage_count = 7;
-    const VkImageCreateInfo image{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO, nullptr, 0, VK_IMAGE_TYPE_2D,
-                                  VK_FORMAT_R8G8B8A8_UNORM, {4, 4, 1}, 1, 1, VK_SAMPLE_COUNT_1_BIT,
-                                  VK_IMAGE_TILING_OPTIMAL, VK_IMAGE_USAGE_SAMPLED_BIT, VK_SHARING_MODE_EXCLUSIVE,
-                                  exclusive_garbage_count, reinterpret_cast<const std::uint32_t*>(std::uintptr_t{24}),
+    const VkImageCreateInfo image{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+                                  nullptr,
+                                  0,
+                                  VK_IMAGE_TYPE_2D,
+                                  VK_FORMAT_R8G8B8A8_UNORM,
+                                  {4, 4, 1},
+                                  1,
+                                  1,
+                                  VK_SAMPLE_COUNT_1_BIT,
+                                  VK_IMAGE_TILING_OPTIMAL,
+                                  VK_IMAGE_USAGE_SAMPLED_BIT,
+                                  VK_SHARING_MODE_EXCLUSIVE,
+                                  exclusive_garbage_count,
+                                  reinterpret_cast<const std::uint32_t*>(std::uintptr_t{24}),
                                   VK_IMAGE_LAYOUT_UNDEFINED};
     VkDevice device = reinterpret_cast<VkDevice>(std::uintptr_t{0x1});
     std::uint32_t one = 1, none = 0;
@@ -175,12 +194,24 @@ TEST_CASE("threads racing to define the same signatures still give a stream ever
       threads.emplace_back([&, t] {
         for (int i = 0; i < kCalls; ++i) {
           VkDevice device = reinterpret_cast<VkDevice>(std::uintptr_t{0x100u + static_cast<unsigned>(t)});
-          const VkSamplerCreateInfo ci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO, nullptr, 0, VK_FILTER_LINEAR,
-                                       VK_FILTER_NEAREST, VK_SAMPLER_MIPMAP_MODE_LINEAR,
-                                       VK_SAMPLER_ADDRESS_MODE_REPEAT, VK_SAMPLER_ADDRESS_MODE_REPEAT,
-                                       VK_SAMPLER_ADDRESS_MODE_REPEAT, static_cast<float>(i), VK_FALSE, 1.0f,
-                                       VK_FALSE, VK_COMPARE_OP_NEVER, 0.0f, 1.0f,
-                                       VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK, VK_FALSE};
+          const VkSamplerCreateInfo ci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
+                                       nullptr,
+                                       0,
+                                       VK_FILTER_LINEAR,
+                                       VK_FILTER_NEAREST,
+                                       VK_SAMPLER_MIPMAP_MODE_LINEAR,
+                                       VK_SAMPLER_ADDRESS_MODE_REPEAT,
+                                       VK_SAMPLER_ADDRESS_MODE_REPEAT,
+                                       VK_SAMPLER_ADDRESS_MODE_REPEAT,
+                                       static_cast<float>(i),
+                                       VK_FALSE,
+                                       1.0f,
+                                       VK_FALSE,
+                                       VK_COMPARE_OP_NEVER,
+                                       0.0f,
+                                       1.0f,
+                                       VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK,
+                                       VK_FALSE};
           const VkSamplerCreateInfo* pci = &ci;
           const VkAllocationCallbacks* alloc = nullptr;
           VkSampler sampler{};
@@ -220,7 +251,8 @@ TEST_CASE("memory types both device-local and host-visible are shown as two") {
   REQUIRE(v.shown.memoryTypeCount == 2);
   CHECK(v.shown.memoryTypes[0].propertyFlags == VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
   CHECK(v.shown.memoryTypes[1].propertyFlags ==
-        (VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT | VK_MEMORY_PROPERTY_HOST_CACHED_BIT));
+        (VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT |
+         VK_MEMORY_PROPERTY_HOST_CACHED_BIT));
   CHECK(v.to_real == std::vector<std::uint32_t>{0, 0});
   CHECK(v.shown_bits(0x1) == 0x3);
 
@@ -229,9 +261,9 @@ TEST_CASE("memory types both device-local and host-visible are shown as two") {
   discrete.memoryTypeCount = 3;
   discrete.memoryTypes[0] = {VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0};
   discrete.memoryTypes[1] = {VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, 1};
-  discrete.memoryTypes[2] = {VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT | VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                                 VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-                             2};
+  discrete.memoryTypes[2] = {
+      VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT | VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+      2};
   const auto get2 = [](VkPhysicalDevice, VkPhysicalDeviceMemoryProperties* p) { *p = discrete; };
   const VirtualTypes& d = virtual_types(reinterpret_cast<VkPhysicalDevice>(std::uintptr_t{0xbeef}), get2);
   REQUIRE(d.shown.memoryTypeCount == 4);
@@ -241,16 +273,4 @@ TEST_CASE("memory types both device-local and host-visible are shown as two") {
   CHECK(d.shown.memoryTypes[3].heapIndex == 2);
   CHECK(d.to_real == std::vector<std::uint32_t>{0, 1, 2, 2});
   CHECK(d.shown_bits(0x5) == 0xd);  // real 0 and 2 -> shown 0, 2 and 3
-}
-
-TEST_CASE("snapshot frames, folders and names") {
-  CHECK(capture::parse_frames("1,150,300") == std::set<std::uint64_t>{1, 150, 300});
-  CHECK(capture::parse_frames("7") == std::set<std::uint64_t>{7});
-  CHECK_THROWS_AS(capture::parse_frames("0"), Error);
-  CHECK_THROWS_AS(capture::parse_frames("1,,2"), Error);
-  CHECK_THROWS_AS(capture::parse_frames("x"), Error);
-  CHECK_THROWS_AS(capture::parse_frames(""), Error);
-  CHECK(capture::snapshot_dir("/tmp/cube.trace") == "/tmp/cube.snapshots");
-  CHECK(capture::snapshot_dir("cube") == "cube.snapshots");
-  CHECK(image::frame_file_name(150) == "frame-000150.png");
 }

@@ -105,8 +105,8 @@ class FozRecorder {
 
   mutable std::mutex mu_;  // queue_, writing_, keys_, stop_, thread_
   std::condition_variable wake_, drained_;
-  std::deque<Stored> queue_;  // accepted, not in the file yet
-  std::size_t writing_ = 0;   // taken from the queue, being written
+  std::deque<Stored> queue_;                                        // accepted, not in the file yet
+  std::size_t writing_ = 0;                                         // taken from the queue, being written
   std::array<std::unordered_set<foz::Hash>, foz::kTagCount> keys_;  // every entry accepted
   std::unique_ptr<std::thread> thread_;
   bool stop_ = false;

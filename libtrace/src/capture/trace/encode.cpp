@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "capture/trace_encode.hpp"
+#include "capture/trace/encode.hpp"
 
 #include <atomic>
 #include <cctype>
@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "apitrace/grammar.hpp"
 #include "capture/names.hpp"
 #include "layer/layer.hpp"
 
@@ -15,9 +16,11 @@ namespace libtrace::capture::trace {
 
 namespace {
 
+namespace grammar = apitrace::grammar;
 using registry::Member;
 using registry::Struct;
 using registry::Type;
+using vktrace::scalar_size;
 
 std::atomic<TemplateLookup> g_template_lookup{nullptr};
 thread_local std::vector<Touched>* t_collect = nullptr;
@@ -58,29 +61,27 @@ struct Scope {
   std::span<const Member> members;
   const char* base = nullptr;
   void* const* args = nullptr;
-  const char* addr(std::size_t i) const {
-    return args ? static_cast<const char*>(args[i]) : base + members[i].offset;
-  }
+  const char* addr(std::size_t i) const { return args ? static_cast<const char*>(args[i]) : base + members[i].offset; }
 };
 
 std::uint64_t load(const void* p, std::size_t n) {
   switch (n) {
     case 1: return *static_cast<const std::uint8_t*>(p);
-    case 2: { std::uint16_t v; std::memcpy(&v, p, 2); return v; }
-    case 4: { std::uint32_t v; std::memcpy(&v, p, 4); return v; }
-    default: { std::uint64_t v; std::memcpy(&v, p, 8); return v; }
-  }
-}
-
-std::size_t scalar_size(const Member& m) {
-  switch (m.type) {
-    case Type::u8: return 1;
-    case Type::u16: return 2;
-    case Type::u32: case Type::s32: case Type::f32: case Type::bool32: case Type::enum_: return 4;
-    case Type::bitmask: return m.enum_info() && m.enum_info()->is_64bit ? 8 : 4;
-    case Type::struct_: case Type::union_: return m.nested() ? m.nested()->size : 0;
-    case Type::other: return 0;
-    default: return 8;  // 64-bit integers, size_t, handles, pointers
+    case 2: {
+      std::uint16_t v;
+      std::memcpy(&v, p, 2);
+      return v;
+    }
+    case 4: {
+      std::uint32_t v;
+      std::memcpy(&v, p, 4);
+      return v;
+    }
+    default: {
+      std::uint64_t v;
+      std::memcpy(&v, p, 8);
+      return v;
+    }
   }
 }
 
@@ -93,7 +94,8 @@ std::optional<std::uint64_t> read_int(const Member& m, const char* addr) {
     return std::nullopt;
   }
   const std::size_t n = scalar_size(m);
-  if (n == 0 || n > 8 || m.type == Type::struct_ || m.type == Type::union_) return std::nullopt;
+  if (n == 0 || n > 8 || m.type == Type::struct_ || m.type == Type::union_ || m.type == Type::other)
+    return std::nullopt;
   return load(addr, n);
 }
 
@@ -183,18 +185,18 @@ std::optional<std::uint64_t> eval_len(const Member& m, const Scope& sc) {
 
 void put_sint(Event& e, std::int64_t v) {
   if (v < 0) {
-    e.byte(0x03);
+    e.byte(grammar::kSint);
     e.uint(0 - static_cast<std::uint64_t>(v));
   } else {
-    e.byte(0x04);
+    e.byte(grammar::kUint);
     e.uint(static_cast<std::uint64_t>(v));
   }
 }
 
-// An enum (0x09) or bitmask (0x0a) value: the enum's signature (defined on
+// An enum or bitmask value: the enum's signature (defined on
 // first use with its names and values, aliases left out), then the value.
 void put_named(Event& e, const registry::Enum& en, bool bitmask, std::uint64_t v) {
-  e.byte(bitmask ? 0x0a : 0x09);
+  e.byte(bitmask ? grammar::kBitmask : grammar::kEnum);
   const auto id = static_cast<std::uint32_t>(&en - registry::enums().data());
   e.uint(id);
   if (e.define(bitmask ? Sig::bitmask : Sig::enumeration, id)) {
@@ -204,12 +206,16 @@ void put_named(Event& e, const registry::Enum& en, bool bitmask, std::uint64_t v
     for (const auto& x : en.values()) {
       if (x.alias) continue;
       e.str(x.name());
-      if (bitmask) e.uint(static_cast<std::uint64_t>(x.value));
-      else put_sint(e, x.value);
+      if (bitmask)
+        e.uint(static_cast<std::uint64_t>(x.value));
+      else
+        put_sint(e, x.value);
     }
   }
-  if (bitmask) e.uint(v);
-  else put_sint(e, static_cast<std::int64_t>(v));
+  if (bitmask)
+    e.uint(v);
+  else
+    put_sint(e, static_cast<std::int64_t>(v));
 }
 
 // What the registry cannot say: members that are valid only for some values
@@ -262,8 +268,7 @@ bool present(const Struct& s, const Member& m, const char* base) {
              t == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC || t == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC;
     case kTexelView:
       return t == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER || t == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER;
-    case kImmutableSamplers:
-      return t == VK_DESCRIPTOR_TYPE_SAMPLER || t == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    case kImmutableSamplers: return t == VK_DESCRIPTOR_TYPE_SAMPLER || t == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
     default: return true;
   }
 }
@@ -288,31 +293,40 @@ void put_pnext(Event& e, const void* p) {
 // One element of type m.type at p.
 void put_scalar(Event& e, const Member& m, const char* p) {
   switch (m.type) {
-    case Type::u8: case Type::u16: case Type::u32: case Type::u64: case Type::size:
-      put_uint(e, load(p, scalar_size(m)));
-      return;
+    case Type::u8:
+    case Type::u16:
+    case Type::u32:
+    case Type::u64:
+    case Type::size: put_uint(e, load(p, scalar_size(m))); return;
     case Type::s32: put_sint(e, static_cast<std::int32_t>(load(p, 4))); return;
     case Type::s64: put_sint(e, static_cast<std::int64_t>(load(p, 8))); return;
     case Type::f32:
-      e.byte(0x05);
+      e.byte(grammar::kFloat);
       e.bytes(p, 4);
       return;
     case Type::f64:
-      e.byte(0x06);
+      e.byte(grammar::kDouble);
       e.bytes(p, 8);
       return;
-    case Type::bool32: e.byte(load(p, 4) ? 0x02 : 0x01); return;
+    case Type::bool32: put_bool(e, load(p, 4) != 0); return;
     case Type::enum_:
-      if (m.enum_info()) put_enum(e, *m.enum_info(), static_cast<std::int32_t>(load(p, 4)));
-      else put_sint(e, static_cast<std::int32_t>(load(p, 4)));
+      if (m.enum_info())
+        put_enum(e, *m.enum_info(), static_cast<std::int32_t>(load(p, 4)));
+      else
+        put_sint(e, static_cast<std::int32_t>(load(p, 4)));
       return;
     case Type::bitmask:
-      if (m.enum_info()) put_named(e, *m.enum_info(), true, load(p, scalar_size(m)));
-      else put_uint(e, load(p, 4));
+      if (m.enum_info())
+        put_named(e, *m.enum_info(), true, load(p, scalar_size(m)));
+      else
+        put_uint(e, load(p, 4));
       return;
-    case Type::struct_: case Type::union_:
-      if (m.nested()) put_struct(e, *m.nested(), p);
-      else put_null(e);
+    case Type::struct_:
+    case Type::union_:
+      if (m.nested())
+        put_struct(e, *m.nested(), p);
+      else
+        put_null(e);
       return;
     case Type::other: put_blob(e, p, m.size); return;
     case Type::handle: {
@@ -390,23 +404,23 @@ void put_template_data(Event& e, const std::vector<TemplateEntry>& entries, cons
   static const Struct* buffer = registry::find_struct("VkDescriptorBufferInfo");
   put_array(e, entries.size());
   for (const TemplateEntry& t : entries) {
-    if (t.type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK) {
-      put_blob(e, p + t.offset, t.count);  // count is in bytes here
+    const vktrace::TemplateElement element = vktrace::template_element(t.type);
+    if (element == vktrace::TemplateElement::inline_bytes) {
+      put_blob(e, p + t.offset, t.count);
       continue;
     }
     put_array(e, t.count);
     for (std::uint32_t k = 0; k < t.count; ++k) {
       const char* x = p + t.offset + k * t.stride;
-      switch (t.type) {
-        case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER: case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
-        case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC: case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC:
-          put_struct(e, *buffer, x);
-          break;
-        case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER: case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER:
-          if (t_collect && load(x, 8)) t_collect->push_back({load(x, 8), Kind::buffer_view});
+      switch (element) {
+        case vktrace::TemplateElement::buffer_info: put_struct(e, *buffer, x); break;
+        case vktrace::TemplateElement::handle:
+          // Texel buffer views are what a submit reads memory through; an
+          // acceleration structure's memory is not followed.
+          if (t_collect && load(x, 8) && t.type != VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR)
+            t_collect->push_back({load(x, 8), Kind::buffer_view});
           put_pointer(e, load(x, 8));
           break;
-        case VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR: put_pointer(e, load(x, 8)); break;
         default: put_struct(e, *image, x); break;
       }
     }
@@ -417,26 +431,27 @@ void put_template_data(Event& e, const std::vector<TemplateEntry>& entries, cons
 
 bool is_output(const Member& p) { return p.pointer_depth >= 1 && !p.is_const && p.type != Type::pnext; }
 
-void put_null(Event& e) { e.byte(0x00); }
+void put_null(Event& e) { e.byte(grammar::kNull); }
+void put_bool(Event& e, bool v) { e.byte(v ? grammar::kTrue : grammar::kFalse); }
 void put_uint(Event& e, std::uint64_t v) {
-  e.byte(0x04);
+  e.byte(grammar::kUint);
   e.uint(v);
 }
 void put_pointer(Event& e, std::uint64_t v) {
-  e.byte(0x0d);
+  e.byte(grammar::kOpaque);
   e.uint(v);
 }
 void put_string(Event& e, std::string_view s) {
-  e.byte(0x07);
+  e.byte(grammar::kString);
   e.str(s);
 }
 void put_blob(Event& e, const void* p, std::size_t n) {
-  e.byte(0x08);
+  e.byte(grammar::kBlob);
   e.uint(n);
   e.bytes(p, n);
 }
 void put_array(Event& e, std::uint64_t count) {
-  e.byte(0x0b);
+  e.byte(grammar::kArray);
   e.uint(count);
 }
 
@@ -446,7 +461,7 @@ void put_enum(Event& e, const registry::Enum& en, std::int64_t v) {
 
 void put_struct(Event& e, const Struct& s, const void* p) {
   const char* base = static_cast<const char*>(p);
-  e.byte(0x0c);
+  e.byte(grammar::kStruct);
   const auto id = static_cast<std::uint32_t>(&s - registry::structs().data());
   e.uint(id);
   const auto members = s.members();
@@ -458,19 +473,22 @@ void put_struct(Event& e, const Struct& s, const void* p) {
   const Scope sc{members, base, nullptr};
   const bool guarded = has_guards(s);
   for (const Member& m : members) {
-    if (guarded && !present(s, m, base)) put_null(e);
-    else put_value(e, m, base + m.offset, sc);
+    if (guarded && !present(s, m, base))
+      put_null(e);
+    else
+      put_value(e, m, base + m.offset, sc);
   }
 }
 
-void put_own_struct(Event& e, std::uint32_t own_id, std::string_view name, std::span<const char* const> members) {
-  e.byte(0x0c);
-  const std::uint32_t id = own_struct_id(own_id);
+void put_own_struct(Event& e, vktrace::OwnStruct s) {
+  e.byte(grammar::kStruct);
+  const std::uint32_t id = vktrace::signature_id(s);
   e.uint(id);
   if (e.define(Sig::structure, id)) {
-    e.str(name);
-    e.uint(members.size());
-    for (const char* m : members) e.str(m);
+    const vktrace::OwnSignature& sig = vktrace::signature(s);
+    e.str(sig.name);
+    e.uint(sig.members.size());
+    for (const char* m : sig.members) e.str(m);
   }
 }
 
@@ -492,7 +510,7 @@ void put_param(Event& e, std::span<const Member> params, std::size_t i, void* co
 
 void begin_enter(Event& e, std::uint32_t thread, std::uint32_t fn_id, std::string_view name,
                  std::span<const char* const> arg_names, bool fake) {
-  e.byte(0x00);
+  e.byte(grammar::kEnter);
   e.uint(thread);
   e.uint(fn_id);
   if (e.define(Sig::function, fn_id)) {
@@ -501,16 +519,30 @@ void begin_enter(Event& e, std::uint32_t thread, std::uint32_t fn_id, std::strin
     for (const char* a : arg_names) e.str(a);
   }
   if (fake) {
-    e.byte(0x05);  // call flags
-    e.uint(1);     // fake
+    e.byte(grammar::kCallFlags);
+    e.uint(grammar::kWireFake);
   }
+}
+
+void begin_own_call(Event& e, std::uint32_t thread, vktrace::OwnCall c) {
+  const vktrace::OwnSignature& sig = vktrace::signature(c);
+  begin_enter(e, thread, vktrace::signature_id(c), sig.name, sig.members, true);
+}
+
+void put_arg(Event& e, std::uint32_t index) {
+  e.byte(grammar::kCallArg);
+  e.uint(index);
+}
+void put_ret(Event& e) { e.byte(grammar::kCallRet); }
+void end_details(Event& e) { e.byte(grammar::kCallEnd); }
+
+void begin_leave(Event& e, std::uint64_t call_no) {
+  e.byte(grammar::kLeave);
+  e.uint(call_no);
 }
 
 void collect_handles(std::vector<Touched>* out) { t_collect = out; }
 
 void set_template_lookup(TemplateLookup fn) { g_template_lookup.store(fn); }
-
-std::uint32_t own_function_id(std::uint32_t k) { return static_cast<std::uint32_t>(registry::commands().size()) + k; }
-std::uint32_t own_struct_id(std::uint32_t k) { return static_cast<std::uint32_t>(registry::structs().size()) + k; }
 
 }  // namespace libtrace::capture::trace

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
-// Snapshot frames and file names, shared by the layer, trak-capture and
-// trak-replay (an object file of its own: the replay links nothing else of
-// the capture module).
+// Snapshot frames and folders, shared by the capture layer, its launcher and
+// the replay.
+#include <algorithm>
 #include <string>
 
-#include "libtrace/capture/run.hpp"
 #include "libtrace/core/error.hpp"
+#include "libtrace/vktrace/dialect.hpp"
 
-namespace libtrace::capture {
+namespace libtrace::vktrace {
 
 std::set<std::uint64_t> parse_frames(const std::string& list) {
   std::set<std::uint64_t> out;
@@ -26,9 +26,9 @@ std::set<std::uint64_t> parse_frames(const std::string& list) {
 
 std::string snapshot_dir(const std::string& trace_path) {
   const std::string ext = ".trace";
-  const bool has = trace_path.size() > ext.size() && trace_path.compare(trace_path.size() - ext.size(), ext.size(), ext) == 0;
+  const bool has =
+      trace_path.size() > ext.size() && trace_path.compare(trace_path.size() - ext.size(), ext.size(), ext) == 0;
   return (has ? trace_path.substr(0, trace_path.size() - ext.size()) : trace_path) + ".snapshots";
 }
 
-
-}  // namespace libtrace::capture
+}  // namespace libtrace::vktrace

@@ -6,8 +6,8 @@
 
 #include <cstdint>
 
-#include "capture/trace_call.hpp"
-#include "capture/trace_device.hpp"
+#include "capture/trace/call.hpp"
+#include "capture/trace/device.hpp"
 
 namespace libtrace::capture::trace {
 
@@ -22,7 +22,7 @@ inline std::uint64_t handle_bits(T* h) {
 }
 inline bool ok(const Call& c) { return c.result() == VK_SUCCESS; }
 
-// The hooks of trace_hooks_commands.cpp (submits, what command buffers
+// The hooks of hooks_commands.cpp (submits, what command buffers
 // name, descriptor sets and templates), or null.
 const Hooks* find_command_hooks(const char* name);
 

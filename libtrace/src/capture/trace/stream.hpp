@@ -22,6 +22,8 @@
 #include <utility>
 #include <vector>
 
+#include "apitrace/grammar.hpp"
+
 namespace libtrace::capture::trace {
 
 // The four signature kinds of the grammar, each with ids of its own.
@@ -37,13 +39,7 @@ class Event {
  public:
   explicit Event(Stream& s) : s_(s) {}
   void byte(std::uint8_t b) { buf_.push_back(static_cast<char>(b)); }
-  void uint(std::uint64_t v) {
-    while (v >= 0x80) {
-      byte(static_cast<std::uint8_t>(v | 0x80));
-      v >>= 7;
-    }
-    byte(static_cast<std::uint8_t>(v));
-  }
+  void uint(std::uint64_t v) { apitrace::grammar::append_uint(buf_, v); }
   void str(std::string_view s) {
     uint(s.size());
     buf_.append(s);

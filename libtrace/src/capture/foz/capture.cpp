@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "capture/foz_capture.hpp"
+#include "capture/foz/capture.hpp"
 
 #include <cstring>
 #include <functional>
@@ -31,8 +31,7 @@ std::size_t create_info_size(foz::Tag tag) {
 // A sampler whose chain names a YCbCr conversion, with the conversion's
 // create info in its place, copied into `arena`.
 const VkSamplerCreateInfo* with_ycbcr_inline(const VkSamplerCreateInfo& ci,
-                                             const VkSamplerYcbcrConversionCreateInfo& conversion,
-                                             foz::Arena& arena) {
+                                             const VkSamplerYcbcrConversionCreateInfo& conversion, foz::Arena& arena) {
   auto* out = arena.make<VkSamplerCreateInfo>();
   *out = ci;
   auto** tail = reinterpret_cast<VkBaseOutStructure**>(const_cast<void**>(&out->pNext));

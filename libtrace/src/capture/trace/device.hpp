@@ -17,8 +17,8 @@
 #include <unordered_set>
 #include <vector>
 
-#include "capture/trace_encode.hpp"
-#include "capture/trace_stream.hpp"
+#include "capture/trace/encode.hpp"
+#include "capture/trace/stream.hpp"
 #include "layer/dispatch_tables.hpp"
 
 namespace libtrace::capture::trace {
@@ -116,7 +116,7 @@ struct DeviceTrace {
   void expand_locked(const Touched& t, std::vector<std::uint64_t>& objects, int depth);
 };
 
-// A template of the device of `dispatchable` (trace_hooks.cpp), for the encoder.
+// A template of the device of `dispatchable` (hooks.cpp), for the encoder.
 bool template_entries(const void* dispatchable, std::uint64_t handle, std::vector<TemplateEntry>& out);
 
 }  // namespace libtrace::capture::trace
