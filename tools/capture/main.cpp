@@ -156,7 +156,7 @@ int main(int argc, char** argv) {
       "trak-convert); with --foz, the create infos of its pipelines into Fossilize archives BASE.<hash>.<N>.foz. "
       "The exit status is the application's.",
       "trak-capture"};
-  std::string foz_base, trace, snapshots, report_file, layer_dir;
+  std::string foz_base, trace, snapshots, report_file, layer_dir, codec;
   bool json = false;
   app.add_option("--trace", trace,
                  "Write the whole Vulkan call stream to FILE (an apitrace trace; every other process of the "
@@ -166,6 +166,10 @@ int main(int argc, char** argv) {
                  "With --trace: PNGs of the images presented at these frames (from 1, the first present) into "
                  "the folder beside FILE (cube.trace -> cube.snapshots/frame-000150.png)")
       ->type_name("FRAMES");
+  app.add_option("--codec", codec,
+                 "With --trace: the trace's container, snappy (default: every apitrace reads it) or zstd "
+                 "(seekable frames, smaller; apitrace's newest line and trak read it)")
+      ->check(CLI::IsMember({"snappy", "zstd"}));
   app.add_option("--foz", foz_base, "Write .foz archives named BASE.<hash>.<N>.foz (the folder must exist)")
       ->type_name("BASE");
   app.add_flag("--json", json, "Report as one JSON object");
@@ -177,6 +181,7 @@ int main(int argc, char** argv) {
 
 Examples:
   trak-capture --trace cube.trace --snapshot 1,100 -- vkcube --c 100
+  trak-capture --trace cube.trace --codec zstd -- vkcube --c 1000     smaller: zstd frames
   trak-capture --trace gears.trace -- env MESA_LOADER_DRIVER_OVERRIDE=zink LIBGL_ALWAYS_SOFTWARE=1 glxgears
   apitrace dump cube.trace | less          the calls, with enum, flag and member names
   trak-stat cube.trace                     calls, frames, threads
@@ -212,6 +217,7 @@ usage error (checked before the command starts).
     if (trace.empty() && foz_base.empty())
       throw tools::UsageError("nothing to record: --trace FILE, --foz BASE or both");
     if (!snapshots.empty() && trace.empty()) throw tools::UsageError("--snapshot needs --trace");
+    if (!codec.empty() && trace.empty()) throw tools::UsageError("--codec needs --trace");
     if (!snapshots.empty()) libtrace::vktrace::parse_frames(snapshots);  // a usage error now, not in the layer
     tools::check_distinct({{trace, "--trace"}, {report_file, "--report"}});
     if (!foz_base.empty()) {
@@ -241,7 +247,8 @@ usage error (checked before the command starts).
                             "no such file (--layer-path names the folder of the layer's manifest)");
     if (!snapshots.empty()) clear_snapshots(trace);
 
-    const libtrace::capture::RunResult r = libtrace::capture::run({command, foz_base, trace, snapshots, layer_dir});
+    const libtrace::capture::RunResult r =
+        libtrace::capture::run({command, foz_base, trace, snapshots, layer_dir, codec});
     if (r.exec_errno) {
       const bool missing = r.exec_errno == ENOENT;
       std::cerr << "trak-capture: " << command.front() << ": "

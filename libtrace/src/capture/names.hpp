@@ -14,6 +14,8 @@ inline constexpr const char* kEnvFoz = "TRAK_CAPTURE_FOZ";
 // file is new or empty and no other process writes it; any other process
 // writes NAME.<pid>.trace beside it (trace/stream.cpp, claim_file).
 inline constexpr const char* kEnvTrace = "TRAK_CAPTURE_TRACE";
+// The trace's container: "snappy" (default) or "zstd" (seekable frames).
+inline constexpr const char* kEnvTraceCodec = "TRAK_CAPTURE_TRACE_CODEC";
 // Frames to snapshot ("1,150,300"): PNGs in the folder beside the trace.
 inline constexpr const char* kEnvSnapshots = "TRAK_CAPTURE_SNAPSHOTS";
 // A file the layer tells the launcher what it did in (launcher_report.hpp).

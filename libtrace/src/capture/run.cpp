@@ -58,6 +58,7 @@ RunResult run(const RunOptions& opt) {
     env.push_back({kEnvTrace, opt.trace});
   }
   if (!opt.snapshots.empty()) env.push_back({kEnvSnapshots, opt.snapshots});
+  if (!opt.codec.empty()) env.push_back({kEnvTraceCodec, opt.codec});
   const layer::CommandResult r = layer::run_command(opt.command, env);
   RunResult out;
   out.exec_errno = r.exec_errno;

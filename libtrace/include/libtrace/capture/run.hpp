@@ -15,6 +15,7 @@ struct RunOptions {
   std::string trace;                 // the call stream's file; empty: none
   std::string snapshots;             // frames to snapshot with the trace ("1,150,300")
   std::string layer_dir;             // the folder of VkLayer_trak_capture.json
+  std::string codec;                 // the trace's container: "" (snappy) or "zstd"
 };
 
 struct RunResult {

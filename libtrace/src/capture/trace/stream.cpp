@@ -12,6 +12,8 @@
 #include <fstream>
 #include <new>
 
+#include <zstd.h>
+
 #include "apitrace/grammar.hpp"
 #include "capture/launcher_report.hpp"
 #include "capture/names.hpp"
@@ -62,11 +64,11 @@ bool Event::define(Sig k, std::uint32_t id) {
   return true;
 }
 
-Stream::Stream(const std::string& path, const std::map<std::string, std::string>& properties)
-    : Stream(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), path, properties) {}
+Stream::Stream(const std::string& path, const std::map<std::string, std::string>& properties, bool zstd)
+    : Stream(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), path, properties, zstd) {}
 
-Stream::Stream(int fd, const std::string& path, const std::map<std::string, std::string>& properties)
-    : path_(path), fd_(fd) {
+Stream::Stream(int fd, const std::string& path, const std::map<std::string, std::string>& properties, bool zstd)
+    : path_(path), fd_(fd), zstd_(zstd) {
   // Written in place, not to a temporary: a capture whose application is
   // killed must still be there, readable up to the kill.
   if (fd_ < 0) throw Error(Errc::io, path, std::strerror(errno));
@@ -82,12 +84,15 @@ Stream::Stream(int fd, const std::string& path, const std::map<std::string, std:
   }
   header.str("");
   chunk_ = std::move(header.buf_);
-  if (::write(fd_, detail::kSnappyMagic, sizeof detail::kSnappyMagic) != sizeof detail::kSnappyMagic) {
-    const int e = errno;
-    ::close(fd_);
-    throw Error(Errc::io, path, std::strerror(e ? e : ENOSPC));
+  // zstd frames carry their own magic.
+  if (!zstd_) {
+    if (::write(fd_, detail::kSnappyMagic, sizeof detail::kSnappyMagic) != sizeof detail::kSnappyMagic) {
+      const int e = errno;
+      ::close(fd_);
+      throw Error(Errc::io, path, std::strerror(e ? e : ENOSPC));
+    }
+    written_ = sizeof detail::kSnappyMagic;
   }
-  written_ = sizeof detail::kSnappyMagic;
   thread_ = std::thread([this] { run(); });
 }
 
@@ -148,7 +153,11 @@ Stream* Stream::get() {
   try {
     const auto [fd, path] = claim_file(asked);
     if (path != asked) layer::log(kLayerName, asked + " is another process's capture: this one writes " + path);
-    g_stream.store(new Stream(fd, path, {{"application", self_command()}, {"process.id", std::to_string(::getpid())}}),
+    const std::string codec = layer::env(kEnvTraceCodec);
+    if (!codec.empty() && codec != "snappy" && codec != "zstd")
+      layer::log_once(kLayerName, "unknown " + std::string(kEnvTraceCodec) + " (snappy or zstd): snappy it is", codec);
+    g_stream.store(new Stream(fd, path, {{"application", self_command()}, {"process.id", std::to_string(::getpid())}},
+                              codec == "zstd"),
                    std::memory_order_release);
     tell_launcher(kReportTrace, path);
   } catch (const std::exception& e) {
@@ -289,8 +298,31 @@ void Stream::flush_before_dying(std::chrono::milliseconds limit) {
 
 void Stream::write_chunk(const std::string& chunk) {
   if (write_failed_ || chunk.empty()) return;
-  std::string out(detail::snappy_chunk_bound(chunk.size()), '\0');
-  out.resize(detail::snappy_chunk(chunk.data(), chunk.size(), out.data()));
+  std::string out;
+  if (zstd_) {
+    // Level 1: the capture's helper thread keeps up with the application
+    // (a submit may wait for it); trak-repack --codec zstd --level 19
+    // makes the archive copy.
+    out.resize(ZSTD_compressBound(chunk.size()));
+    const std::size_t n = ZSTD_compress(out.data(), out.size(), chunk.data(), chunk.size(), 1);
+    if (ZSTD_isError(n)) {
+      layer::log_once(kLayerName, "cannot compress the trace; the rest of it is lost", ZSTD_getErrorName(n));
+      write_failed_ = true;
+      return;
+    }
+    out.resize(n);
+  } else {
+    out.resize(detail::snappy_chunk_bound(chunk.size()));
+    out.resize(detail::snappy_chunk(chunk.data(), chunk.size(), out.data()));
+  }
+  write_all(out);
+  if (zstd_ && !write_failed_)
+    frames_written_.emplace_back(static_cast<std::uint32_t>(out.size()), static_cast<std::uint32_t>(chunk.size()));
+}
+
+// Whole or not at all: a torn chunk or frame is cut off again.
+void Stream::write_all(const std::string& out) {
+  if (write_failed_) return;
   std::size_t done = 0;
   while (done < out.size()) {
     const ssize_t w = ::write(fd_, out.data() + done, out.size() - done);
@@ -325,8 +357,29 @@ void Stream::finish() {
     space_.notify_all();
   }
   if (thread_.joinable()) thread_.join();
+  if (zstd_) write_seek_table();
   if (fd_ >= 0) ::close(fd_);
   fd_ = -1;
+}
+
+// zstd's seekable format: a skippable frame holding each frame's sizes. A
+// stream that never gets here (the process was killed) is plain zstd frames,
+// which every zstd reader reads all the same.
+void Stream::write_seek_table() {
+  std::string t;
+  const auto u32 = [&t](std::uint32_t x) {
+    for (int i = 0; i < 4; ++i) t.push_back(static_cast<char>(x >> (8 * i)));
+  };
+  u32(0x184D2A5E);
+  u32(static_cast<std::uint32_t>(frames_written_.size() * 8 + 9));
+  for (const auto& [compressed, decompressed] : frames_written_) {
+    u32(compressed);
+    u32(decompressed);
+  }
+  u32(static_cast<std::uint32_t>(frames_written_.size()));
+  t.push_back(0);
+  u32(0x8F92EAB1);
+  write_all(t);
 }
 
 }  // namespace libtrace::capture::trace

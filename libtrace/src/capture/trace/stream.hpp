@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The trace layer's output: one apitrace version-6 stream per process, in
-// apitrace's snappy container. Application threads serialize their events
+// apitrace's snappy container or in seekable zstd frames. Application threads serialize their events
 // into their own buffers without a lock; the lock is held only to append a
 // finished event to the current chunk (and to number it). A helper thread
 // compresses full chunks, and every kFlushEvery whatever is pending, so that
@@ -65,11 +65,12 @@ class Event {
 class Stream {
  public:
   // Creates (truncates) `path`; throws Error(io). The properties go into the
-  // stream's header.
-  Stream(const std::string& path, const std::map<std::string, std::string>& properties);
+  // stream's header; `zstd` writes zstd frames
+  // (one per chunk, a seek table at the end) instead of snappy chunks.
+  Stream(const std::string& path, const std::map<std::string, std::string>& properties, bool zstd = false);
   // Writes to `fd` (open for writing, at offset 0; a negative one is
   // errno's failure to open `path`), which the stream then owns.
-  Stream(int fd, const std::string& path, const std::map<std::string, std::string>& properties);
+  Stream(int fd, const std::string& path, const std::map<std::string, std::string>& properties, bool zstd = false);
   ~Stream();
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
@@ -140,8 +141,14 @@ class Stream {
   void run();
   void write_chunk(const std::string& chunk);
 
+  void write_all(const std::string& bytes);
+  void write_seek_table();
+
   std::string path_;
   int fd_ = -1;
+  const bool zstd_ = false;
+  // zstd: each whole frame's (compressed, decompressed) size, for the seek table.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> frames_written_;
   std::mutex mu_;
   std::string chunk_;
   std::uint64_t next_call_ = 0;
