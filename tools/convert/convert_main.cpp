@@ -75,7 +75,7 @@ int main(int argc, char** argv) {
       "archive to JSON (one document, or a directory of entry files like fossilize-convert-db) and back.",
       "trak-convert"};
   libtrace::convert::ConvertOptions opt;
-  std::string to = "text", color = "auto", codec = "snappy";
+  std::string to = "text", color = "auto", codec = "snappy", grep;
   std::vector<std::string> calls;
   bool no_progress = false;
   app.add_option("input", opt.input, "Trace, VMA recording or .foz archive; '-' reads stdin")->capture_default_str();
@@ -109,9 +109,15 @@ int main(int argc, char** argv) {
   app.add_flag("--arg-names,!--no-arg-names", opt.dump.arg_names, "Show argument names (default yes)");
   app.add_flag("--multiline,!--no-multiline", opt.dump.multiline,
                "Keep newlines in strings and a blank line after each frame (default yes)");
-  app.add_option("--color,--colour", color, "Colour the text: auto (when stdout is a terminal), always, never")
-      ->check(CLI::IsMember({"auto", "always", "never"}))
-      ->capture_default_str();
+  // As apitrace's getopt reads it: --color alone is always, a value only
+  // after '=' (--color never would name a file).
+  app.add_flag("--color{always},--colour{always}", color,
+               "Colour the text: --color[=WHEN], WHEN auto (default: when stdout is a terminal), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  auto* grep_opt = app.add_option("--grep", grep,
+                                  "Traces: only calls whose function name REGEX matches in (ECMAScript, as "
+                                  "apitrace dump --grep), for every output")
+                       ->type_name("REGEX");
   auto* codec_opt =
       app.add_option("--codec", codec,
                      "Container for --to trace (snappy, gzip, brotli, zstd); payloads for --to foz (zlib, none)")
@@ -124,6 +130,7 @@ int main(int argc, char** argv) {
   app.footer(R"(Examples:
   trak-convert gears.trace                       text dump, same bytes as `apitrace dump`
   trak-convert gears.trace --calls 0-100 --thread-ids
+  trak-convert gears.trace --grep '^glVertex' --color | less -R    calls whose name matches, coloured
   cat gears.trace | trak-convert - -o gears.txt  read a pipe
   trak-convert gears.trace --to jsonl | jq -c 'select(.name == "glDrawArrays") | .args'
   trak-convert gears.trace --calls 0-1000 --to trace -o first1000.trace
@@ -149,6 +156,7 @@ int main(int argc, char** argv) {
     // Archives hold no calls: --calls there would be silently ignored.
     auto no_calls = [&] {
       if (!calls.empty()) throw tools::UsageError("--calls applies to traces and VMA recordings");
+      if (grep_opt->count()) throw tools::UsageError("--grep applies to traces");
     };
     if (!libtrace::is_stdio(opt.input) && std::filesystem::is_directory(opt.input)) {
       no_calls();
@@ -162,6 +170,8 @@ int main(int argc, char** argv) {
     const bool foz = sniffed.format == libtrace::Format::foz_archive,
                foz_json = sniffed.format == libtrace::Format::foz_json;
     if (foz || foz_json) no_calls();
+    if (sniffed.format == libtrace::Format::vma_recording && grep_opt->count())
+      throw tools::UsageError("--grep applies to traces");
     if (foz) return archive_to_json(opt.input, opt.output, foz_flags, in);
     if (foz_json) return json_to_archive(opt.input, opt.output, out_opt->count() > 0, foz_flags, &in);
     if (to == "json" || to == "json-dir") throw tools::UsageError("--to " + to + " applies to .foz archives");
@@ -181,6 +191,13 @@ int main(int argc, char** argv) {
     if (opt.format != libtrace::convert::OutputFormat::text) opt.dump.color = false;
     if (opt.format == libtrace::convert::OutputFormat::csv) opt.dump.color = false;
     for (const auto& c : calls) opt.dump.calls.add(c);
+    if (grep_opt->count()) {
+      try {
+        opt.dump.grep = std::make_shared<const std::regex>(grep);
+      } catch (const std::regex_error& e) {
+        throw tools::UsageError("--grep: not a regular expression: " + grep + " (" + e.what() + ")");
+      }
+    }
     opt.encoder.container = *libtrace::parse_container(codec);
     if (opt.format == libtrace::convert::OutputFormat::trace) {
       libtrace::check_level(opt.encoder.container, opt.encoder.level);

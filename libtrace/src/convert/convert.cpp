@@ -212,7 +212,10 @@ void convert_trace(const ConvertOptions& opt, InputFile& in, Sniffed sniffed) {
     Parser parser(prefetch(std::move(decoder)), in.name(), popt);
     const TraceHeader& header = parser.header();
     switch (opt.format) {
-      case OutputFormat::text: dump_header(header, opt.dump, text); break;
+      case OutputFormat::text:
+        // apitrace dump --grep prints the calls alone.
+        if (!opt.dump.grep) dump_header(header, opt.dump, text);
+        break;
       case OutputFormat::jsonl: jsonl_header(header, container_name(parser.container()), text); break;
       case OutputFormat::trace:
       case OutputFormat::csv:
@@ -227,7 +230,8 @@ void convert_trace(const ConvertOptions& opt, InputFile& in, Sniffed sniffed) {
       while (const Call* call = parser.next()) {
         // apitrace 11.1 stops at the first call past the set's end.
         if (call->no > last) break;
-        if (calls.contains(call->no, call->flags)) {
+        if (calls.contains(call->no, call->flags) &&
+            (!opt.dump.grep || std::regex_search(call->name().begin(), call->name().end(), *opt.dump.grep))) {
           switch (opt.format) {
             case OutputFormat::text: dump_call(*call, opt.dump, text); break;
             case OutputFormat::jsonl: jsonl_call(*call, text); break;

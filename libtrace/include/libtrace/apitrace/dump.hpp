@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <regex>
 #include <string>
 
 #include "libtrace/apitrace/callset.hpp"
@@ -20,6 +22,9 @@ struct DumpOptions {
   bool multiline = true;  // newlines in strings kept; blank line after frames
   bool color = false;     // ANSI escapes as apitrace's --color=always
   CallSet calls;          // empty: every call
+  // Only calls whose function name the expression finds a match in (as
+  // apitrace dump --grep); null: every call. Traces only.
+  std::shared_ptr<const std::regex> grep;
 };
 
 // Appends the header lines ("// key = "value"" per property) to `out`.

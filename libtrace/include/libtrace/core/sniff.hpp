@@ -14,7 +14,7 @@
 namespace libtrace {
 
 enum class Format {
-  apitrace,       // an apitrace trace stream (snappy, gzip or brotli)
+  apitrace,       // an apitrace trace stream (snappy, gzip, brotli or zstd)
   vma_recording,  // a VMA calls recording (CSV, plain or compressed)
   foz_archive,    // a Fossilize .foz archive
   foz_json,       // Fossilize JSON (a document, or one entry's file)
