@@ -10,7 +10,9 @@
 
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
+#include <optional>
 
 #include "libtrace/replay/foz/replay.hpp"
 #include "tool_main.hpp"
@@ -43,6 +45,8 @@ Examples (.foz):
   trak-replay game.foz --pipeline-cache game.vkcache --json | jq .compute
   trak-replay game.foz --device NVIDIA --jobs 8 --timeout 30
   trak-replay game.foz --shard 3/16 --pipeline-cache part3.bin   (one of 16 machines)
+  sbatch --array=0-15 --wrap 'trak-replay game.foz --shard auto --pipeline-cache part$SLURM_ARRAY_TASK_ID.bin'
+  trak-replay game.foz --shard auto/16 ...      (a Kubernetes indexed Job of 16 completions)
   trak-replay game.foz --skip-done done.foz                     (run again to resume)
   trak-replay --load-cache p0.bin --load-cache p1.bin --pipeline-cache all.bin   (no archive: merge caches)
   trak-replay game.foz --range compute:1200 --jobs 1            (one pipeline, to debug)
@@ -65,7 +69,10 @@ inline void add_foz_options(CLI::App& app, FozCli& c) {
                  "[TYPE:]A-B, A-, -B or N: positions in each type's ascending hash order (TYPE: graphics, compute, "
                  "raytracing); repeatable")
       ->allow_extra_args(false);
-  app.add_option("--shard", c.shard, "I/N: replay part I (0..N-1) of N equal parts of the selection");
+  app.add_option("--shard", c.shard,
+                 "I/N: replay part I (0..N-1) of N equal parts of the selection. auto: the part a Slurm array task "
+                 "is (SLURM_ARRAY_TASK_ID among the array's ids); auto/N: also a Kubernetes indexed Job's part "
+                 "(JOB_COMPLETION_INDEX of N; or set TRAK_SHARD_COUNT=N and give auto)");
   app.add_option("--timeout", o.timeout_seconds,
                  "Seconds a pipeline may take before its worker is killed (0: no limit)")
       ->capture_default_str();
@@ -128,7 +135,14 @@ inline int run_foz(FozCli& c, const std::vector<std::string>& inputs, bool json)
   // replaced on disk since: /proc/self/exe is still this one).
   o.worker_executable = "/proc/self/exe";
   for (const auto& r : c.ranges) o.ranges.push_back(libtrace::foz::parse_range(r));
-  if (!c.shard.empty()) o.shard = libtrace::foz::parse_shard(c.shard);
+  if (!c.shard.empty()) {
+    const auto r = libtrace::foz::resolve_shard(c.shard, [](std::string_view name) -> std::optional<std::string> {
+      const char* v = std::getenv(std::string(name).c_str());
+      return v ? std::optional<std::string>(v) : std::nullopt;
+    });
+    o.shard = r.shard;
+    o.shard_source = r.source;
+  }
   if (c.module_cache_mib < 0 || c.worker_memory_mib < 0) throw UsageError("sizes in MiB must be 0 or more");
   o.module_cache_bytes = static_cast<std::uint64_t>(c.module_cache_mib * 1048576.0);
   o.worker_memory_bytes = static_cast<std::uint64_t>(c.worker_memory_mib * 1048576.0);

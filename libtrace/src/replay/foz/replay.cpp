@@ -70,6 +70,8 @@ ReplayResult replay(const ReplayOptions& opt) {
   check_options(opt);
   ReplayResult r;
   r.inputs = opt.inputs;
+  r.shard = opt.shard;
+  r.shard_source = opt.shard_source;
   r.in_process = opt.in_process;
   r.null_device = opt.null_device;
   r.jobs = opt.jobs ? opt.jobs : std::max(1u, std::thread::hardware_concurrency());
