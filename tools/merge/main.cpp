@@ -60,8 +60,8 @@ int main(int argc, char** argv) {
                 "prints them), or a .foz archive whose pipelines and modules are kept (fossilize-prune --whitelist)")
       ->allow_extra_args(false);
   g->add_option("--skip-list", skip_lists,
-                "Entries to drop, same forms; of an archive every entry (fossilize-prune --blacklist, or "
-                "trak-replay's --skip-done database)")
+                "Entries to drop, same forms; of an archive, every entry (fossilize-prune --blacklist; a "
+                "replay's --skip-done database)")
       ->allow_extra_args(false);
   g->add_flag("--skip-application-info-links", opt.prune.skip_links, "Write no application blob links");
   app.footer(R"(Examples:
