@@ -128,6 +128,7 @@ std::string format_table(const ReplayResult& r) {
   if (r.shard.count > 1)
     o += "shard       " + std::to_string(r.shard.index) + "/" + std::to_string(r.shard.count) +
          (r.shard_source.empty() ? "" : " (" + r.shard_source + ")") + "\n";
+  if (r.loop > 1) o += "passes      " + std::to_string(r.loop) + " (each pipeline counted once per pass)\n";
   o += "\n";
   std::snprintf(line, sizeof line, "%-12s %9s %9s %9s %9s\n", "type", "total", "ok", "failed", "skipped");
   o += line;
@@ -207,6 +208,8 @@ std::string format_json(const ReplayResult& r) {
   else
     w.String(r.shard_source.c_str(), static_cast<rapidjson::SizeType>(r.shard_source.size()));
   w.EndObject();
+  w.Key("loop");
+  w.Uint(r.loop);
   for (std::size_t t = 0; t < kPipelineTypes; ++t) {
     const TypeCounts& c = r.counts[t];
     w.Key(std::string(pipeline_type_name(static_cast<PipelineType>(t))).c_str());

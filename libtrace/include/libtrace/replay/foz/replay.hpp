@@ -125,7 +125,14 @@ struct ReplayOptions {
   std::vector<RangeSpec> ranges;
   Shard shard;
   std::string shard_source;  // where the shard came from (ResolvedShard), for the report
-  bool validate = false;     // run spirv-val on every shader module first
+  // Only these pipelines (of any type; the objects they need are made on
+  // demand as always), instead of ranges and shards. A hash no pipeline of
+  // the archives has is Error(usage).
+  std::vector<std::uint64_t> pipeline_hashes;
+  // Every selected pipeline this many times over (counted each time), as
+  // fossilize-replay --loop does, to time the driver. Not with skip_done.
+  unsigned loop = 1;
+  bool validate = false;  // run spirv-val on every shader module first
   std::string spirv_val = "spirv-val";
   std::uint64_t module_cache_bytes = 256ull << 20;    // VkShaderModules kept per worker
   std::uint64_t worker_memory_bytes = 2048ull << 20;  // a worker over this is replaced (0 = never)
@@ -181,6 +188,7 @@ struct ReplayResult {
   std::array<TypeCounts, kPipelineTypes> counts{};
   Shard shard;
   std::string shard_source;
+  unsigned loop = 1;  // passes over the selection (counts include every pass)
   // Crashed or hung, in the order found; then failed and unsupported ones.
   std::vector<PipelineIssue> faulty, failed, unsupported;
   std::uint64_t issues_dropped = 0;  // beyond the kept lists' cap
