@@ -150,10 +150,10 @@ grep -q '^sbatch --array=' submit.sh || fail "README.md's fleet:slurm-submit blo
 # on the command line win over the script's #SBATCH lines).
 submit=$(sed -n 's/^sbatch --array=[^ ]* /sbatch --array=0-3 --cpus-per-task=1 --parsable /p' submit.sh)
 [ -n "$submit" ] || fail "cannot read the sbatch line of fleet:slurm-submit"
-# --parsable prints the job id first; --wait then waits for every task.
-eval "slurm $submit" >sbatch.out 2>sbatch.err &
+# --parsable prints the job id first; --wait then waits for every task (for
+# 4 minutes at most: a cluster that never runs them fails here, with its logs).
+eval "slurm timeout 240 $submit" >sbatch.out 2>sbatch.err &
 sbatch_pid=$!
-t=0
 while [ ! -s sbatch.out ] && kill -0 $sbatch_pid 2>/dev/null; do sleep 0.1; done
 jobid=$(head -n 1 sbatch.out | cut -d';' -f1)
 wait $sbatch_pid || fail "sbatch --wait failed: $(cat sbatch.err)"
