@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // trak-merge: Fossilize .foz archives into one, deduplicated, raw copies,
 // optionally pruned like fossilize-prune.
+#include <algorithm>
 #include <iostream>
 
 #include "libtrace/foz/merge.hpp"
@@ -55,15 +56,21 @@ int main(int argc, char** argv) {
                   std::string(f).starts_with("--filter") ? "Keep only these (repeatable)" : "Drop these (repeatable)")
         ->allow_extra_args(false);
   g->add_option("--keep-list", keep_lists,
-                "File of pipelines/modules to keep: 'TAG HASH' or 40-digit entry names per line")
+                "Pipelines/modules to keep: a file of 'TAG HASH' or 40-digit entry names per line (trak-stat --list "
+                "prints them), or a .foz archive whose pipelines and modules are kept (fossilize-prune --whitelist)")
       ->allow_extra_args(false);
-  g->add_option("--skip-list", skip_lists, "File of entries to drop, same form")->allow_extra_args(false);
+  g->add_option("--skip-list", skip_lists,
+                "Entries to drop, same forms; of an archive, every entry (fossilize-prune --blacklist; a "
+                "replay's --skip-done database)")
+      ->allow_extra_args(false);
   g->add_flag("--skip-application-info-links", opt.prune.skip_links, "Write no application blob links");
   app.footer(R"(Examples:
   trak-merge -o all.foz game.1.foz game.2.foz game.3.foz
   trak-merge --append -o cube.72991ed96a80f842.foz cube.72991ed96a80f842.*.foz   like fossilize-merge-db
   trak-merge -o one-app.foz --filter-application 0abb3f56ab202152 merged.foz
   trak-merge -o small.foz --skip-graphics e3b925b0c1c00de1 --keep-list hot.txt big.foz
+  trak-merge -o todo.foz --skip-list done.foz big.foz        what a replay's --skip-done database lacks
+  trak-merge -o hot.foz --keep-list whitelist.foz big.foz    like fossilize-prune --whitelist
   trak-merge -o all.foz a.foz b.foz --json | jq '.conflicts')");
 
   return tools::run(app, argc, argv, [&] {
@@ -80,8 +87,12 @@ int main(int argc, char** argv) {
     add(opt.prune.skip[7], flag("--skip-compute"));
     add(opt.prune.skip[9], flag("--skip-raytracing"));
     add(opt.prune.skip[4], flag("--skip-module"));
-    for (const auto& f : keep_lists) foz::read_key_list(f, opt.prune.keep);
-    for (const auto& f : skip_lists) foz::read_key_list(f, opt.prune.skip);
+    const auto warnings = tools::warning_sink("trak-merge");
+    for (const auto& f : keep_lists) foz::read_key_list(f, opt.prune.keep, foz::KeyList::keep, warnings);
+    for (const auto& f : skip_lists) foz::read_key_list(f, opt.prune.skip, foz::KeyList::skip, warnings);
+    opt.prune.keep_list_empty = !keep_lists.empty() && std::all_of(opt.prune.keep.begin(), opt.prune.keep.end(),
+                                                                   [](const foz::HashSet& s) { return s.empty(); });
+    if (opt.prune.keep_list_empty) prune = true;
     for (std::size_t t = 0; t < foz::kTagCount; ++t) {
       const bool allowed = t == 4 || t == 6 || t == 7 || t == 9;
       if (!allowed && !opt.prune.keep[t].empty())
@@ -93,7 +104,7 @@ int main(int argc, char** argv) {
     if (opt.append && libtrace::is_stdio(opt.output)) throw tools::UsageError("--append needs an output file");
     tools::refuse_binary_terminal(opt.output, true);
     opt.progress = tools::progress_bar("trak-merge", !no_progress);
-    opt.warnings = tools::warning_sink("trak-merge");
+    opt.warnings = warnings;
     const foz::MergeReport r = foz::merge_archives(opt);
     if (!r.conflicts.empty())
       opt.warnings(r.output,

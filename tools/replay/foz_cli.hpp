@@ -10,7 +10,9 @@
 
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
+#include <optional>
 
 #include "libtrace/replay/foz/replay.hpp"
 #include "tool_main.hpp"
@@ -21,6 +23,7 @@ struct FozCli {
   libtrace::foz::ReplayOptions opt;
   std::vector<std::string> ranges;
   std::string shard;
+  std::vector<std::string> pipeline_hashes;
   double module_cache_mib = 256, worker_memory_mib = 2048;
   std::string worker_exit = "auto";
   bool progress = false, no_progress = false;
@@ -43,9 +46,13 @@ Examples (.foz):
   trak-replay game.foz --pipeline-cache game.vkcache --json | jq .compute
   trak-replay game.foz --device NVIDIA --jobs 8 --timeout 30
   trak-replay game.foz --shard 3/16 --pipeline-cache part3.bin   (one of 16 machines)
+  sbatch --array=0-15 --wrap 'trak-replay game.foz --shard auto --pipeline-cache part$SLURM_ARRAY_TASK_ID.bin'
+  trak-replay game.foz --shard auto/16 ...      (a Kubernetes indexed Job of 16 completions)
   trak-replay game.foz --skip-done done.foz                     (run again to resume)
   trak-replay --load-cache p0.bin --load-cache p1.bin --pipeline-cache all.bin   (no archive: merge caches)
   trak-replay game.foz --range compute:1200 --jobs 1            (one pipeline, to debug)
+  trak-replay game.foz --pipeline-hash e3b925b0c1c00de1         (one pipeline by hash, with what it needs)
+  trak-replay game.foz --loop 5 --jobs 1 --json | jq .pipelines_per_second   (every pipeline 5 times)
   trak-replay game.foz --null-device --jobs 1                   (parse only: trak's own cost)
   trak-replay game.foz --validate --json | jq '.failed'         (spirv-val first))";
 
@@ -65,7 +72,14 @@ inline void add_foz_options(CLI::App& app, FozCli& c) {
                  "[TYPE:]A-B, A-, -B or N: positions in each type's ascending hash order (TYPE: graphics, compute, "
                  "raytracing); repeatable")
       ->allow_extra_args(false);
-  app.add_option("--shard", c.shard, "I/N: replay part I (0..N-1) of N equal parts of the selection");
+  app.add_option("--shard", c.shard,
+                 "I/N: replay part I (0..N-1) of N equal parts of the selection. auto: the part a Slurm array task "
+                 "is (SLURM_ARRAY_TASK_ID among the array's ids); auto/N: also a Kubernetes indexed Job's part "
+                 "(JOB_COMPLETION_INDEX of N; or set TRAK_SHARD_COUNT=N and give auto)");
+  app.add_option("--pipeline-hash", c.pipeline_hashes,
+                 "Only the pipeline of this hash (any type; 16 hex digits as trak-stat --list prints them), with "
+                 "the objects it needs; repeatable")
+      ->allow_extra_args(false);
   app.add_option("--timeout", o.timeout_seconds,
                  "Seconds a pipeline may take before its worker is killed (0: no limit)")
       ->capture_default_str();
@@ -96,8 +110,8 @@ inline void add_foz_options(CLI::App& app, FozCli& c) {
 // mistake.
 inline std::string foz_option_given(const CLI::App& app) {
   for (const char* name : {"--jobs", "--in-process", "--null-device", "--pipeline-cache", "--load-cache", "--skip-done",
-                           "--range", "--shard", "--timeout", "--progress", "--validate", "--module-cache",
-                           "--worker-memory", "--worker-exit", "--worker-seconds"})
+                           "--range", "--shard", "--pipeline-hash", "--timeout", "--progress", "--validate",
+                           "--module-cache", "--worker-memory", "--worker-exit", "--worker-seconds"})
     if (app.get_option(name)->count()) return name;
   return {};
 }
@@ -129,7 +143,21 @@ inline int run_foz(FozCli& c, const std::vector<std::string>& inputs, bool json)
   // replaced on disk since: /proc/self/exe is still this one).
   o.worker_executable = "/proc/self/exe";
   for (const auto& r : c.ranges) o.ranges.push_back(libtrace::foz::parse_range(r));
-  if (!c.shard.empty()) o.shard = libtrace::foz::parse_shard(c.shard);
+  for (const auto& h : c.pipeline_hashes) {
+    std::string digits = h.starts_with("0x") ? h.substr(2) : h;
+    if (!digits.empty() && digits.size() < 16) digits.insert(0, 16 - digits.size(), '0');
+    const auto hash = libtrace::foz::parse_hash(digits);
+    if (!hash) throw UsageError("--pipeline-hash: '" + h + "' is not a hash (1 to 16 hex digits)");
+    o.pipeline_hashes.push_back(*hash);
+  }
+  if (!c.shard.empty()) {
+    const auto r = libtrace::foz::resolve_shard(c.shard, [](std::string_view name) -> std::optional<std::string> {
+      const char* v = std::getenv(std::string(name).c_str());
+      return v ? std::optional<std::string>(v) : std::nullopt;
+    });
+    o.shard = r.shard;
+    o.shard_source = r.source;
+  }
   if (c.module_cache_mib < 0 || c.worker_memory_mib < 0) throw UsageError("sizes in MiB must be 0 or more");
   o.module_cache_bytes = static_cast<std::uint64_t>(c.module_cache_mib * 1048576.0);
   o.worker_memory_bytes = static_cast<std::uint64_t>(c.worker_memory_mib * 1048576.0);

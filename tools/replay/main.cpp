@@ -115,6 +115,7 @@ Exit status: 0 replayed (allocations that fail on this device are counted, not e
               std::pair{keep_going, "--keep-going"}, std::pair{no_budget, "--no-heap-budget"}})
           if (given) throw tools::UsageError(std::string(name) + " applies to VMA recordings, not to .foz archives");
         foz.opt.device = device;
+        foz.opt.loop = trace.loop;
         return tools::run_foz(foz, inputs, json);
       }
     }

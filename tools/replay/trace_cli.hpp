@@ -107,7 +107,9 @@ inline void add_trace_options(CLI::App& app, TraceCli& t) {
   app.add_option("--present", t.present,
                  "Captures: offscreen (default), or window: also show the frames in an X11 window")
       ->check(CLI::IsMember({"offscreen", "window"}));
-  app.add_option("--loop", t.loop, "Captures: replay N times, the timed frames of every pass in the figures")
+  app.add_option("--loop", t.loop,
+                 "Captures: replay N times, the timed frames of every pass in the figures. .foz: create every "
+                 "selected pipeline N times (as fossilize-replay --loop), each pass counted")
       ->type_name("N")
       ->check(CLI::Range(1u, 100000u));
   app.add_flag("--shuffle-memory", t.opt.shuffle_memory,

@@ -30,6 +30,16 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1u, 256u));
   app.add_option("-T,--threads", threads)->check(CLI::Range(1u, 256u))->group("");  // the first spelling
   app.add_flag("--no-progress", no_progress, "No progress bar on stderr");
+  bool list = false;
+  std::string tag;
+  app.add_flag("--list", list,
+               "Archives: every entry, one 'TAG HASH' line each (by tag, then hash: what fossilize-list prints); "
+               "with --json, one object with offsets and sizes");
+  app.add_option("--tag", tag,
+                 "Archives, with --list: keep this tag alone (application_info, sampler, descriptor_set_layout, "
+                 "pipeline_layout, shader_module, render_pass, graphics_pipeline, compute_pipeline, "
+                 "raytracing_pipeline, application_blob_link, bucket_info, or Fossilize's number)")
+      ->type_name("TAG");
   app.footer(R"(Examples:
   trak-stat gears.trace
   trak-stat gears.trace --all
@@ -40,7 +50,10 @@ int main(int argc, char** argv) {
   trak-stat big.vma.csv -j 4               four threads, whatever the cores
   trak-repack x.br.trace - --codec snappy | trak-stat -
   trak-stat app.foz                        Fossilize archive: entries per tag, bytes, applications, damage
-  trak-stat app.foz --json | jq '.entries_per_tag.graphics_pipeline, .torn_tail')");
+  trak-stat app.foz --json | jq '.entries_per_tag.graphics_pipeline, .torn_tail'
+  trak-stat app.foz --list                 every entry: 'graphics_pipeline e3b925b0c1c00de1'
+  trak-stat app.foz --list --tag compute_pipeline | wc -l
+  trak-stat app.foz --list --json | jq -r '.entries[] | select(.bytes > 65536) | .hash')");
 
   return tools::run(app, argc, argv, [&] {
     if (libtrace::is_stdio(html) && json) throw tools::UsageError("--html - and --json would both write to stdout");
@@ -58,10 +71,29 @@ int main(int argc, char** argv) {
       for (const char* n : names)
         if (app.count(n)) throw tools::UsageError(std::string(n) + " applies to " + what);
     };
+    if (!tag.empty() && !list) throw tools::UsageError("--tag applies to --list");
+    if (sniffed.format != libtrace::Format::foz_archive) only_for({"--list"}, "Fossilize archives");
     if (sniffed.format == libtrace::Format::foz_archive) {
       only_for({"--html"}, "VMA recordings");
       only_for({"--top", "--all"}, "traces");
       only_for({"--keep-going", "--jobs", "--threads"}, "VMA recordings");
+      if (list) {
+        libtrace::foz::FozListOptions opt;
+        if (!tag.empty()) {
+          opt.only = libtrace::foz::parse_tag(tag);
+          if (!opt.only)
+            throw tools::UsageError("--tag: unknown tag '" + tag + "' (a name trak-stat prints, or 0 to " +
+                                    std::to_string(libtrace::foz::kTagCount - 1) + ")");
+        }
+        opt.progress = progress_foz;
+        opt.warnings = tools::warning_sink("trak-stat");
+        const libtrace::foz::FozList l =
+            libtrace::is_stdio(input) ? libtrace::foz::list_entries(in, opt) : libtrace::foz::list_entries(input, opt);
+        std::cout << (json ? libtrace::foz::format_list_json(l) : libtrace::foz::format_list(l));
+        std::cout.flush();
+        if (l.error) throw *l.error;
+        return tools::kOk;
+      }
       libtrace::foz::FozStatOptions opt;
       opt.progress = progress_foz;
       opt.warnings = tools::warning_sink("trak-stat");

@@ -10,7 +10,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 
 #include "foz/internal.hpp"
 #include "foz/keys.hpp"
@@ -355,45 +354,8 @@ class Merger {
   std::uint64_t total_bytes_ = 0, progress_ = 0;
 };
 
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t\r");
-  if (b == std::string::npos) return {};
-  const auto e = s.find_last_not_of(" \t\r");
-  return s.substr(b, e - b + 1);
-}
-
 }  // namespace
 
 MergeReport merge_archives(const MergeOptions& opt) { return Merger(opt).run(); }
-
-void read_key_list(const std::string& path, TagHashSets& sets) {
-  std::ifstream f(path);
-  if (!f) throw_errno(path);
-  std::string line;
-  std::uint64_t n = 0;
-  while (std::getline(f, line)) {
-    ++n;
-    const std::string where = path + ": line " + std::to_string(n);
-    std::string s = trim(line.substr(0, line.find('#')));
-    if (s.empty()) continue;
-    std::optional<Tag> tag;
-    std::optional<std::uint64_t> hash;
-    const auto sp = s.find_first_of(" \t");
-    if (sp == std::string::npos && s.size() == kNameSize) {
-      // An entry name: 24 tag digits, 16 hash digits.
-      const auto t = parse_hash(s.substr(8, 16));
-      if (t && *t < kTagCount) tag = static_cast<Tag>(*t);
-      hash = parse_hash(s.substr(24));
-    } else if (sp != std::string::npos) {
-      tag = parse_tag(s.substr(0, sp));
-      hash = parse_hash(trim(s.substr(sp)));
-    }
-    if (!tag || !hash)
-      throw Error(Errc::bad_record, where,
-                  "expected \"TAG HASH\" (a tag name or number, 16 hex digits) or a 40-digit entry name");
-    sets[static_cast<std::size_t>(*tag)].insert(*hash);
-  }
-  if (f.bad()) throw_errno(path, "read");
-}
 
 }  // namespace libtrace::foz

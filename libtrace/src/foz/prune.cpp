@@ -2,7 +2,9 @@
 // Pruning: pipelines chosen by the filters, then everything they need.
 #include "foz/prune.hpp"
 
+#include <array>
 #include <deque>
+#include <unordered_map>
 
 #include "foz/peek.hpp"
 
@@ -16,7 +18,10 @@ bool has(const TagHashSets& s, Tag t, std::uint64_t h) { return s[static_cast<st
 
 class Pruner {
  public:
-  Pruner(const PruneOptions& opt, const PruneInput& in) : opt_(opt), in_(in) {}
+  Pruner(const PruneOptions& opt, const PruneInput& in) : opt_(opt), in_(in) {
+    for (Tag t : {Tag::sampler, Tag::descriptor_set_layout, Tag::pipeline_layout, Tag::render_pass})
+      skips_objects_ = skips_objects_ || !opt_.skip[static_cast<std::size_t>(t)].empty();
+  }
 
   TagHashSets run() {
     keep_application_infos();
@@ -25,14 +30,14 @@ class Pruner {
                                 !opt_.keep[static_cast<std::size_t>(Tag::compute_pipeline)].empty() ||
                                 !opt_.keep[static_cast<std::size_t>(Tag::raytracing_pipeline)].empty();
     for (Tag t : kPipelineTags) {
+      if (opt_.keep_list_empty) break;
       for (std::uint64_t h : in_.present[static_cast<std::size_t>(t)]) {
         if (has(opt_.skip, t, h)) continue;
         if (pipeline_lists && !has(opt_.keep, t, h)) continue;
         if (!opt_.applications.empty() && !has(linked_, t, h)) continue;
-        const std::vector<Ref>& refs = peek(t, h);
-        if (!modules_allowed(t, refs)) continue;
+        const std::vector<Ref> deps = peek(t, h);  // a copy: peek() reuses its buffer
+        if (!modules_allowed(t, deps) || needs_skipped(deps)) continue;
         if (!keep_[static_cast<std::size_t>(t)].insert(h).second) continue;  // already needed by another
-        const std::vector<Ref> deps = refs;                                  // peek() reuses its buffer
         for (const Ref& d : deps) add(d.tag, d.hash);
       }
     }
@@ -49,7 +54,8 @@ class Pruner {
  private:
   void keep_application_infos() {
     for (std::uint64_t h : in_.present[static_cast<std::size_t>(Tag::application_info)])
-      if (opt_.applications.empty() || opt_.applications.count(h)) keep_[0].insert(h);
+      if ((opt_.applications.empty() || opt_.applications.count(h)) && !has(opt_.skip, Tag::application_info, h))
+        keep_[0].insert(h);
   }
 
   void keep_links() {
@@ -57,6 +63,7 @@ class Pruner {
     std::vector<std::uint8_t> payload;
     Peeked p;
     for (std::uint64_t h : in_.present[static_cast<std::size_t>(Tag::application_blob_link)]) {
+      if (has(opt_.skip, Tag::application_blob_link, h)) continue;
       if (opt_.applications.empty()) {
         keep_[static_cast<std::size_t>(Tag::application_blob_link)].insert(h);
         continue;
@@ -86,6 +93,32 @@ class Pruner {
     return any_kept;
   }
 
+  // A pipeline whose layout, render pass or their set layouts and samplers
+  // are skipped goes too: kept, it could not be created (fossilize-prune's
+  // blacklist hides the entry, and the pipeline then fails to parse).
+  bool needs_skipped(const std::vector<Ref>& refs) {
+    if (!skips_objects_) return false;
+    for (const Ref& r : refs) {
+      if (r.tag == Tag::shader_module || r.tag == Tag::graphics_pipeline || r.tag == Tag::compute_pipeline ||
+          r.tag == Tag::raytracing_pipeline)
+        continue;  // modules_allowed() judged these
+      if (object_needs_skipped(r.tag, r.hash)) return true;
+    }
+    return false;
+  }
+
+  bool object_needs_skipped(Tag t, std::uint64_t h) {
+    if (has(opt_.skip, t, h)) return true;
+    if (!has(in_.present, t, h) || t == Tag::sampler || t == Tag::render_pass) return false;
+    auto& memo = skipped_deps_[static_cast<std::size_t>(t)];
+    if (const auto it = memo.find(h); it != memo.end()) return it->second;
+    memo[h] = false;  // a cycle (only in a damaged archive) ends here
+    const std::vector<Ref> deps = peek(t, h);
+    bool needs = false;
+    for (const Ref& d : deps) needs = needs || object_needs_skipped(d.tag, d.hash);
+    return memo[h] = needs;
+  }
+
   void add(Tag t, std::uint64_t h) {
     if (has(opt_.skip, t, h) || !has(in_.present, t, h)) return;
     if (!keep_[static_cast<std::size_t>(t)].insert(h).second) return;
@@ -101,6 +134,8 @@ class Pruner {
   const PruneOptions& opt_;
   const PruneInput& in_;
   TagHashSets keep_, linked_;
+  std::array<std::unordered_map<std::uint64_t, bool>, kTagCount> skipped_deps_;
+  bool skips_objects_ = false;
   std::deque<Ref> work_;
   std::vector<std::uint8_t> payload_;
   Peeked peeked_;

@@ -23,25 +23,39 @@ using TagHashSets = std::array<HashSet, kTagCount>;
 // the keep list of its tag if any pipeline keep list is given, is linked from
 // one of `applications` if any are given, and (graphics, raytracing: at least
 // one of its stages; compute: its stage) uses a kept module when a module keep
-// list is given, and uses no skipped module or library. What kept pipelines
-// need stays with them: layouts, set layouts, samplers, render passes, shader
-// modules, pipeline libraries and base pipelines (fossilize-prune drops base
+// list is given, uses no skipped module or library, and needs no skipped
+// layout, render pass, set layout or sampler. What kept pipelines need stays
+// with them: layouts, set layouts, samplers, render passes, shader modules,
+// pipeline libraries and base pipelines (fossilize-prune drops base
 // pipelines; a derived pipeline cannot be replayed without its base). Every
 // other object is dropped. Application infos stay (only those of
-// `applications` if given); links stay (only those of `applications` if
-// given, none with skip_links). Bucket infos are dropped.
+// `applications` if given, none skipped); links stay (only those of
+// `applications` if given, none with skip_links, none skipped). Bucket infos
+// are dropped.
 struct PruneOptions {
   bool enabled = false;
   HashSet applications;  // application/feature hashes (--filter-application)
   TagHashSets keep;      // per tag; only pipeline and shader-module tags
-  TagHashSets skip;      // per tag; entries named here are dropped whatever needs them
+  TagHashSets skip;      // per tag; entries named here are dropped, and the pipelines that need them
+  // Keep lists were given and name nothing: no pipeline is kept (an empty
+  // whitelist, not the absence of one).
+  bool keep_list_empty = false;
   bool skip_links = false;
 };
 
 // Parses a list of entries, one per line: "TAG HASH" (a tag name or number,
 // then 16 hex digits) or an entry's 40-character name; '#' starts a comment.
-// Adds them to `sets`. Throws Error(bad_record) naming file and line.
-void read_key_list(const std::string& path, TagHashSets& sets);
+// Or, told by its content, a .foz archive, as fossilize-prune's --whitelist
+// and --blacklist take (a replayer cache of 0-byte entries, or any archive):
+// the keys of its entries, payloads unread. Adds them to `sets`. A keep list
+// that is an archive gives its pipelines and shader modules alone (its other
+// entries are what kept pipelines need anyway, as fossilize-prune ignores
+// them in a whitelist); a skip list gives every entry. Throws
+// Error(bad_record) naming file and line (or offset); `warnings` hears of a
+// torn last entry.
+enum class KeyList { keep, skip };
+void read_key_list(const std::string& path, TagHashSets& sets, KeyList use = KeyList::skip,
+                   const WarningSink& warnings = {});
 
 struct MergeOptions {
   std::vector<std::string> inputs;  // files (entries are compared by offset)

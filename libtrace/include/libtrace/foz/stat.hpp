@@ -90,4 +90,40 @@ FozStats stats(const std::string& path, const FozStatOptions& opt = {});
 std::string format_json(const FozStats& s);
 std::string format_table(const FozStats& s);
 
+// trak-stat --list: the entries Fossilize reads (first copy of a key, known
+// tags), in Fossilize's tag order and, within a tag, by ascending hash (the
+// order fossilize-list prints). Payloads are not decoded, as fossilize-list
+// does not: a bad CRC is trak-stat's whole report to find.
+struct ListedEntry {
+  Tag tag = Tag::application_info;
+  std::uint64_t hash = 0;
+  std::uint64_t offset = 0;
+  PayloadHeader header;
+};
+
+struct FozList {
+  std::string file;
+  std::uint8_t version = 0;
+  std::optional<Tag> only;  // the tag kept (--tag), if one
+  std::vector<ListedEntry> entries;
+  std::uint64_t duplicates = 0, unknown_tags = 0;
+  bool torn = false;
+  std::optional<Error> error;  // the list holds the entries read before it
+};
+
+struct FozListOptions {
+  std::optional<Tag> only;  // keep this tag alone
+  WarningSink warnings;     // about a torn tail
+  Progress progress;
+};
+
+FozList list_entries(InputFile& in, const FozListOptions& opt = {});
+FozList list_entries(const std::string& path, const FozListOptions& opt = {});
+
+// "TAG HASH" lines; and one JSON object: file, version, tag (or null),
+// entries [{tag, hash, offset, stored_bytes, bytes}], duplicates,
+// unknown_tags, torn_tail, error (or null).
+std::string format_list(const FozList& l);
+std::string format_list_json(const FozList& l);
+
 }  // namespace libtrace::foz

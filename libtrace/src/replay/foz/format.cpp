@@ -124,7 +124,12 @@ std::string format_table(const ReplayResult& r) {
   for (std::size_t i = 0; i < r.inputs.size(); ++i) o += (i ? " " : "") + r.inputs[i];
   o += "\n";
   o += "workers     " + std::to_string(r.jobs) + (r.in_process ? " threads" : " processes") + ", " +
-       std::to_string(r.workers_started) + " started\n\n";
+       std::to_string(r.workers_started) + " started\n";
+  if (r.shard.count > 1)
+    o += "shard       " + std::to_string(r.shard.index) + "/" + std::to_string(r.shard.count) +
+         (r.shard_source.empty() ? "" : " (" + r.shard_source + ")") + "\n";
+  if (r.loop > 1) o += "passes      " + std::to_string(r.loop) + " (each pipeline counted once per pass)\n";
+  o += "\n";
   std::snprintf(line, sizeof line, "%-12s %9s %9s %9s %9s\n", "type", "total", "ok", "failed", "skipped");
   o += line;
   for (std::size_t t = 0; t < kPipelineTypes; ++t) {
@@ -191,6 +196,20 @@ std::string format_json(const ReplayResult& r) {
   w.Uint(r.jobs);
   w.Key("in_process");
   w.Bool(r.in_process);
+  w.Key("shard");
+  w.StartObject();
+  w.Key("index");
+  w.Uint64(r.shard.index);
+  w.Key("count");
+  w.Uint64(r.shard.count);
+  w.Key("from");
+  if (r.shard_source.empty())
+    w.Null();
+  else
+    w.String(r.shard_source.c_str(), static_cast<rapidjson::SizeType>(r.shard_source.size()));
+  w.EndObject();
+  w.Key("loop");
+  w.Uint(r.loop);
   for (std::size_t t = 0; t < kPipelineTypes; ++t) {
     const TypeCounts& c = r.counts[t];
     w.Key(std::string(pipeline_type_name(static_cast<PipelineType>(t))).c_str());

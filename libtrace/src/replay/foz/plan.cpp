@@ -193,7 +193,8 @@ std::pair<std::uint64_t, std::uint64_t> shard_bounds(Shard s, std::uint64_t n) {
   return {at(s.index), at(s.index + 1)};
 }
 
-Plan make_plan(const Sources& sources, const std::vector<RangeSpec>& ranges, Shard shard, const DoneSet* done) {
+Plan make_plan(const Sources& sources, const std::vector<RangeSpec>& ranges, Shard shard, const DoneSet* done,
+               const std::vector<std::uint64_t>* only) {
   Plan plan;
   for (std::size_t t = 0; t < kPipelineTypes; ++t) {
     const auto type = static_cast<PipelineType>(t);
@@ -209,6 +210,13 @@ Plan make_plan(const Sources& sources, const std::vector<RangeSpec>& ranges, Sha
       if (!ranged) pick.assign(hashes.size(), false);
       ranged = true;
       for (std::uint64_t i = r.range.first; i < hashes.size() && i <= r.range.last; ++i) pick[i] = true;
+    }
+    if (only) {
+      ranged = true;
+      pick.assign(hashes.size(), false);
+      for (std::uint64_t h : *only)
+        if (const auto it = std::lower_bound(hashes.begin(), hashes.end(), h); it != hashes.end() && *it == h)
+          pick[static_cast<std::size_t>(it - hashes.begin())] = true;
     }
     for (std::uint32_t i = 0; i < hashes.size(); ++i)
       if (!ranged || pick[i]) selected.push_back(i);

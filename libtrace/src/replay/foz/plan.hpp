@@ -78,7 +78,10 @@ class DoneSet {
 // range for a type selects all of it); the shard then takes its contiguous
 // part of the selected positions; pipelines in `done` are left out of items
 // but counted as already_done.
-Plan make_plan(const Sources& sources, const std::vector<RangeSpec>& ranges, Shard shard, const DoneSet* done);
+// `only`, when given, selects the pipelines of these hashes instead of
+// ranges.
+Plan make_plan(const Sources& sources, const std::vector<RangeSpec>& ranges, Shard shard, const DoneSet* done,
+               const std::vector<std::uint64_t>* only = nullptr);
 
 // Part `s` of `n` selected positions: [begin, end).
 std::pair<std::uint64_t, std::uint64_t> shard_bounds(Shard s, std::uint64_t n);

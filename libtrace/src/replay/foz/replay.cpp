@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <future>
@@ -56,6 +57,11 @@ void check_options(const ReplayOptions& opt) {
   if (opt.timeout_seconds < 0) throw Error(Errc::usage, "--timeout", "must be 0 (none) or more seconds");
   if (!opt.in_process && opt.worker_executable.empty())
     throw Error(Errc::usage, "", "worker processes need ReplayOptions::worker_executable (or in_process)");
+  if (opt.loop == 0) throw Error(Errc::usage, "--loop", "must be 1 or more");
+  if (opt.loop > 1 && !opt.skip_done.empty())
+    throw Error(Errc::usage, "--loop", "replays pipelines again; --skip-done leaves out those done: not both");
+  if (!opt.pipeline_hashes.empty() && (!opt.ranges.empty() || opt.shard.count > 1))
+    throw Error(Errc::usage, "--pipeline-hash", "selects pipelines by hash: not with --range or --shard");
   for (const auto& out : {opt.pipeline_cache, opt.skip_done})
     for (const auto& in : opt.inputs)
       if (!out.empty() && out == in) throw Error(Errc::usage, out, "is an input archive too");
@@ -70,6 +76,9 @@ ReplayResult replay(const ReplayOptions& opt) {
   check_options(opt);
   ReplayResult r;
   r.inputs = opt.inputs;
+  r.shard = opt.shard;
+  r.shard_source = opt.shard_source;
+  r.loop = opt.loop;
   r.in_process = opt.in_process;
   r.null_device = opt.null_device;
   r.jobs = opt.jobs ? opt.jobs : std::max(1u, std::thread::hardware_concurrency());
@@ -124,10 +133,25 @@ ReplayResult replay(const ReplayOptions& opt) {
   }
 
   const Sources sources(opt.inputs, warn);
+  for (std::uint64_t h : opt.pipeline_hashes) {
+    bool found = false;
+    for (std::size_t t = 0; t < kPipelineTypes && !found; ++t) {
+      const auto list = sources.hashes(pipeline_type_tag(static_cast<PipelineType>(t)));
+      found = std::binary_search(list.begin(), list.end(), h);
+    }
+    if (!found) throw Error(Errc::usage, "--pipeline-hash " + hash_hex(h), "no pipeline of the archives has this hash");
+  }
   std::unique_ptr<DoneLog> done;
   if (!opt.skip_done.empty()) done = std::make_unique<DoneLog>(opt.skip_done, warn);
   cfg.done = done.get();
-  const Plan plan = make_plan(sources, opt.ranges, opt.shard, done.get());
+  Plan plan = make_plan(sources, opt.ranges, opt.shard, done.get(),
+                        opt.pipeline_hashes.empty() ? nullptr : &opt.pipeline_hashes);
+  if (opt.loop > 1) {
+    // Pass after pass: each worker takes the next items in queue order.
+    const std::vector<WorkItem> once = plan.items;
+    for (unsigned pass = 1; pass < opt.loop; ++pass) plan.items.insert(plan.items.end(), once.begin(), once.end());
+    for (TypeCounts& c : plan.counts) c.total *= opt.loop;
+  }
 
   Arena app_arena;
   std::vector<std::string> app_warnings;

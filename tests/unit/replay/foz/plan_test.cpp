@@ -128,3 +128,21 @@ TEST_CASE("foz_replay_plan: several archives are one: union of hashes, first arc
   CHECK_THROWS_AS(foz::detail::Sources({}, {}), libtrace::Error);
   CHECK_THROWS_AS(foz::detail::Sources({"/nonexistent.foz"}, {}), libtrace::Error);
 }
+
+TEST_CASE("foz_replay_plan: pipelines chosen by hash, of any type, and nothing else") {
+  const foz::detail::Sources src({test::data("foz/vkcube.72991ed96a80f842.1.foz"), test::data("foz/synth_compute.foz")},
+                                 {});
+  const auto compute = src.hashes(Tag::compute_pipeline);
+  REQUIRE(compute.size() == 1500);
+  const std::vector<std::uint64_t> only = {compute[700], 0xe3b925b0c1c00de1ull, compute[3], 0x1234};
+  const auto plan = foz::detail::make_plan(src, {}, {}, nullptr, &only);
+  REQUIRE(plan.items.size() == 3);
+  CHECK(plan.items[0].type == PipelineType::graphics);
+  CHECK(plan.items[0].hash == 0xe3b925b0c1c00de1ull);
+  CHECK(plan.items[1].index == 3);
+  CHECK(plan.items[2].index == 700);
+  CHECK(plan.counts[0].total == 1);
+  CHECK(plan.counts[1].total == 2);
+  const std::vector<std::uint64_t> none = {0x1234};
+  CHECK(foz::detail::make_plan(src, {}, {}, nullptr, &none).items.empty());
+}

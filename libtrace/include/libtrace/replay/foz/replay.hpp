@@ -58,6 +58,25 @@ struct Shard {
 };
 Shard parse_shard(std::string_view text);
 
+// "--shard auto" and "auto/N": the part this process is, from the variables a
+// scheduler sets, which `env` looks up (the tool reads the environment; the
+// library never does). A Slurm array: SLURM_ARRAY_TASK_ID, its place among
+// SLURM_ARRAY_TASK_MIN, _MAX and _STEP (ids need not start at 0; MIN is 0
+// when unset), the count from SLURM_ARRAY_TASK_COUNT or MIN..MAX. A Kubernetes
+// indexed Job: JOB_COMPLETION_INDEX, the count from N or kShardCountVariable
+// (Kubernetes tells a pod its index, not the Job's completions). N, where
+// both give a count, must agree. Anything unset, unreadable or inconsistent
+// (an array with gaps, an index past the count, both schedulers at once) is
+// Error(usage) naming the variables; an empty variable counts as unset.
+// Other texts are parsed as parse_shard(text).
+inline constexpr std::string_view kShardCountVariable = "TRAK_SHARD_COUNT";
+using EnvLookup = std::function<std::optional<std::string>(std::string_view name)>;
+struct ResolvedShard {
+  Shard shard;
+  std::string source;  // "SLURM_ARRAY_TASK_ID=5 (of 1..4)", ...; "" for I/N
+};
+ResolvedShard resolve_shard(std::string_view text, const EnvLookup& env);
+
 // Live counts, reported about five times a second and once at the end.
 struct ReplayProgress {
   std::array<std::uint64_t, kPipelineTypes> done{};   // finished in any way
@@ -105,6 +124,14 @@ struct ReplayOptions {
   double timeout_seconds = 60;  // a pipeline taking longer hangs its worker; 0 = no limit
   std::vector<RangeSpec> ranges;
   Shard shard;
+  std::string shard_source;  // where the shard came from (ResolvedShard), for the report
+  // Only these pipelines (of any type; the objects they need are made on
+  // demand as always), instead of ranges and shards. A hash no pipeline of
+  // the archives has is Error(usage).
+  std::vector<std::uint64_t> pipeline_hashes;
+  // Every selected pipeline this many times over (counted each time), as
+  // fossilize-replay --loop does, to time the driver. Not with skip_done.
+  unsigned loop = 1;
   bool validate = false;  // run spirv-val on every shader module first
   std::string spirv_val = "spirv-val";
   std::uint64_t module_cache_bytes = 256ull << 20;    // VkShaderModules kept per worker
@@ -159,6 +186,9 @@ struct ReplayResult {
   unsigned jobs = 0;
   bool in_process = false;
   std::array<TypeCounts, kPipelineTypes> counts{};
+  Shard shard;
+  std::string shard_source;
+  unsigned loop = 1;  // passes over the selection (counts include every pass)
   // Crashed or hung, in the order found; then failed and unsupported ones.
   std::vector<PipelineIssue> faulty, failed, unsupported;
   std::uint64_t issues_dropped = 0;  // beyond the kept lists' cap

@@ -1,0 +1,1 @@
+"$STAT" "$DATA/gears.trace" --list
