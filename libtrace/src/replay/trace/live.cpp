@@ -26,9 +26,9 @@ const registry::Command* Replayer::destroyer(const registry::Member& m) {
   // Dispatchable handles have destroy calls of their own (or none); what a
   // pool frees, and what the replay makes its own way (swapchains, surfaces,
   // memory, the pipeline cache --pipeline-cache saves), is not followed.
-  for (std::string_view own : {"VkInstance", "VkPhysicalDevice", "VkDevice", "VkQueue", "VkCommandBuffer",
-                               "VkDescriptorSet", "VkDeviceMemory", "VkSwapchainKHR", "VkSurfaceKHR",
-                               "VkPipelineCache", "VkDisplayModeKHR"})
+  for (std::string_view own :
+       {"VkInstance", "VkPhysicalDevice", "VkDevice", "VkQueue", "VkCommandBuffer", "VkDescriptorSet", "VkDeviceMemory",
+        "VkSwapchainKHR", "VkSurfaceKHR", "VkPipelineCache", "VkDisplayModeKHR"})
     if (type == own) return nullptr;
   const registry::Command* d = registry::find_command(("vkDestroy" + std::string(type.substr(2))).c_str());
   if (d && d->params().size() == 3) it->second = d;

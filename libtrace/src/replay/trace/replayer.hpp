@@ -261,7 +261,7 @@ class Replayer {
   VkPhysicalDeviceLimits limits_{};
   std::uint32_t max_views_ = 1;
   bool limits_known_ = false;
-  std::map<std::uint64_t, Live> live_;                    // by creation order
+  std::map<std::uint64_t, Live> live_;                         // by creation order
   std::unordered_map<std::uint64_t, std::uint64_t> live_seq_;  // replay handle -> its key in live_
   std::uint64_t live_next_ = 0;
   std::unordered_map<std::string_view, const registry::Command*> destroyers_;  // by handle type
