@@ -46,23 +46,17 @@ class ZstdDecoder final : public Decoder {
     out.resize(kDecodeBlock);
     ZSTD_outBuffer o{out.data(), out.size(), 0};
     while (o.pos < o.size && !error_ && !done_) {
-      if (in_buf_.pos == in_buf_.size) {
-        if (eof_) {
-          // The input ends: cleanly between frames, else inside one.
-          if (in_frame_)
-            error_.set(Error(Errc::truncated, at_offset(in_.name(), in_.offset()),
-                             "unexpected end of file inside a zstd frame"));
-          else
-            done_ = true;
-          break;
-        }
+      if (in_buf_.pos == in_buf_.size && !eof_) {
         const std::size_t n = in_.read(inbuf_.data(), inbuf_.size());
         in_buf_ = {inbuf_.data(), n, 0};
-        if (n == 0) {
-          eof_ = true;
-          continue;
-        }
+        eof_ = n == 0;
       }
+      const bool no_input = eof_ && in_buf_.pos == in_buf_.size;
+      if (no_input && !in_frame_) {
+        done_ = true;  // the input ends between frames
+        break;
+      }
+      const std::size_t before = o.pos;
       const std::size_t rc = ZSTD_decompressStream(ctx_.get(), &o, &in_buf_);
       if (ZSTD_isError(rc)) {
         const bool first = produced_ + o.pos == 0 && !in_frame_ && frames_ == 0;
@@ -73,9 +67,15 @@ class ZstdDecoder final : public Decoder {
                            std::string("corrupt zstd data (") + ZSTD_getErrorName(rc) + ")"));
         break;
       }
-      // 0: a frame (or skippable frame) just ended, whole.
+      // 0: a frame (or skippable frame) just ended, whole and flushed. Else
+      // the decoder wants more input or still holds output: with no input
+      // left, it is drained first, and only a call that gives nothing more
+      // means the file ends inside a frame.
       in_frame_ = rc != 0;
       if (rc == 0) ++frames_;
+      if (no_input && in_frame_ && o.pos == before)
+        error_.set(
+            Error(Errc::truncated, at_offset(in_.name(), in_.offset()), "unexpected end of file inside a zstd frame"));
     }
     out.resize(o.pos);
     produced_ += out.size();

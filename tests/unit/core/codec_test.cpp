@@ -3,6 +3,8 @@
 
 #include <doctest/doctest.h>
 
+#include <zstd.h>
+
 #include <random>
 
 #include "libtrace/core/error.hpp"
@@ -265,6 +267,18 @@ TEST_CASE("codec: zstd frames from the zstd tool read: one frame, frames joined,
   }
   CHECK(truncated);
   CHECK(stream.compare(0, got.size(), got) == 0);
+}
+
+TEST_CASE("codec: zstd input that is all read while the decoder still holds output is not a cut file") {
+  // One frame of 9 MiB of zeros and nothing after it (as the zstd tool
+  // writes): its few bytes are read at once, and the decoder hands the
+  // output out over many blocks after the input has ended.
+  const std::string stream(9 << 20, '\0');
+  std::string z(ZSTD_compressBound(stream.size()), '\0');
+  z.resize(ZSTD_compress(z.data(), z.size(), stream.data(), stream.size(), 3));
+  test::ScratchDir dir;
+  test::write_file(dir / "z", z);
+  CHECK(decode_file(dir / "z") == stream);
 }
 
 TEST_CASE("codec: corrupt zstd data fails with where, after what decoded") {
