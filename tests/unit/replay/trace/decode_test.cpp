@@ -68,6 +68,29 @@ std::pair<std::string, std::string> round_trip(const char* command, void** args,
   return {a[0], b[0]};
 }
 
+// One call as the capture's encoder writes it, parsed back, to be damaged
+// by the test: the parser stays, since the call's signatures live in it.
+struct Recorded {
+  Recorded(const char* command, void** args)
+      : path(written(command, args)), in(path), parser(open_decoder(in), in.name()) {
+    const apitrace::Call* c = parser.next();
+    REQUIRE(c);
+    call = *c;
+  }
+  ~Recorded() { ::unlink(path.c_str()); }
+  static std::string written(const char* command, void** args) {
+    const std::string file = temp_path();
+    Stream s(file, {});
+    write_call(s, command, args);
+    s.finish();
+    return file;
+  }
+  std::string path;
+  InputFile in;
+  apitrace::Parser parser;
+  apitrace::Call call;
+};
+
 }  // namespace
 
 TEST_CASE("a render pass's create info: nested arrays, pointers, pNext, enums and flags decode back to the same") {
@@ -200,17 +223,8 @@ TEST_CASE("an array shorter than its count and a handle the replay never made ar
   round_trip("vkUpdateDescriptorSets", args, &problems);
   CHECK(problems.empty());
 
-  const std::string path = temp_path();
-  {
-    Stream s(path, {});
-    write_call(s, "vkUpdateDescriptorSets", args);
-    s.finish();
-  }
-  InputFile in(path);
-  apitrace::Parser p(open_decoder(in), in.name());
-  const apitrace::Call* c = p.next();
-  REQUIRE(c);
-  apitrace::Call damaged = *c;
+  Recorded rec("vkUpdateDescriptorSets", args);
+  apitrace::Call damaged = rec.call;
   damaged.values[damaged.args[1]].num.u = 3;  // descriptorWriteCount
   rt::HandleMap handles;                      // knows nothing: every handle is one the replay never made
   rt::Arena arena;
@@ -227,7 +241,6 @@ TEST_CASE("an array shorter than its count and a handle the replay never made ar
   }
   CHECK(short_array);
   CHECK(unknown_handle);
-  ::unlink(path.c_str());
 }
 
 TEST_CASE("the handle map: null stays null, unknown handles are reported") {
@@ -383,18 +396,9 @@ TEST_CASE("a parameter recorded under another number is missing, and the number 
   VkCommandBuffer cb = reinterpret_cast<VkCommandBuffer>(std::uintptr_t{0xcb});
   VkCullModeFlags mode = VK_CULL_MODE_BACK_BIT;
   void* args[] = {&cb, &mode};
-  const std::string path = temp_path();
-  {
-    Stream s(path, {});
-    write_call(s, "vkCmdSetCullMode", args);
-    s.finish();
-  }
-  InputFile in(path);
-  apitrace::Parser p(open_decoder(in), in.name());
-  const apitrace::Call* c = p.next();
-  REQUIRE(c);
-  REQUIRE(c->args.size() == 2);
-  apitrace::Call damaged = *c;
+  Recorded rec("vkCmdSetCullMode", args);
+  REQUIRE(rec.call.args.size() == 2);
+  apitrace::Call damaged = rec.call;
   damaged.args.resize(128, apitrace::kNil);
   std::swap(damaged.args[0], damaged.args[127]);  // commandBuffer recorded as argument 127
   rt::HandleMap handles;
@@ -408,7 +412,6 @@ TEST_CASE("a parameter recorded under another number is missing, and the number 
   REQUIRE(d.problems().size() == 2);
   CHECK(d.problems()[0] == "parameter commandBuffer missing (damaged?)");
   CHECK(d.problems()[1] == "an argument 127 the command does not have (it has 2; damaged?)");
-  ::unlink(path.c_str());
 }
 
 TEST_CASE("a struct whose recorded signature lacks an array member its count needs is a problem") {
@@ -424,17 +427,8 @@ TEST_CASE("a struct whose recorded signature lacks an array member its count nee
   const VkSubmitInfo* ps = &submit;
   VkFence fence = VK_NULL_HANDLE;
   void* args[] = {&queue, &one, &ps, &fence};
-  const std::string path = temp_path();
-  {
-    Stream s(path, {});
-    write_call(s, "vkQueueSubmit", args);
-    s.finish();
-  }
-  InputFile in(path);
-  apitrace::Parser p(open_decoder(in), in.name());
-  const apitrace::Call* c = p.next();
-  REQUIRE(c);
-  apitrace::Call damaged = *c;
+  Recorded rec("vkQueueSubmit", args);
+  apitrace::Call damaged = rec.call;
   // The submit info's members, linked as the parser links them: cut the
   // chain after commandBufferCount (the sixth member).
   std::uint32_t s = damaged.args[2];
@@ -449,5 +443,4 @@ TEST_CASE("a struct whose recorded signature lacks an array member its count nee
   d.structure(*registry::find_struct("VkSubmitInfo"), damaged.args[2], &out);
   REQUIRE(d.problems().size() == 1);
   CHECK(d.problems()[0] == "pCommandBuffers holds 0 for a commandBufferCount of 1");
-  ::unlink(path.c_str());
 }
