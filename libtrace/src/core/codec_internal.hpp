@@ -4,6 +4,9 @@
 
 #include <memory>
 #include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "libtrace/core/codec.hpp"
 #include "libtrace/core/error.hpp"
@@ -55,6 +58,10 @@ std::size_t snappy_chunk_bound(std::size_t n);
 // snappy block) at `out`, which has snappy_chunk_bound(n) bytes; returns the
 // chunk's size.
 std::size_t snappy_chunk(const void* in, std::size_t n, void* out);
+
+// zstd's seekable format: the seek table (a skippable frame) that ends a
+// file of zstd frames, from each frame's (compressed, decompressed) size.
+std::string zstd_seek_table(const std::vector<std::pair<std::uint32_t, std::uint32_t>>& frames);
 
 // 0 means "all cores"; at least 1.
 unsigned resolve_threads(unsigned threads);

@@ -98,10 +98,6 @@ class ZstdDecoder final : public Decoder {
   bool done_ = false;
 };
 
-void put_u32(std::vector<std::uint8_t>& v, std::uint32_t x) {
-  for (int i = 0; i < 4; ++i) v.push_back(static_cast<std::uint8_t>(x >> (8 * i)));
-}
-
 class ZstdEncoder final : public Sink {
  public:
   ZstdEncoder(Sink& out, int level, unsigned threads)
@@ -115,16 +111,7 @@ class ZstdEncoder final : public Sink {
 
   void finish() override {
     pool_.finish(false);
-    std::vector<std::uint8_t> table;
-    put_u32(table, kSkippableMagic);
-    put_u32(table, static_cast<std::uint32_t>(entries_.size() * 8 + 9));
-    for (const auto& [compressed, decompressed] : entries_) {
-      put_u32(table, compressed);
-      put_u32(table, decompressed);
-    }
-    put_u32(table, static_cast<std::uint32_t>(entries_.size()));
-    table.push_back(0);  // descriptor: no per-frame checksums in the table
-    put_u32(table, kSeekableMagic);
+    const std::string table = zstd_seek_table(entries_);
     out_.write(table.data(), table.size());
     out_.finish();
   }
@@ -161,6 +148,23 @@ class ZstdEncoder final : public Sink {
 };
 
 }  // namespace
+
+std::string zstd_seek_table(const std::vector<std::pair<std::uint32_t, std::uint32_t>>& frames) {
+  std::string t;
+  const auto u32 = [&t](std::uint32_t x) {
+    for (int i = 0; i < 4; ++i) t.push_back(static_cast<char>(x >> (8 * i)));
+  };
+  u32(kSkippableMagic);
+  u32(static_cast<std::uint32_t>(frames.size() * 8 + 9));
+  for (const auto& [compressed, decompressed] : frames) {
+    u32(compressed);
+    u32(decompressed);
+  }
+  u32(static_cast<std::uint32_t>(frames.size()));
+  t.push_back(0);  // descriptor: no per-frame checksums in the table
+  u32(kSeekableMagic);
+  return t;
+}
 
 std::unique_ptr<Decoder> make_zstd_decoder(InputFile& in) { return std::make_unique<ZstdDecoder>(in); }
 

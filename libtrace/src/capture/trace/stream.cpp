@@ -362,24 +362,8 @@ void Stream::finish() {
   fd_ = -1;
 }
 
-// zstd's seekable format: a skippable frame holding each frame's sizes. A
-// stream that never gets here (the process was killed) is plain zstd frames,
-// which every zstd reader reads all the same.
-void Stream::write_seek_table() {
-  std::string t;
-  const auto u32 = [&t](std::uint32_t x) {
-    for (int i = 0; i < 4; ++i) t.push_back(static_cast<char>(x >> (8 * i)));
-  };
-  u32(0x184D2A5E);
-  u32(static_cast<std::uint32_t>(frames_written_.size() * 8 + 9));
-  for (const auto& [compressed, decompressed] : frames_written_) {
-    u32(compressed);
-    u32(decompressed);
-  }
-  u32(static_cast<std::uint32_t>(frames_written_.size()));
-  t.push_back(0);
-  u32(0x8F92EAB1);
-  write_all(t);
-}
+// A stream that never gets here (the process was killed) is plain zstd
+// frames, which every zstd reader reads all the same.
+void Stream::write_seek_table() { write_all(detail::zstd_seek_table(frames_written_)); }
 
 }  // namespace libtrace::capture::trace
