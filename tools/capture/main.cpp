@@ -156,7 +156,7 @@ int main(int argc, char** argv) {
       "trak-convert); with --foz, the create infos of its pipelines into Fossilize archives BASE.<hash>.<N>.foz. "
       "The exit status is the application's.",
       "trak-capture"};
-  std::string foz_base, trace, snapshots, report_file, layer_dir, codec;
+  std::string foz_base, trace, snapshots, report_file, layer_dir, codec, frames, trigger;
   bool json = false;
   app.add_option("--trace", trace,
                  "Write the whole Vulkan call stream to FILE (an apitrace trace; every other process of the "
@@ -170,6 +170,15 @@ int main(int argc, char** argv) {
                  "With --trace: the trace's container, snappy (default: every apitrace reads it) or zstd "
                  "(seekable frames, smaller; apitrace's newest line and trak read it)")
       ->check(CLI::IsMember({"snappy", "zstd"}));
+  app.add_option("--frames", frames,
+                 "With --trace: record only these frames (from 1, the first present): A-B, or A-B,C-D,... for one "
+                 "file per range (FILE -> FILE.frames-000200.trace); each file starts with the state at its "
+                 "first frame")
+      ->type_name("RANGES");
+  app.add_option("--trigger", trigger,
+                 "With --trace: signal: SIGUSR1 to trak-capture (or the command) starts a range at the next "
+                 "frame, the next SIGUSR1 ends it; one file per range, named by its first frame")
+      ->check(CLI::IsMember({"signal"}));
   app.add_option("--foz", foz_base, "Write .foz archives named BASE.<hash>.<N>.foz (the folder must exist)")
       ->type_name("BASE");
   app.add_flag("--json", json, "Report as one JSON object");
@@ -182,6 +191,9 @@ int main(int argc, char** argv) {
 Examples:
   trak-capture --trace cube.trace --snapshot 1,100 -- vkcube --c 100
   trak-capture --trace cube.trace --codec zstd -- vkcube --c 1000     smaller: zstd frames
+  trak-capture --trace cube.trace --frames 100-102 --snapshot 100 -- vkcube --c 300
+                                           frames 100 to 102 alone, starting with the state at frame 100
+  trak-capture --trace game.trace --trigger signal -- ./game &  kill -USR1 $!  ...  kill -USR1 $!
   trak-capture --trace gears.trace -- env MESA_LOADER_DRIVER_OVERRIDE=zink LIBGL_ALWAYS_SOFTWARE=1 glxgears
   apitrace dump cube.trace | less          the calls, with enum, flag and member names
   trak-stat cube.trace                     calls, frames, threads
@@ -218,6 +230,10 @@ usage error (checked before the command starts).
       throw tools::UsageError("nothing to record: --trace FILE, --foz BASE or both");
     if (!snapshots.empty() && trace.empty()) throw tools::UsageError("--snapshot needs --trace");
     if (!codec.empty() && trace.empty()) throw tools::UsageError("--codec needs --trace");
+    if (!frames.empty() && trace.empty()) throw tools::UsageError("--frames needs --trace");
+    if (!trigger.empty() && trace.empty()) throw tools::UsageError("--trigger needs --trace");
+    if (!frames.empty() && !trigger.empty()) throw tools::UsageError("--frames and --trigger: one or the other");
+    if (!frames.empty()) libtrace::vktrace::parse_frame_ranges(frames);  // a usage error now, not in the layer
     if (!snapshots.empty()) libtrace::vktrace::parse_frames(snapshots);  // a usage error now, not in the layer
     tools::check_distinct({{trace, "--trace"}, {report_file, "--report"}});
     if (!foz_base.empty()) {
@@ -248,7 +264,7 @@ usage error (checked before the command starts).
     if (!snapshots.empty()) clear_snapshots(trace);
 
     const libtrace::capture::RunResult r =
-        libtrace::capture::run({command, foz_base, trace, snapshots, layer_dir, codec});
+        libtrace::capture::run({command, foz_base, trace, snapshots, layer_dir, codec, frames, trigger});
     if (r.exec_errno) {
       const bool missing = r.exec_errno == ENOENT;
       std::cerr << "trak-capture: " << command.front() << ": "

@@ -42,7 +42,7 @@ void check(VkResult r, const char* what) {
 }
 
 void write_snapshot_call(Stream& s, VkQueue queue, std::uint64_t frame, const std::string& file) {
-  const std::uint32_t tid = s.thread_id();
+  const std::uint32_t tid = Stream::thread_id();
   const auto serialize = [&](Event& e) {
     begin_own_call(e, tid, vktrace::OwnCall::snapshot);
     put_arg(e, vktrace::kSnapshotQueue);
@@ -184,7 +184,7 @@ VkSemaphore Snapshots::take(DeviceTrace& dt, VkQueue queue, const VkPresentInfoK
     t.UnmapMemory(dev, rb.memory);
     const std::string name = image::frame_file_name(frame);
     image::write_png(dir_ + "/" + name, rgb);
-    write_snapshot_call(dt.stream, queue, frame, name);
+    if (Stream* s = Stream::get()) write_snapshot_call(*s, queue, frame, name);
   } catch (const std::exception& e) {
     layer::log_once(kLayerName, "cannot write a snapshot; the frame is skipped", e.what());
     tell_launcher(kReportProblem,
