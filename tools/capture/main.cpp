@@ -261,7 +261,14 @@ usage error (checked before the command starts).
     if (!is_file(layer_dir + "/" + libtrace::capture::kManifest))
       throw libtrace::Error(libtrace::Errc::io, layer_dir + "/" + libtrace::capture::kManifest,
                             "no such file (--layer-path names the folder of the layer's manifest)");
-    if (!snapshots.empty()) clear_snapshots(trace);
+    if (!snapshots.empty()) {
+      clear_snapshots(trace);
+      // Each range of several has a file, and a snapshot folder, of its own.
+      const auto ranges = frames.empty() ? decltype(libtrace::vktrace::parse_frame_ranges("")){}
+                                         : libtrace::vktrace::parse_frame_ranges(frames);
+      if (ranges.size() > 1)
+        for (const auto& [first, last] : ranges) clear_snapshots(libtrace::vktrace::range_trace_path(trace, first));
+    }
 
     const libtrace::capture::RunResult r =
         libtrace::capture::run({command, foz_base, trace, snapshots, layer_dir, codec, frames, trigger});
