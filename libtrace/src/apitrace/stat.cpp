@@ -153,7 +153,7 @@ TraceStats stats(InputFile& in, std::unique_ptr<Decoder> decoder, const Progress
   return s;
 }
 
-std::string format_table(const TraceStats& s, std::size_t top) {
+std::string report_table(const TraceStats& s, std::size_t top) {
   libtrace::detail::TableReport table(14);
   std::string& o = table.text();
   char line[512];
@@ -207,7 +207,7 @@ std::string format_table(const TraceStats& s, std::size_t top) {
   return o;
 }
 
-std::string format_json(const TraceStats& s) {
+std::string report_json(const TraceStats& s) {
   libtrace::detail::JsonReport report;
   report.object([&] {
     report.text("format", "apitrace");

@@ -59,14 +59,14 @@ FozList list_entries(const std::string& path, const FozListOptions& opt) {
   return scan_list(scanner, opt);
 }
 
-std::string format_list(const FozList& l) {
+std::string report_list(const FozList& l) {
   std::string o;
   o.reserve(l.entries.size() * 40);
   for (const ListedEntry& e : l.entries) o.append(tag_name(e.tag)).append(" ").append(hash_hex(e.hash)).append("\n");
   return o;
 }
 
-std::string format_list_json(const FozList& l) {
+std::string report_list_json(const FozList& l) {
   libtrace::detail::JsonReport report;
   report.object([&] {
     report.text("format", "foz");

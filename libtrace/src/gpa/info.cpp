@@ -118,7 +118,7 @@ Info query_info(const std::string& device) {
   return out;
 }
 
-std::string format_table(const Info& i) {
+std::string report_table(const Info& i) {
   std::ostringstream o;
   const auto yes = [](VkBool32 b) { return b ? "yes" : "no"; };
   o << "device        " << i.device << " (" << i.driver << "), Vulkan " << i.api_version << '\n';
@@ -161,7 +161,7 @@ std::string format_table(const Info& i) {
   return o.str();
 }
 
-std::string format_json(const Info& i) {
+std::string report_json(const Info& i) {
   detail::JsonReport j;
   j.object([&] {
     j.text("device", i.device);

@@ -18,7 +18,7 @@ std::string driver_of(const PhysicalDeviceInfo& d) {
 
 }  // namespace
 
-std::string format_devices(const std::vector<PhysicalDeviceInfo>& devices) {
+std::string report_devices(const std::vector<PhysicalDeviceInfo>& devices) {
   std::string o;
   char line[512];
   for (const auto& d : devices) {
@@ -42,7 +42,7 @@ std::string format_devices(const std::vector<PhysicalDeviceInfo>& devices) {
   return o;
 }
 
-std::string format_devices_json(const std::vector<PhysicalDeviceInfo>& devices) {
+std::string report_devices_json(const std::vector<PhysicalDeviceInfo>& devices) {
   libtrace::detail::JsonReport report;
   report.object([&] {
     report.array("devices", devices, [&](const PhysicalDeviceInfo& d) {

@@ -36,7 +36,7 @@ CacheMergeResult merge_cache_files(const std::string& device, const std::vector<
   return r;
 }
 
-std::string format_cache_merge(const CacheMergeResult& r, bool json) {
+std::string report_cache_merge(const CacheMergeResult& r, bool json) {
   if (!json) {
     std::string o = "device      " + r.device + "\nmerged      " + std::to_string(r.merged.size()) + " caches, " +
                     std::to_string(r.bytes) + " bytes\n";

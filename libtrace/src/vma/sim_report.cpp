@@ -18,7 +18,7 @@ double unused(const SimHeap& h) {
 
 }  // namespace
 
-std::string format_table(const SimResult& r) {
+std::string report_table(const SimResult& r) {
   std::string o;
   char line[512];
   auto row = [&](const char* fmt, auto... args) {
@@ -68,7 +68,7 @@ std::string format_table(const SimResult& r) {
   return o;
 }
 
-std::string format_json(const SimResult& r) {
+std::string report_json(const SimResult& r) {
   libtrace::detail::JsonReport report;
   report.object([&] {
     report.text("mode", "simulate");

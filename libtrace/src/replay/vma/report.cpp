@@ -65,7 +65,7 @@ void peaks(std::string& o, const vk::HeapUsage& h) {
 
 }  // namespace
 
-std::string format_table(const ReplayResult& r) {
+std::string report_table(const ReplayResult& r) {
   std::string o;
   char line[1024];
   auto row = [&](const char* fmt, auto... args) {
@@ -180,7 +180,7 @@ std::string format_table(const ReplayResult& r) {
   return o;
 }
 
-std::string format_json(const ReplayResult& r) {
+std::string report_json(const ReplayResult& r) {
   libtrace::detail::JsonReport report;
   auto heap = [&](const vk::HeapUsage& h) {
     report.u64("peak_blocks", h.peak_blocks);

@@ -41,7 +41,7 @@ std::string device_name(const Stats& s) {
 
 }  // namespace
 
-std::string format_table(const Stats& s) {
+std::string report_table(const Stats& s) {
   libtrace::detail::TableReport table(22);
   std::string& o = table.text();
   char line[512];
@@ -148,7 +148,7 @@ std::string format_table(const Stats& s) {
   return o;
 }
 
-std::string format_json(const Stats& s) {
+std::string report_json(const Stats& s) {
   libtrace::detail::JsonReport report;
   // As recordings spell them (MSVC's %p).
   auto pointer = [](std::uint64_t v) {

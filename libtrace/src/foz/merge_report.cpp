@@ -101,6 +101,6 @@ std::string json(const MergeReport& r) {
 
 }  // namespace
 
-std::string format_merge_report(const MergeReport& r, bool as_json) { return as_json ? json(r) : table(r); }
+std::string report_merge(const MergeReport& r, bool as_json) { return as_json ? json(r) : table(r); }
 
 }  // namespace libtrace::foz

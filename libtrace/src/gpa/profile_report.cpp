@@ -35,7 +35,7 @@ std::string escape(const std::string& s) {
 
 }  // namespace
 
-std::string format_table(const Profile& p, const Summary& s) {
+std::string report_table(const Profile& p, const Summary& s) {
   detail::TableReport t(18);
   std::size_t unclosed = 0, unprofiled = 0;
   std::vector<int> pids;
@@ -84,7 +84,7 @@ std::string format_table(const Profile& p, const Summary& s) {
   return o;
 }
 
-std::string format_json(const Profile& p, const Summary& s) {
+std::string report_json(const Profile& p, const Summary& s) {
   detail::JsonReport j;
   j.object([&] {
     j.u64("status", static_cast<std::uint64_t>(p.status));
@@ -144,7 +144,7 @@ std::string format_json(const Profile& p, const Summary& s) {
   return j.finish();
 }
 
-std::string format_csv(const Profile& p) {
+std::string report_csv(const Profile& p) {
   std::string o = "device,frame,command_buffer,scope,gpu_ns";
   for (const std::string& n : p.counter_names) o += "," + n;
   o += '\n';
@@ -160,7 +160,7 @@ std::string format_csv(const Profile& p) {
   return o;
 }
 
-std::string format_html(const Profile& p, const Summary& s, const std::string& title) {
+std::string report_html(const Profile& p, const Summary& s, const std::string& title) {
   // The plot: GPU time per frame as a polyline, median and p95 as lines.
   const double w = 960, h = 320, left = 70, bottom = 30, top = 10;
   // A first frame that compiles everything would flatten the rest: the scale
@@ -199,7 +199,7 @@ std::string format_html(const Profile& p, const Summary& s, const std::string& t
        "td,th{padding:2px 10px;text-align:right}th{border-bottom:1px solid #999}td:first-child,th:first-child"
        "{text-align:left}</style></head><body>\n<h1>"
     << escape(title) << "</h1>\n<h2>GPU time per frame</h2>\n"
-    << svg.str() << "\n<pre>" << escape(format_table(p, s)) << "</pre>\n</body></html>\n";
+    << svg.str() << "\n<pre>" << escape(report_table(p, s)) << "</pre>\n</body></html>\n";
   return o.str();
 }
 

@@ -97,7 +97,7 @@ int replay_exit_status(const ReplayResult& r) {
   return 0;
 }
 
-std::string format_table(const ReplayResult& r) {
+std::string report_table(const ReplayResult& r) {
   std::string o;
   char line[256];
   o += "device      " + r.device + (r.driver.empty() ? "" : " (" + r.driver + ")") + "\n";
@@ -156,7 +156,7 @@ std::string format_table(const ReplayResult& r) {
   return o;
 }
 
-std::string format_json(const ReplayResult& r) {
+std::string report_json(const ReplayResult& r) {
   libtrace::detail::JsonReport report;
   report.object([&] {
     report.text("device", r.device);

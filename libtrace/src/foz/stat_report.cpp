@@ -27,7 +27,7 @@ std::string app_label(const AppStats& a) {
 
 }  // namespace
 
-std::string format_table(const FozStats& s) {
+std::string report_table(const FozStats& s) {
   libtrace::detail::TableReport table(22);
   std::string& o = table.text();
   char line[512];
@@ -100,7 +100,7 @@ std::string format_table(const FozStats& s) {
   return o;
 }
 
-std::string format_json(const FozStats& s) {
+std::string report_json(const FozStats& s) {
   libtrace::detail::JsonReport report;
   auto bad_list = [&](const char* key, const std::vector<BadEntry>& list) {
     report.array(key, list, [&](const BadEntry& b) {
