@@ -80,14 +80,14 @@ Report report(const libtrace::capture::RunResult& r, const std::string& command,
   std::vector<std::string> archives, unreadable;
   std::vector<std::pair<std::string, std::string>> traces;  // figures, and the trace's name for its snapshots
   for (const std::string& a : r.archives) try {
-      archives.push_back(json ? libtrace::foz::format_json(libtrace::foz::stats(shown(a), {}))
-                              : libtrace::foz::format_table(libtrace::foz::stats(shown(a), {})));
+      archives.push_back(json ? libtrace::foz::report_json(libtrace::foz::stats(shown(a), {}))
+                              : libtrace::foz::report_table(libtrace::foz::stats(shown(a), {})));
     } catch (const libtrace::Error& e) {
       unreadable.push_back(e.what());
     }
   for (const std::string& t : r.traces) try {
       const libtrace::apitrace::TraceStats st = libtrace::apitrace::stats(shown(t));
-      traces.emplace_back(json ? libtrace::apitrace::format_json(st) : libtrace::apitrace::format_table(st, 5),
+      traces.emplace_back(json ? libtrace::apitrace::report_json(st) : libtrace::apitrace::report_table(st, 5),
                           shown(t));
     } catch (const libtrace::Error& e) {
       unreadable.push_back(e.what());

@@ -167,7 +167,7 @@ application's (128 + N when signal N ended it); 127 when it cannot be found, 126
       if (parsed < argc) throw tools::UsageError("info runs no command");
       if (!dir.empty()) libtrace::layer::add_layer_folder(dir);
       const libtrace::gpa::Info i = libtrace::gpa::query_info(device);
-      std::cout << (json ? libtrace::gpa::format_json(i) : libtrace::gpa::format_table(i));
+      std::cout << (json ? libtrace::gpa::report_json(i) : libtrace::gpa::report_table(i));
       return i.listed ? tools::kOk : tools::kFailure;
     }
     const std::vector<std::string> command = command_of(profile->remaining(), parsed < argc, after_dashes);
@@ -197,11 +197,11 @@ application's (128 + N when signal N ended it); 127 when it cannot be found, 126
       if (p.rows.empty() && per != "command-buffer")
         std::cerr << "trak-gpa: warning: no " << (per == "draw" ? "draw or dispatch" : "render pass")
                   << " was sampled: " << name << " recorded none in its primary command buffers\n";
-      std::cerr << libtrace::gpa::format_table(p, s);
+      std::cerr << libtrace::gpa::report_table(p, s);
     }
     write_output(samples_file.get(),
-                 ends_with(output, ".csv") ? libtrace::gpa::format_csv(p) : libtrace::gpa::format_json(p, s));
-    write_output(page.get(), libtrace::gpa::format_html(p, s, "trak-gpa profile: " + command.front()));
+                 ends_with(output, ".csv") ? libtrace::gpa::report_csv(p) : libtrace::gpa::report_json(p, s));
+    write_output(page.get(), libtrace::gpa::report_html(p, s, "trak-gpa profile: " + command.front()));
     return p.status;
   });
 }

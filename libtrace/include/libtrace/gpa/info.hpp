@@ -30,7 +30,7 @@ struct Info {
   std::uint32_t revision_id = 0;
   std::uint32_t shader_engines = 0;
   std::vector<BlockInfo> blocks;
-  float timestamp_period = 0;            // ns per tick of TIMING results
+  float timestamp_period = 0;              // ns per tick of TIMING results
   std::uint32_t timestamp_valid_bits = 0;  // of the queue family samples run on
   // vkSetGpaDeviceClockModeAMD(QUERY) and vkGetGpaDeviceClockInfoAMD.
   int clock_query_result = 0, clock_info_result = 0;
@@ -44,7 +44,7 @@ struct Info {
 // for an emulated extension to show. Throws Error on Vulkan failures.
 Info query_info(const std::string& device);
 
-std::string format_table(const Info& info);
-std::string format_json(const Info& info);
+std::string report_table(const Info& info);
+std::string report_json(const Info& info);
 
 }  // namespace libtrace::gpa
