@@ -30,6 +30,14 @@ env -u DISPLAY "$REPLAY" cube.trace --compare --json > replay.json 2> replay.err
 env -u DISPLAY "$REPLAY" cube.trace --snapshot 101 --snapshot-dir mine > /dev/null 2> mine.err ||
   { cat mine.err >&2; fail "trak-replay --snapshot 101"; }
 [ "$(png_size mine/frame-000101.png)" = "500 500" ] || fail "the replay's snapshot of frame 101"
+# A frame that differs (frame 100's snapshot where frame 102's was) is a
+# failed comparison, with a picture of where: replayed, captured, heat map.
+cp cube.snapshots/frame-000100.png cube.snapshots/frame-000102.png
+env -u DISPLAY "$REPLAY" cube.trace --compare --json > differs.json 2> differs.err
+[ $? = 3 ] || { cat differs.err >&2; fail "a differing frame does not exit 3"; }
+picture=$(jq -r '.checks[] | select(.frame == 102) | .difference_file' differs.json)
+[ "$(png_size "$picture")" = "1500 500" ] || fail "no picture of where frame 102 differs: $picture"
+[ "$(jq '[.checks[] | select(.difference_file)] | length' differs.json)" = 1 ] || fail "a picture for an equal frame"
 
 # Two ranges: two files, named so that they sort, each with its snapshots.
 xrun "$CAPTURE" --trace two.trace --frames 10-12,50-51 --snapshot 11,50 -- vkcube --c 60 > two.out 2> two.err ||
