@@ -167,7 +167,7 @@ TEST_CASE("foz object: unknown sTypes, dangling counts and bad handles are error
         "recorded) in a pNext chain");
   CHECK(parse_error(R"({"version":6,"setLayouts":{"01":{"flags":0,"bindings":[{"descriptorType":1,"descriptorCount":2,)"
                     R"("stageFlags":16,"binding":0,"immutableSamplers":["27ceff9929c09a63"]}]}}})") ==
-        "e: setLayouts.01.bindings[0].immutableSamplers: has 1 samplers, descriptorCount is 2");
+        "e: setLayouts.01.bindings[0].immutableSamplers: has 1 elements, descriptorCount is 2");
   CHECK(parse_error(R"({"version":6,"pipelineLayouts":{"01":{"flags":0,"setLayouts":["xyz"]}}})") ==
         "e: pipelineLayouts.01.setLayouts[0]: expected a hash (16 hex digits), got \"xyz\"");
   CHECK(
