@@ -34,7 +34,9 @@ enum class Kind : std::uint8_t { unsigned_, u64, s32, f32, enum_, handle, struct
 
 struct Field {
   Kind kind = Kind::hook;
-  std::uint32_t size = 0;         // of one element
+  std::uint32_t size = 0;  // of one element
+  bool word = false;       // one 32-bit value held by value: the fast path
+  std::uint32_t offset = 0;
   const Member* m = nullptr;      // null: a "+key" hook
   const Member* count = nullptr;  // the `len` member of a pointer array
   Write write = Write::if_count;
@@ -176,6 +178,9 @@ Resolved resolve(const char* type, const char* members, Mode mode) {
     f.kind = kind_of(m);
     if (f.kind == Kind::pnext) continue;
     f.size = static_cast<std::uint32_t>(element_size(m));
+    f.offset = m.offset;
+    f.word = m.pointer_depth == 0 && !m.fixed_count && f.size == 4 && !f.dynamic &&
+             (f.kind == Kind::unsigned_ || f.kind == Kind::enum_ || f.kind == Kind::f32 || f.kind == Kind::s32);
     if (m.pointer_depth == 1 && m.len_member >= 0) {
       f.count = &r.s->members()[static_cast<std::size_t>(m.len_member)];
       for (std::size_t j = 0; j < r.fields.size(); ++j)
@@ -204,18 +209,35 @@ Resolved resolve(const char* type, const char* members, Mode mode) {
 
 // Resolved once per (type, member list) and kept: the profiles are string
 // literals, so their addresses identify them.
+// A thread's last lookups, by the addresses of the names (string literals):
+// a hit costs a few instructions and no lock.
+struct Recent {
+  const void* a;
+  const void* b;
+  int kind;
+  const Resolved* r;
+};
+const Resolved* recent(const void* a, const void* b, int kind, const Resolved* fill = nullptr) {
+  thread_local Recent slots[256] = {};
+  const std::uint64_t mix = (reinterpret_cast<std::uintptr_t>(a) * 0x9e3779b97f4a7c15ull) ^
+                            (reinterpret_cast<std::uintptr_t>(b) * 0xc2b2ae3d27d4eb4full) ^ static_cast<unsigned>(kind);
+  const std::size_t i = (mix * 0x9e3779b97f4a7c15ull) >> 56;
+  Recent& r = slots[i];
+  if (fill) r = {a, b, kind, fill};
+  return r.a == a && r.b == b && r.kind == kind ? r.r : nullptr;
+}
+
 const Resolved& resolved(const char* type, const char* members, Mode mode) {
+  if (const Resolved* r = recent(type, members, static_cast<int>(mode))) return *r;
   using Key = std::tuple<const void*, const void*, Mode>;
-  thread_local std::map<Key, const Resolved*> seen;  // no lock once a thread has met a list
-  const Key key{type, members, mode};
-  if (const auto it = seen.find(key); it != seen.end()) return *it->second;
   static std::recursive_mutex mutex;  // element structs resolve while their parent does
   static std::map<Key, const Resolved*> index;
   static std::deque<Resolved> store;
   const std::lock_guard lock(mutex);
+  const Key key{type, members, mode};
   auto it = index.find(key);
   if (it == index.end()) it = index.emplace(key, &store.emplace_back(resolve(type, members, mode))).first;
-  seen.emplace(key, it->second);
+  recent(type, members, static_cast<int>(mode), it->second);
   return *it->second;
 }
 
@@ -313,7 +335,19 @@ void write_field(Out& o, const void* base, const Field& f, const DynamicStateInf
 }
 
 void write_fields(Out& o, const void* base, const Resolved& r, const DynamicStateInfo* dyn, KeyHook hook) {
-  for (const Field& f : r.fields) write_field(o, base, f, dyn, hook);
+  for (const Field& f : r.fields) {
+    if (f.word && f.kind != Kind::f32) {
+      write_key(o, f);
+      const auto v =
+          static_cast<std::uint32_t>(load_n<std::uint32_t>(static_cast<const std::uint8_t*>(base) + f.offset));
+      if (f.kind == Kind::s32)
+        o.raw().Int(static_cast<std::int32_t>(v));
+      else
+        o.raw().Uint(v);
+      continue;
+    }
+    write_field(o, base, f, dyn, hook);
+  }
 }
 
 // ---- JSON in ----
@@ -406,7 +440,25 @@ void read_field(const Node& n, void* base, const Field& f, Tag library_tag, KeyH
 void read_fields(const Node& n, void* base, const Resolved& r, Tag library_tag, KeyHook hook) {
   n.only(r.keys);
   if (r.set_s_type) static_cast<VkBaseInStructure*>(base)->sType = static_cast<VkStructureType>(r.s->s_type);
-  for (const Field& f : r.fields) read_field(n, base, f, library_tag, hook);
+  for (const Field& f : r.fields) {
+    if (!f.word) {
+      read_field(n, base, f, library_tag, hook);
+      continue;
+    }
+    const Node v = n.at(f.key.c_str());
+    std::uint32_t w;
+    if (f.kind == Kind::unsigned_) {
+      w = v.as_u32();
+    } else if (f.kind == Kind::enum_) {
+      w = v.as_enum_value();
+    } else if (f.kind == Kind::s32) {
+      w = static_cast<std::uint32_t>(v.as_s32());
+    } else {
+      const float x = v.as_f32();
+      std::memcpy(&w, &x, sizeof w);
+    }
+    std::memcpy(static_cast<std::uint8_t*>(base) + f.offset, &w, sizeof w);
+  }
 }
 
 // ---- hashing ----
@@ -451,20 +503,23 @@ void hash_field(Hasher& h, const void* base, const Field& f, const HashContext& 
 }
 
 void hash_fields(Hasher& h, const void* base, const Resolved& r, const HashContext& c, KeyHook hook) {
-  for (const Field& f : r.fields) hash_field(h, base, f, c, hook);
+  for (const Field& f : r.fields) {
+    if (f.word)
+      h.u32(static_cast<std::uint32_t>(load_n<std::uint32_t>(static_cast<const std::uint8_t*>(base) + f.offset)));
+    else
+      hash_field(h, base, f, c, hook);
+  }
 }
 
 // An object's JSON or hash members, by the caller's type name: cached under
 // that pointer, so that a call costs no search of the profiles.
 const Resolved& object_members(const char* type, bool hash) {
-  using Key = std::pair<const void*, bool>;
-  thread_local std::map<Key, const Resolved*> seen;
-  const Key key{type, hash};
-  if (const auto it = seen.find(key); it != seen.end()) return *it->second;
+  const int kind = hash ? 3 : 2;  // beside resolved()'s modes
+  if (const Resolved* r = recent(type, nullptr, kind)) return *r;
   const ObjectProfile* p = find_object_profile(type);
   if (!p) bad_profile(type, "no object profile");
   const Resolved& r = resolved(p->type, hash ? p->hash : p->json, Mode::object);
-  seen.emplace(key, &r);
+  recent(type, nullptr, kind, &r);
   return r;
 }
 
@@ -490,9 +545,8 @@ bool stands_for_module(VkStructureType s) {
 
 }  // namespace
 
-void KeyHook::operator()(const char* key) const {
-  if (!call_) throw Error(Errc::unsupported, "object profile", std::string("nothing handles \"+") + key + "\"");
-  call_(obj_, key);
+void KeyHook::unhandled(const char* key) {
+  throw Error(Errc::unsupported, "object profile", std::string("nothing handles \"+") + key + "\"");
 }
 
 void write_members(Out& o, const void* st, const char* type, const char* members) {

@@ -95,9 +95,13 @@ class KeyHook {
   KeyHook(F&& f)  // NOLINT: implicit, like std::function_ref
       : obj_(const_cast<void*>(static_cast<const void*>(&f))),
         call_([](void* o, const char* key) { (*static_cast<std::remove_reference_t<F>*>(o))(key); }) {}
-  void operator()(const char* key) const;
+  void operator()(const char* key) const {
+    if (!call_) unhandled(key);
+    call_(obj_, key);
+  }
 
  private:
+  [[noreturn]] static void unhandled(const char* key);
   void* obj_ = nullptr;
   void (*call_)(void*, const char*) = nullptr;
 };
