@@ -152,7 +152,8 @@ void hash_ds_resolve(Hasher& h, const VkBaseInStructure* p, const HashContext& c
 }
 
 // ---- VkPipelineRenderingCreateInfo: what counts depends on the library state ----
-constexpr const char* kRenderingMembers = "depthAttachmentFormat stencilAttachmentFormat viewMask pColorAttachmentFormats";
+constexpr const char* kRenderingMembers =
+    "depthAttachmentFormat stencilAttachmentFormat viewMask pColorAttachmentFormats";
 
 // A library part without the output interface ignores the formats (and
 // without any shader state the view mask): Fossilize records them cleared.
@@ -504,6 +505,27 @@ constexpr std::pair<std::string_view, bool DynamicStateInfo::*> kDynamicStates[]
     D(provoking_vertex_mode),
     D(depth_clip_negative_one_to_one),
     D(discard_rectangle_mode),
+    // graphics pipeline state blocks (foz/objects.cpp)
+    D(primitive_restart_enable),
+    D(cull_mode),
+    D(depth_clamp_enable),
+    D(front_face),
+    D(rasterizer_discard_enable),
+    D(polygon_mode),
+    D(depth_bias_enable),
+    D(alpha_to_coverage_enable),
+    D(alpha_to_one_enable),
+    D(rasterization_samples),
+    D(patch_control_points),
+    D(vertex_input_binding_stride),
+    D(depth_bounds_test_enable),
+    D(depth_compare_op),
+    D(depth_test_enable),
+    D(depth_write_enable),
+    D(stencil_test_enable),
+    D(stencil_op),
+    D(scissor_count),
+    D(viewport_count),
 };
 #undef D
 

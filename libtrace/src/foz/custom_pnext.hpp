@@ -46,4 +46,17 @@ void write_input_index(Out& o, const VkBaseInStructure* p, const DynamicStateInf
 const VkBaseInStructure* read_input_index(const Node& n, VkStructureType s, Tag library_tag);
 void hash_input_index(Hasher& h, const VkBaseInStructure* p, const HashContext& c);
 
+// The hashing of base create-infos Fossilize does its own way (custom_objects.cpp).
+void hash_sampler(Hasher& h, const void* p, const char* key, const HashContext& c);
+void hash_binding(Hasher& h, const void* p, const char* key, const HashContext& c);
+void hash_set_layouts(Hasher& h, const void* p, const char* key, const HashContext& c);
+void hash_render_pass_flags(Hasher& h, const void* p, const char* key, const HashContext& c);
+void hash_render_pass2_version(Hasher& h, const void* p, const char* key, const HashContext& c);
+void hash_stage_module(Hasher& h, const void* p, const char* key, const HashContext& c);
+void hash_specialization_data(Hasher& h, const void* p, const char* key, const HashContext& c);
+void hash_multisample(Hasher& h, const void* p, const char* key, const HashContext& c);
+void hash_rasterization(Hasher& h, const void* p, const char* key, const HashContext& c);
+void hash_depth_stencil(Hasher& h, const void* p, const char* key, const HashContext& c);
+void hash_viewport(Hasher& h, const void* p, const char* key, const HashContext& c);
+
 }  // namespace libtrace::foz::detail::custom

@@ -2,7 +2,7 @@
 // Fossilize's graphics pipeline hash: which state blocks count depends on the
 // library state flags, dynamic state, rasterizer discard and on whether the
 // subpass (or dynamic rendering info) has color and depth/stencil attachments.
-#include "foz/model.hpp"
+#include "foz/pnext.hpp"
 
 namespace libtrace::foz::detail {
 
@@ -174,39 +174,6 @@ bool constant_factor(VkBlendFactor f) {
   return f == VK_BLEND_FACTOR_CONSTANT_ALPHA || f == VK_BLEND_FACTOR_CONSTANT_COLOR;
 }
 
-void hash_depth_stencil(Hasher& h, const VkPipelineDepthStencilStateCreateInfo& ds, const DynamicStateInfo& d) {
-  h.u32(ds.flags);
-  h.u32(d.depth_bounds_test_enable ? 0 : ds.depthBoundsTestEnable);
-  h.u32(d.depth_compare_op ? 0 : ds.depthCompareOp);
-  h.u32(d.depth_test_enable ? 0 : ds.depthTestEnable);
-  h.u32(d.depth_write_enable ? 0 : ds.depthWriteEnable);
-  for (const VkStencilOpState* s : {&ds.front, &ds.back}) {
-    h.u32(d.stencil_op ? 0 : s->compareOp);
-    h.u32(d.stencil_op ? 0 : s->depthFailOp);
-    h.u32(d.stencil_op ? 0 : s->failOp);
-    h.u32(d.stencil_op ? 0 : s->passOp);
-  }
-  h.u32(d.stencil_test_enable ? 0 : ds.stencilTestEnable);
-  if (!d.depth_bounds && (ds.depthBoundsTestEnable || d.depth_bounds_test_enable)) {
-    h.f32(ds.minDepthBounds);
-    h.f32(ds.maxDepthBounds);
-  }
-  if (ds.stencilTestEnable || d.stencil_test_enable) {
-    if (!d.stencil_compare) {
-      h.u32(ds.front.compareMask);
-      h.u32(ds.back.compareMask);
-    }
-    if (!d.stencil_reference) {
-      h.u32(ds.front.reference);
-      h.u32(ds.back.reference);
-    }
-    if (!d.stencil_write_mask) {
-      h.u32(ds.front.writeMask);
-      h.u32(ds.back.writeMask);
-    }
-  }
-}
-
 void hash_color_blend(Hasher& h, const VkPipelineColorBlendStateCreateInfo& b, const DynamicStateInfo& d) {
   h.u32(b.flags);
   h.u32(b.attachmentCount);
@@ -272,118 +239,21 @@ Hash hash_graphics_pipeline(const Object& o, const Lookup& lookup, const std::st
   h.u32(g.render_pass_state ? ci.subpass : 0u);
   h.u32(g.module_state ? ci.stageCount : 0u);
 
-  if (ci.pDynamicState) {
-    h.u32(ci.pDynamicState->dynamicStateCount);
-    h.u32(ci.pDynamicState->flags);
-    for (std::uint32_t i = 0; i < ci.pDynamicState->dynamicStateCount; ++i) h.u32(ci.pDynamicState->pDynamicStates[i]);
-    hash_pnext_chain(h, ci.pDynamicState->pNext, &d, state, where);
-  } else {
-    h.u32(0);
-  }
-
-  if (g.depth_stencil_state) {
-    hash_depth_stencil(h, *ci.pDepthStencilState, d);
-    hash_pnext_chain(h, ci.pDepthStencilState->pNext, &d, state, where);
-  } else {
-    h.u32(0);
-  }
-
-  if (g.input_assembly) {
-    const auto& ia = *ci.pInputAssemblyState;
-    h.u32(ia.flags);
-    h.u32(d.primitive_restart_enable ? 0 : ia.primitiveRestartEnable);
-    h.u32(ia.topology);
-    hash_pnext_chain(h, ia.pNext, &d, state, where);
-  } else {
-    h.u32(0);
-  }
-
-  if (g.rasterization_state) {
-    const auto& rs = *ci.pRasterizationState;
-    h.u32(rs.flags);
-    h.u32(d.cull_mode ? 0 : rs.cullMode);
-    h.u32(d.depth_clamp_enable ? 0 : rs.depthClampEnable);
-    h.u32(d.front_face ? 0 : rs.frontFace);
-    h.u32(d.rasterizer_discard_enable ? 0 : rs.rasterizerDiscardEnable);
-    h.u32(d.polygon_mode ? 0 : rs.polygonMode);
-    h.u32(d.depth_bias_enable ? 0 : rs.depthBiasEnable);
-    if ((rs.depthBiasEnable || d.depth_bias_enable) && !d.depth_bias) {
-      h.f32(rs.depthBiasClamp);
-      h.f32(rs.depthBiasSlopeFactor);
-      h.f32(rs.depthBiasConstantFactor);
-    }
-    if (!d.line_width) h.f32(rs.lineWidth);
-    hash_pnext_chain(h, rs.pNext, &d, state, where);
-  } else {
-    h.u32(0);
-  }
-
-  // Multisample state is the one block without a placeholder when absent.
-  if (g.multisample_state) {
-    const auto& ms = *ci.pMultisampleState;
-    h.u32(ms.flags);
-    h.u32(d.alpha_to_coverage_enable ? 0 : ms.alphaToCoverageEnable);
-    h.u32(d.alpha_to_one_enable ? 0 : ms.alphaToOneEnable);
-    h.f32(ms.minSampleShading);
-    h.u32(d.rasterization_samples ? 0 : ms.rasterizationSamples);
-    h.u32(ms.sampleShadingEnable);
-    if (!d.sample_mask && ms.pSampleMask) {
-      for (std::uint32_t i = 0; i < (static_cast<std::uint32_t>(ms.rasterizationSamples) + 31) / 32; ++i)
-        h.u32(ms.pSampleMask[i]);
-    } else {
+  // Each block present, or a placeholder (but multisample state).
+  const HashContext c{&d, state, where};
+  const auto block = [&](bool present, const void* st, const char* type, bool placeholder = true) {
+    if (present)
+      hash_object(h, st, type, c);
+    else if (placeholder)
       h.u32(0);
-    }
-    hash_pnext_chain(h, ms.pNext, &d, state, where);
-  }
-
-  if (g.viewport_state) {
-    const auto& vp = *ci.pViewportState;
-    h.u32(vp.flags);
-    h.u32(d.scissor_count ? 0 : vp.scissorCount);
-    h.u32(d.viewport_count ? 0 : vp.viewportCount);
-    if (!d.scissor) {
-      if (!vp.pScissors && vp.scissorCount) fail(where, "cannot hash: static scissors are missing");
-      for (std::uint32_t i = 0; i < vp.scissorCount; ++i) {
-        h.s32(vp.pScissors[i].offset.x);
-        h.s32(vp.pScissors[i].offset.y);
-        h.u32(vp.pScissors[i].extent.width);
-        h.u32(vp.pScissors[i].extent.height);
-      }
-    }
-    if (!d.viewport) {
-      if (!vp.pViewports && vp.viewportCount) fail(where, "cannot hash: static viewports are missing");
-      for (std::uint32_t i = 0; i < vp.viewportCount; ++i) {
-        const VkViewport& v = vp.pViewports[i];
-        for (float f : {v.x, v.y, v.width, v.height, v.minDepth, v.maxDepth}) h.f32(f);
-      }
-    }
-    hash_pnext_chain(h, vp.pNext, &d, state, where);
-  } else {
-    h.u32(0);
-  }
-
-  if (g.vertex_input) {
-    const auto& vi = *ci.pVertexInputState;
-    h.u32(vi.flags);
-    h.u32(vi.vertexAttributeDescriptionCount);
-    h.u32(vi.vertexBindingDescriptionCount);
-    for (std::uint32_t i = 0; i < vi.vertexAttributeDescriptionCount; ++i) {
-      const auto& a = vi.pVertexAttributeDescriptions[i];
-      h.u32(a.offset);
-      h.u32(a.binding);
-      h.u32(a.format);
-      h.u32(a.location);
-    }
-    for (std::uint32_t i = 0; i < vi.vertexBindingDescriptionCount; ++i) {
-      const auto& b = vi.pVertexBindingDescriptions[i];
-      h.u32(b.binding);
-      h.u32(b.inputRate);
-      h.u32(d.vertex_input_binding_stride ? 0 : b.stride);
-    }
-    hash_pnext_chain(h, vi.pNext, &d, state, where);
-  } else {
-    h.u32(0);
-  }
+  };
+  block(ci.pDynamicState, ci.pDynamicState, "VkPipelineDynamicStateCreateInfo");
+  block(g.depth_stencil_state, ci.pDepthStencilState, "VkPipelineDepthStencilStateCreateInfo");
+  block(g.input_assembly, ci.pInputAssemblyState, "VkPipelineInputAssemblyStateCreateInfo");
+  block(g.rasterization_state, ci.pRasterizationState, "VkPipelineRasterizationStateCreateInfo");
+  block(g.multisample_state, ci.pMultisampleState, "VkPipelineMultisampleStateCreateInfo", false);
+  block(g.viewport_state, ci.pViewportState, "VkPipelineViewportStateCreateInfo");
+  block(g.vertex_input, ci.pVertexInputState, "VkPipelineVertexInputStateCreateInfo");
 
   if (g.color_blend_state) {
     if (!ci.pColorBlendState->pAttachments && ci.pColorBlendState->attachmentCount &&
@@ -395,14 +265,7 @@ Hash hash_graphics_pipeline(const Object& o, const Lookup& lookup, const std::st
     h.u32(0);
   }
 
-  if (g.tessellation_state) {
-    const auto& t = *ci.pTessellationState;
-    h.u32(t.flags);
-    h.u32(d.patch_control_points ? 0 : t.patchControlPoints);
-    hash_pnext_chain(h, t.pNext, &d, state, where);
-  } else {
-    h.u32(0);
-  }
+  block(g.tessellation_state, ci.pTessellationState, "VkPipelineTessellationStateCreateInfo");
 
   if (g.module_state)
     for (std::uint32_t i = 0; i < ci.stageCount; ++i) hash_stage(h, ci.pStages[i], where);

@@ -10,6 +10,7 @@
 
 #include <span>
 #include <string>
+#include <type_traits>
 
 #include "foz/json_in.hpp"
 #include "foz/json_out.hpp"
@@ -61,6 +62,66 @@ bool DynamicStateInfo::*dynamic_state_member(std::string_view name);
 void write_members(Out& o, const void* st, const char* type, const char* members);
 void read_members(const Node& n, void* st, const char* type, const char* members);
 void hash_members(Hasher& h, const void* st, const char* type, const char* members, const HashContext& c);
+
+// Base create-infos, their state blocks and the structs in their arrays, as
+// Fossilize records them: JSON objects without "sType". A profile names the
+// members in Fossilize's JSON order and in its hash order, with the tokens
+// above plus:
+// - "pNext": the chain, written, read and hashed where it stands;
+// - a handle: its object's hash (the tag from its type; a VkPipeline's from
+//   the struct it is in);
+// - "member?": in JSON, an array written whenever its pointer is set; in
+//   hashing, a null pointer hashes nothing (an array) or 0 (a single value);
+// - "member*": in JSON, an array written always but read only if present;
+// - "member=key": the member under a JSON key of its own;
+// - "+key": what the caller writes, reads or hashes itself (a KeyHook), or,
+//   in an array's element, the profile's `hook` hashes.
+struct ObjectProfile {
+  const char* type;
+  const char* json;
+  const char* hash;
+  void (*hook)(Hasher& h, const void* st, const char* key, const HashContext& c) = nullptr;
+};
+// Every struct of an object that Fossilize records in an order of its own
+// (foz/objects.cpp); the engine uses it for an element wherever it meets one.
+std::span<const ObjectProfile> object_profiles();
+
+// What the caller does at a "+key" token: a reference to any callable taking
+// the key, valid for the call it is passed to.
+class KeyHook {
+ public:
+  KeyHook() = default;
+  template <typename F, typename = std::enable_if_t<!std::is_same_v<std::decay_t<F>, KeyHook>>>
+  KeyHook(F&& f)  // NOLINT: implicit, like std::function_ref
+      : obj_(const_cast<void*>(static_cast<const void*>(&f))),
+        call_([](void* o, const char* key) { (*static_cast<std::remove_reference_t<F>*>(o))(key); }) {}
+  void operator()(const char* key) const {
+    if (!call_) unhandled(key);
+    call_(obj_, key);
+  }
+
+ private:
+  [[noreturn]] static void unhandled(const char* key);
+  void* obj_ = nullptr;
+  void (*call_)(void*, const char*) = nullptr;
+};
+
+// An object of `type` (which object_profiles() describes): `write_object`
+// writes the JSON object (under `key` when not null), `read_object` fills
+// `st` (its sType too), `hash_object` hashes it. `dyn` is the graphics
+// pipeline's dynamic state for its state blocks, `library_tag` the tag of
+// pipelines a VkPipelineLibraryCreateInfoKHR in a chain refers to.
+void write_object(Out& o, const char* key, const void* st, const char* type, const DynamicStateInfo* dyn = nullptr,
+                  KeyHook hook = {});
+void read_object(const Node& n, void* st, const char* type, Tag library_tag = Tag::graphics_pipeline,
+                 KeyHook hook = {});
+template <typename T>
+T* read_object(const Node& n, const char* type, Tag library_tag = Tag::graphics_pipeline, KeyHook hook = {}) {
+  T* t = n.ctx().arena.make<T>();
+  read_object(n, t, type, library_tag, hook);
+  return t;
+}
+void hash_object(Hasher& h, const void* st, const char* type, const HashContext& c, KeyHook hook = {});
 
 // Checks every profile against the registry; throws naming the first that
 // does not resolve (unit-tested, so that a typo fails the build's tests).

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <utility>
 
 #include "foz/object_test_util.hpp"
 #include "libtrace/core/error.hpp"
@@ -167,7 +168,7 @@ TEST_CASE("foz object: unknown sTypes, dangling counts and bad handles are error
         "recorded) in a pNext chain");
   CHECK(parse_error(R"({"version":6,"setLayouts":{"01":{"flags":0,"bindings":[{"descriptorType":1,"descriptorCount":2,)"
                     R"("stageFlags":16,"binding":0,"immutableSamplers":["27ceff9929c09a63"]}]}}})") ==
-        "e: setLayouts.01.bindings[0].immutableSamplers: has 1 samplers, descriptorCount is 2");
+        "e: setLayouts.01.bindings[0].immutableSamplers: has 1 elements, descriptorCount is 2");
   CHECK(parse_error(R"({"version":6,"pipelineLayouts":{"01":{"flags":0,"setLayouts":["xyz"]}}})") ==
         "e: pipelineLayouts.01.setLayouts[0]: expected a hash (16 hex digits), got \"xyz\"");
   CHECK(
@@ -252,4 +253,26 @@ TEST_CASE("foz object: whole-state documents are checked member by member and re
   CHECK(app.hash == index.entries()[0].hash);
   CHECK(index.parse(index.entries()[1], arena).as<VkShaderModuleCreateInfo>()->pCode[0] == 0x07230203u);
   CHECK(index.parse(index.entries()[2], arena).link.hash == 9);
+}
+
+TEST_CASE("foz object: base create-infos hash and write back as the hand-written recipes did") {
+  // Hashes from 0bacabc (before the object profiles), by trak-convert --check-hashes.
+  const std::pair<const char*, foz::Hash> cases[] = {
+      {R"({"version":6,"samplers":{"464f4b2987cd62e4":{"flags":0,"minFilter":1,"magFilter":1,"maxAnisotropy":16,"compareOp":3,"anisotropyEnable":1,"mipmapMode":1,"addressModeU":2,"addressModeV":2,"addressModeW":0,"borderColor":3,"unnormalizedCoordinates":0,"compareEnable":1,"mipLodBias":0.5,"minLod":0,"maxLod":1000}}})",
+       0x464f4b2987cd62e4ull},
+      {R"({"version":6,"setLayouts":{"c043054c823b7fce":{"flags":2,"bindings":[{"descriptorType":1,"descriptorCount":2,"stageFlags":16,"binding":0,"immutableSamplers":["464f4b2987cd62e4","464f4b2987cd62e4"]},{"descriptorType":7,"descriptorCount":1,"stageFlags":31,"binding":3,"immutableSamplers":["464f4b2987cd62e4"]}]}}})",
+       0xc043054c823b7fceull},
+      {R"({"version":6,"pipelineLayouts":{"2239e6499eb7dea9":{"flags":0,"pushConstantRanges":[{"stageFlags":17,"size":16,"offset":0}],"setLayouts":["c043054c823b7fce","0000000000000000"]}}})",
+       0x2239e6499eb7dea9ull},
+      {R"({"version":6,"renderPasses":{"7e7566f8481e3562":{"flags":0,"attachments":[{"flags":0,"format":44,"finalLayout":2,"initialLayout":0,"loadOp":1,"storeOp":0,"samples":1,"stencilLoadOp":2,"stencilStoreOp":1}],"subpasses":[{"flags":0,"pipelineBindPoint":0,"colorAttachments":[{"attachment":0,"layout":2}],"depthStencilAttachment":{"attachment":4294967295,"layout":0}}]}}})",
+       0x7e7566f8481e3562ull},
+      {R"({"version":6,"renderPasses2":{"543df448d2f8d795":{"flags":0,"correlatedViewMasks":[3],"dependencies":[{"dependencyFlags":1,"dstAccessMask":256,"srcAccessMask":0,"dstStageMask":1024,"srcStageMask":1024,"dstSubpass":0,"srcSubpass":4294967295,"viewOffset":-1}],"attachments":[{"flags":0,"format":44,"finalLayout":1000001002,"initialLayout":0,"loadOp":1,"storeOp":0,"samples":4,"stencilLoadOp":2,"stencilStoreOp":1},{"flags":0,"format":126,"finalLayout":3,"initialLayout":0,"loadOp":1,"storeOp":0,"samples":4,"stencilLoadOp":2,"stencilStoreOp":1,"pNext":[{"sType":1000241002,"stencilInitialLayout":0,"stencilFinalLayout":3}]}],"subpasses":[{"flags":0,"pipelineBindPoint":0,"viewMask":3,"preserveAttachments":[5],"inputAttachments":[{"attachment":1,"layout":5,"aspectMask":2}],"colorAttachments":[{"attachment":0,"layout":2,"aspectMask":1}],"resolveAttachments":[{"attachment":4294967295,"layout":0,"aspectMask":0}],"depthStencilAttachment":{"attachment":1,"layout":3,"aspectMask":6,"pNext":[{"sType":1000241001,"stencilLayout":3}]}}]}}})",
+       0x543df448d2f8d795ull},
+  };
+  for (const auto& [json, hash] : cases) {
+    foz::Arena arena;
+    const foz::Object o = foz::parse_payload(json, arena, "t");
+    CHECK(foz::compute_hash(o, {}, "t") == hash);
+    CHECK(test::same_json(foz::serialize_payload(o, "t"), json));
+  }
 }

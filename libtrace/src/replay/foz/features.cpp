@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
+
+#include "registry/registry.hpp"
 
 namespace libtrace::foz::detail {
 
@@ -11,143 +14,78 @@ namespace {
 
 constexpr std::size_t kBoolsAt = sizeof(VkBaseOutStructure);
 
-#define EXT_STRUCT(STYPE, TYPE, EXT, ARCHIVE, ...)                         \
-  ExtFeatureStruct {                                                       \
-    VK_STRUCTURE_TYPE_##STYPE, sizeof(TYPE), EXT, ARCHIVE, { __VA_ARGS__ } \
-  }
+#define F(STYPE, EXT) \
+  { VK_STRUCTURE_TYPE_##STYPE, VK_##EXT##_EXTENSION_NAME }
+// Archive-controlled: the structs Fossilize hashes into the application key
+// because they change code generation.
+constexpr std::pair<VkStructureType, const char*> kFromArchive[] = {
+    F(PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT, EXT_ROBUSTNESS_2),
+    F(PHYSICAL_DEVICE_FRAGMENT_SHADING_RATE_ENUMS_FEATURES_NV, NV_FRAGMENT_SHADING_RATE_ENUMS),
+    F(PHYSICAL_DEVICE_FRAGMENT_SHADING_RATE_FEATURES_KHR, KHR_FRAGMENT_SHADING_RATE),
+    F(PHYSICAL_DEVICE_MESH_SHADER_FEATURES_EXT, EXT_MESH_SHADER),
+    F(PHYSICAL_DEVICE_MESH_SHADER_FEATURES_NV, NV_MESH_SHADER),
+    F(PHYSICAL_DEVICE_DESCRIPTOR_BUFFER_FEATURES_EXT, EXT_DESCRIPTOR_BUFFER),
+    F(PHYSICAL_DEVICE_PRIMITIVES_GENERATED_QUERY_FEATURES_EXT, EXT_PRIMITIVES_GENERATED_QUERY),
+    F(PHYSICAL_DEVICE_IMAGE_2D_VIEW_OF_3D_FEATURES_EXT, EXT_IMAGE_2D_VIEW_OF_3D),
+    F(PHYSICAL_DEVICE_PIPELINE_ROBUSTNESS_FEATURES_EXT, EXT_PIPELINE_ROBUSTNESS),
+};
+// Everything supported is enabled.
+constexpr std::pair<VkStructureType, const char*> kAllSupported[] = {
+    F(PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_FEATURES_EXT, EXT_EXTENDED_DYNAMIC_STATE),
+    F(PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_2_FEATURES_EXT, EXT_EXTENDED_DYNAMIC_STATE_2),
+    F(PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_3_FEATURES_EXT, EXT_EXTENDED_DYNAMIC_STATE_3),
+    F(PHYSICAL_DEVICE_VERTEX_INPUT_DYNAMIC_STATE_FEATURES_EXT, EXT_VERTEX_INPUT_DYNAMIC_STATE),
+    F(PHYSICAL_DEVICE_GRAPHICS_PIPELINE_LIBRARY_FEATURES_EXT, EXT_GRAPHICS_PIPELINE_LIBRARY),
+    F(PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_FEATURES_EXT, EXT_TRANSFORM_FEEDBACK),
+    F(PHYSICAL_DEVICE_LINE_RASTERIZATION_FEATURES_EXT, EXT_LINE_RASTERIZATION),
+    F(PHYSICAL_DEVICE_DEPTH_CLIP_ENABLE_FEATURES_EXT, EXT_DEPTH_CLIP_ENABLE),
+    F(PHYSICAL_DEVICE_DEPTH_CLIP_CONTROL_FEATURES_EXT, EXT_DEPTH_CLIP_CONTROL),
+    F(PHYSICAL_DEVICE_PROVOKING_VERTEX_FEATURES_EXT, EXT_PROVOKING_VERTEX),
+    F(PHYSICAL_DEVICE_COLOR_WRITE_ENABLE_FEATURES_EXT, EXT_COLOR_WRITE_ENABLE),
+    F(PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_FEATURES_EXT, EXT_CUSTOM_BORDER_COLOR),
+    F(PHYSICAL_DEVICE_BORDER_COLOR_SWIZZLE_FEATURES_EXT, EXT_BORDER_COLOR_SWIZZLE),
+    F(PHYSICAL_DEVICE_PRIMITIVE_TOPOLOGY_LIST_RESTART_FEATURES_EXT, EXT_PRIMITIVE_TOPOLOGY_LIST_RESTART),
+    F(PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_FEATURES_EXT, EXT_VERTEX_ATTRIBUTE_DIVISOR),
+    F(PHYSICAL_DEVICE_INDEX_TYPE_UINT8_FEATURES_EXT, EXT_INDEX_TYPE_UINT8),
+    F(PHYSICAL_DEVICE_FRAGMENT_SHADER_INTERLOCK_FEATURES_EXT, EXT_FRAGMENT_SHADER_INTERLOCK),
+    F(PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT, EXT_SHADER_ATOMIC_FLOAT),
+    F(PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_2_FEATURES_EXT, EXT_SHADER_ATOMIC_FLOAT_2),
+    F(PHYSICAL_DEVICE_SHADER_IMAGE_ATOMIC_INT64_FEATURES_EXT, EXT_SHADER_IMAGE_ATOMIC_INT64),
+    F(PHYSICAL_DEVICE_ACCELERATION_STRUCTURE_FEATURES_KHR, KHR_ACCELERATION_STRUCTURE),
+    F(PHYSICAL_DEVICE_RAY_TRACING_PIPELINE_FEATURES_KHR, KHR_RAY_TRACING_PIPELINE),
+    F(PHYSICAL_DEVICE_RAY_QUERY_FEATURES_KHR, KHR_RAY_QUERY),
+    F(PHYSICAL_DEVICE_MUTABLE_DESCRIPTOR_TYPE_FEATURES_EXT, EXT_MUTABLE_DESCRIPTOR_TYPE),
+    F(PHYSICAL_DEVICE_NON_SEAMLESS_CUBE_MAP_FEATURES_EXT, EXT_NON_SEAMLESS_CUBE_MAP),
+    F(PHYSICAL_DEVICE_ATTACHMENT_FEEDBACK_LOOP_LAYOUT_FEATURES_EXT, EXT_ATTACHMENT_FEEDBACK_LOOP_LAYOUT),
+    F(PHYSICAL_DEVICE_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_FEATURES_EXT, EXT_RASTERIZATION_ORDER_ATTACHMENT_ACCESS),
+    F(PHYSICAL_DEVICE_SHADER_MODULE_IDENTIFIER_FEATURES_EXT, EXT_SHADER_MODULE_IDENTIFIER),
+    F(PHYSICAL_DEVICE_MULTI_DRAW_FEATURES_EXT, EXT_MULTI_DRAW),
+    F(PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR, KHR_SHADER_CLOCK),
+    F(PHYSICAL_DEVICE_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_FEATURES_KHR, KHR_WORKGROUP_MEMORY_EXPLICIT_LAYOUT),
+    F(PHYSICAL_DEVICE_SHADER_SUBGROUP_UNIFORM_CONTROL_FLOW_FEATURES_KHR, KHR_SHADER_SUBGROUP_UNIFORM_CONTROL_FLOW),
+    F(PHYSICAL_DEVICE_FRAGMENT_SHADER_BARYCENTRIC_FEATURES_KHR, KHR_FRAGMENT_SHADER_BARYCENTRIC),
+    F(PHYSICAL_DEVICE_CONDITIONAL_RENDERING_FEATURES_EXT, EXT_CONDITIONAL_RENDERING),
+    F(PHYSICAL_DEVICE_YCBCR_IMAGE_ARRAYS_FEATURES_EXT, EXT_YCBCR_IMAGE_ARRAYS),
+    F(PHYSICAL_DEVICE_MULTISAMPLED_RENDER_TO_SINGLE_SAMPLED_FEATURES_EXT, EXT_MULTISAMPLED_RENDER_TO_SINGLE_SAMPLED),
+    F(PHYSICAL_DEVICE_LEGACY_DITHERING_FEATURES_EXT, EXT_LEGACY_DITHERING),
+    F(PHYSICAL_DEVICE_DEPTH_CLAMP_ZERO_ONE_FEATURES_EXT, EXT_DEPTH_CLAMP_ZERO_ONE),
+};
+#undef F
 
+// Each struct's size and flag names from the registry (generated from vk.xml).
 std::vector<ExtFeatureStruct> make_table() {
-  return {
-      // Archive-controlled: the structs Fossilize hashes into the application
-      // key because they change code generation.
-      EXT_STRUCT(PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT, VkPhysicalDeviceRobustness2FeaturesEXT,
-                 VK_EXT_ROBUSTNESS_2_EXTENSION_NAME, true, "robustBufferAccess2", "robustImageAccess2",
-                 "nullDescriptor"),
-      EXT_STRUCT(PHYSICAL_DEVICE_FRAGMENT_SHADING_RATE_ENUMS_FEATURES_NV,
-                 VkPhysicalDeviceFragmentShadingRateEnumsFeaturesNV, VK_NV_FRAGMENT_SHADING_RATE_ENUMS_EXTENSION_NAME,
-                 true, "fragmentShadingRateEnums", "supersampleFragmentShadingRates",
-                 "noInvocationFragmentShadingRates"),
-      EXT_STRUCT(PHYSICAL_DEVICE_FRAGMENT_SHADING_RATE_FEATURES_KHR, VkPhysicalDeviceFragmentShadingRateFeaturesKHR,
-                 VK_KHR_FRAGMENT_SHADING_RATE_EXTENSION_NAME, true, "pipelineFragmentShadingRate",
-                 "primitiveFragmentShadingRate", "attachmentFragmentShadingRate"),
-      EXT_STRUCT(PHYSICAL_DEVICE_MESH_SHADER_FEATURES_EXT, VkPhysicalDeviceMeshShaderFeaturesEXT,
-                 VK_EXT_MESH_SHADER_EXTENSION_NAME, true, "taskShader", "meshShader", "multiviewMeshShader",
-                 "primitiveFragmentShadingRateMeshShader", "meshShaderQueries"),
-      EXT_STRUCT(PHYSICAL_DEVICE_MESH_SHADER_FEATURES_NV, VkPhysicalDeviceMeshShaderFeaturesNV,
-                 VK_NV_MESH_SHADER_EXTENSION_NAME, true, "taskShader", "meshShader"),
-      EXT_STRUCT(PHYSICAL_DEVICE_DESCRIPTOR_BUFFER_FEATURES_EXT, VkPhysicalDeviceDescriptorBufferFeaturesEXT,
-                 VK_EXT_DESCRIPTOR_BUFFER_EXTENSION_NAME, true, "descriptorBuffer", "descriptorBufferCaptureReplay",
-                 "descriptorBufferImageLayoutIgnored", "descriptorBufferPushDescriptors"),
-      EXT_STRUCT(PHYSICAL_DEVICE_PRIMITIVES_GENERATED_QUERY_FEATURES_EXT,
-                 VkPhysicalDevicePrimitivesGeneratedQueryFeaturesEXT, VK_EXT_PRIMITIVES_GENERATED_QUERY_EXTENSION_NAME,
-                 true, "primitivesGeneratedQuery", "primitivesGeneratedQueryWithRasterizerDiscard",
-                 "primitivesGeneratedQueryWithNonZeroStreams"),
-      EXT_STRUCT(PHYSICAL_DEVICE_IMAGE_2D_VIEW_OF_3D_FEATURES_EXT, VkPhysicalDeviceImage2DViewOf3DFeaturesEXT,
-                 VK_EXT_IMAGE_2D_VIEW_OF_3D_EXTENSION_NAME, true, "image2DViewOf3D", "sampler2DViewOf3D"),
-      EXT_STRUCT(PHYSICAL_DEVICE_PIPELINE_ROBUSTNESS_FEATURES_EXT, VkPhysicalDevicePipelineRobustnessFeaturesEXT,
-                 VK_EXT_PIPELINE_ROBUSTNESS_EXTENSION_NAME, true, "pipelineRobustness"),
-      // Everything supported is enabled.
-      EXT_STRUCT(PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_FEATURES_EXT, VkPhysicalDeviceExtendedDynamicStateFeaturesEXT,
-                 VK_EXT_EXTENDED_DYNAMIC_STATE_EXTENSION_NAME, false, "extendedDynamicState"),
-      EXT_STRUCT(PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_2_FEATURES_EXT,
-                 VkPhysicalDeviceExtendedDynamicState2FeaturesEXT, VK_EXT_EXTENDED_DYNAMIC_STATE_2_EXTENSION_NAME,
-                 false, "extendedDynamicState2", "extendedDynamicState2LogicOp",
-                 "extendedDynamicState2PatchControlPoints"),
-      EXT_STRUCT(PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_3_FEATURES_EXT,
-                 VkPhysicalDeviceExtendedDynamicState3FeaturesEXT, VK_EXT_EXTENDED_DYNAMIC_STATE_3_EXTENSION_NAME,
-                 false),
-      EXT_STRUCT(PHYSICAL_DEVICE_VERTEX_INPUT_DYNAMIC_STATE_FEATURES_EXT,
-                 VkPhysicalDeviceVertexInputDynamicStateFeaturesEXT, VK_EXT_VERTEX_INPUT_DYNAMIC_STATE_EXTENSION_NAME,
-                 false, "vertexInputDynamicState"),
-      EXT_STRUCT(PHYSICAL_DEVICE_GRAPHICS_PIPELINE_LIBRARY_FEATURES_EXT,
-                 VkPhysicalDeviceGraphicsPipelineLibraryFeaturesEXT, VK_EXT_GRAPHICS_PIPELINE_LIBRARY_EXTENSION_NAME,
-                 false, "graphicsPipelineLibrary"),
-      EXT_STRUCT(PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_FEATURES_EXT, VkPhysicalDeviceTransformFeedbackFeaturesEXT,
-                 VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME, false, "transformFeedback", "geometryStreams"),
-      EXT_STRUCT(PHYSICAL_DEVICE_LINE_RASTERIZATION_FEATURES_EXT, VkPhysicalDeviceLineRasterizationFeaturesEXT,
-                 VK_EXT_LINE_RASTERIZATION_EXTENSION_NAME, false, "rectangularLines", "bresenhamLines", "smoothLines",
-                 "stippledRectangularLines", "stippledBresenhamLines", "stippledSmoothLines"),
-      EXT_STRUCT(PHYSICAL_DEVICE_DEPTH_CLIP_ENABLE_FEATURES_EXT, VkPhysicalDeviceDepthClipEnableFeaturesEXT,
-                 VK_EXT_DEPTH_CLIP_ENABLE_EXTENSION_NAME, false, "depthClipEnable"),
-      EXT_STRUCT(PHYSICAL_DEVICE_DEPTH_CLIP_CONTROL_FEATURES_EXT, VkPhysicalDeviceDepthClipControlFeaturesEXT,
-                 VK_EXT_DEPTH_CLIP_CONTROL_EXTENSION_NAME, false, "depthClipControl"),
-      EXT_STRUCT(PHYSICAL_DEVICE_PROVOKING_VERTEX_FEATURES_EXT, VkPhysicalDeviceProvokingVertexFeaturesEXT,
-                 VK_EXT_PROVOKING_VERTEX_EXTENSION_NAME, false, "provokingVertexLast",
-                 "transformFeedbackPreservesProvokingVertex"),
-      EXT_STRUCT(PHYSICAL_DEVICE_COLOR_WRITE_ENABLE_FEATURES_EXT, VkPhysicalDeviceColorWriteEnableFeaturesEXT,
-                 VK_EXT_COLOR_WRITE_ENABLE_EXTENSION_NAME, false, "colorWriteEnable"),
-      EXT_STRUCT(PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_FEATURES_EXT, VkPhysicalDeviceCustomBorderColorFeaturesEXT,
-                 VK_EXT_CUSTOM_BORDER_COLOR_EXTENSION_NAME, false, "customBorderColors",
-                 "customBorderColorWithoutFormat"),
-      EXT_STRUCT(PHYSICAL_DEVICE_BORDER_COLOR_SWIZZLE_FEATURES_EXT, VkPhysicalDeviceBorderColorSwizzleFeaturesEXT,
-                 VK_EXT_BORDER_COLOR_SWIZZLE_EXTENSION_NAME, false, "borderColorSwizzle",
-                 "borderColorSwizzleFromImage"),
-      EXT_STRUCT(PHYSICAL_DEVICE_PRIMITIVE_TOPOLOGY_LIST_RESTART_FEATURES_EXT,
-                 VkPhysicalDevicePrimitiveTopologyListRestartFeaturesEXT,
-                 VK_EXT_PRIMITIVE_TOPOLOGY_LIST_RESTART_EXTENSION_NAME, false, "primitiveTopologyListRestart",
-                 "primitiveTopologyPatchListRestart"),
-      EXT_STRUCT(PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_FEATURES_EXT,
-                 VkPhysicalDeviceVertexAttributeDivisorFeaturesEXT, VK_EXT_VERTEX_ATTRIBUTE_DIVISOR_EXTENSION_NAME,
-                 false, "vertexAttributeInstanceRateDivisor", "vertexAttributeInstanceRateZeroDivisor"),
-      EXT_STRUCT(PHYSICAL_DEVICE_INDEX_TYPE_UINT8_FEATURES_EXT, VkPhysicalDeviceIndexTypeUint8FeaturesEXT,
-                 VK_EXT_INDEX_TYPE_UINT8_EXTENSION_NAME, false, "indexTypeUint8"),
-      EXT_STRUCT(PHYSICAL_DEVICE_FRAGMENT_SHADER_INTERLOCK_FEATURES_EXT,
-                 VkPhysicalDeviceFragmentShaderInterlockFeaturesEXT, VK_EXT_FRAGMENT_SHADER_INTERLOCK_EXTENSION_NAME,
-                 false, "fragmentShaderSampleInterlock", "fragmentShaderPixelInterlock",
-                 "fragmentShaderShadingRateInterlock"),
-      EXT_STRUCT(PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT, VkPhysicalDeviceShaderAtomicFloatFeaturesEXT,
-                 VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME, false),
-      EXT_STRUCT(PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_2_FEATURES_EXT, VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT,
-                 VK_EXT_SHADER_ATOMIC_FLOAT_2_EXTENSION_NAME, false),
-      EXT_STRUCT(PHYSICAL_DEVICE_SHADER_IMAGE_ATOMIC_INT64_FEATURES_EXT,
-                 VkPhysicalDeviceShaderImageAtomicInt64FeaturesEXT, VK_EXT_SHADER_IMAGE_ATOMIC_INT64_EXTENSION_NAME,
-                 false, "shaderImageInt64Atomics", "sparseImageInt64Atomics"),
-      EXT_STRUCT(PHYSICAL_DEVICE_ACCELERATION_STRUCTURE_FEATURES_KHR, VkPhysicalDeviceAccelerationStructureFeaturesKHR,
-                 VK_KHR_ACCELERATION_STRUCTURE_EXTENSION_NAME, false, "accelerationStructure"),
-      EXT_STRUCT(PHYSICAL_DEVICE_RAY_TRACING_PIPELINE_FEATURES_KHR, VkPhysicalDeviceRayTracingPipelineFeaturesKHR,
-                 VK_KHR_RAY_TRACING_PIPELINE_EXTENSION_NAME, false, "rayTracingPipeline"),
-      EXT_STRUCT(PHYSICAL_DEVICE_RAY_QUERY_FEATURES_KHR, VkPhysicalDeviceRayQueryFeaturesKHR,
-                 VK_KHR_RAY_QUERY_EXTENSION_NAME, false, "rayQuery"),
-      EXT_STRUCT(PHYSICAL_DEVICE_MUTABLE_DESCRIPTOR_TYPE_FEATURES_EXT, VkPhysicalDeviceMutableDescriptorTypeFeaturesEXT,
-                 VK_EXT_MUTABLE_DESCRIPTOR_TYPE_EXTENSION_NAME, false, "mutableDescriptorType"),
-      EXT_STRUCT(PHYSICAL_DEVICE_NON_SEAMLESS_CUBE_MAP_FEATURES_EXT, VkPhysicalDeviceNonSeamlessCubeMapFeaturesEXT,
-                 VK_EXT_NON_SEAMLESS_CUBE_MAP_EXTENSION_NAME, false, "nonSeamlessCubeMap"),
-      EXT_STRUCT(PHYSICAL_DEVICE_ATTACHMENT_FEEDBACK_LOOP_LAYOUT_FEATURES_EXT,
-                 VkPhysicalDeviceAttachmentFeedbackLoopLayoutFeaturesEXT,
-                 VK_EXT_ATTACHMENT_FEEDBACK_LOOP_LAYOUT_EXTENSION_NAME, false, "attachmentFeedbackLoopLayout"),
-      EXT_STRUCT(PHYSICAL_DEVICE_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_FEATURES_EXT,
-                 VkPhysicalDeviceRasterizationOrderAttachmentAccessFeaturesEXT,
-                 VK_EXT_RASTERIZATION_ORDER_ATTACHMENT_ACCESS_EXTENSION_NAME, false),
-      EXT_STRUCT(PHYSICAL_DEVICE_SHADER_MODULE_IDENTIFIER_FEATURES_EXT,
-                 VkPhysicalDeviceShaderModuleIdentifierFeaturesEXT, VK_EXT_SHADER_MODULE_IDENTIFIER_EXTENSION_NAME,
-                 false, "shaderModuleIdentifier"),
-      EXT_STRUCT(PHYSICAL_DEVICE_MULTI_DRAW_FEATURES_EXT, VkPhysicalDeviceMultiDrawFeaturesEXT,
-                 VK_EXT_MULTI_DRAW_EXTENSION_NAME, false, "multiDraw"),
-      EXT_STRUCT(PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR, VkPhysicalDeviceShaderClockFeaturesKHR,
-                 VK_KHR_SHADER_CLOCK_EXTENSION_NAME, false, "shaderSubgroupClock", "shaderDeviceClock"),
-      EXT_STRUCT(PHYSICAL_DEVICE_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_FEATURES_KHR,
-                 VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR,
-                 VK_KHR_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_EXTENSION_NAME, false),
-      EXT_STRUCT(PHYSICAL_DEVICE_SHADER_SUBGROUP_UNIFORM_CONTROL_FLOW_FEATURES_KHR,
-                 VkPhysicalDeviceShaderSubgroupUniformControlFlowFeaturesKHR,
-                 VK_KHR_SHADER_SUBGROUP_UNIFORM_CONTROL_FLOW_EXTENSION_NAME, false),
-      EXT_STRUCT(PHYSICAL_DEVICE_FRAGMENT_SHADER_BARYCENTRIC_FEATURES_KHR,
-                 VkPhysicalDeviceFragmentShaderBarycentricFeaturesKHR,
-                 VK_KHR_FRAGMENT_SHADER_BARYCENTRIC_EXTENSION_NAME, false, "fragmentShaderBarycentric"),
-      EXT_STRUCT(PHYSICAL_DEVICE_CONDITIONAL_RENDERING_FEATURES_EXT, VkPhysicalDeviceConditionalRenderingFeaturesEXT,
-                 VK_EXT_CONDITIONAL_RENDERING_EXTENSION_NAME, false),
-      EXT_STRUCT(PHYSICAL_DEVICE_YCBCR_IMAGE_ARRAYS_FEATURES_EXT, VkPhysicalDeviceYcbcrImageArraysFeaturesEXT,
-                 VK_EXT_YCBCR_IMAGE_ARRAYS_EXTENSION_NAME, false),
-      EXT_STRUCT(PHYSICAL_DEVICE_MULTISAMPLED_RENDER_TO_SINGLE_SAMPLED_FEATURES_EXT,
-                 VkPhysicalDeviceMultisampledRenderToSingleSampledFeaturesEXT,
-                 VK_EXT_MULTISAMPLED_RENDER_TO_SINGLE_SAMPLED_EXTENSION_NAME, false),
-      EXT_STRUCT(PHYSICAL_DEVICE_LEGACY_DITHERING_FEATURES_EXT, VkPhysicalDeviceLegacyDitheringFeaturesEXT,
-                 VK_EXT_LEGACY_DITHERING_EXTENSION_NAME, false),
-      EXT_STRUCT(PHYSICAL_DEVICE_DEPTH_CLAMP_ZERO_ONE_FEATURES_EXT, VkPhysicalDeviceDepthClampZeroOneFeaturesEXT,
-                 VK_EXT_DEPTH_CLAMP_ZERO_ONE_EXTENSION_NAME, false),
+  std::vector<ExtFeatureStruct> table;
+  const auto add = [&](VkStructureType s, const char* extension, bool from_archive) {
+    const registry::Struct* st = registry::find_struct(s);
+    ExtFeatureStruct e{s, st->size, extension, from_archive, {}};
+    for (const registry::Member& m : st->members())
+      if (m.type == registry::Type::bool32) e.members.push_back(m.name());
+    table.push_back(std::move(e));
   };
+  for (const auto& [s, extension] : kFromArchive) add(s, extension, true);
+  for (const auto& [s, extension] : kAllSupported) add(s, extension, false);
+  return table;
 }
-#undef EXT_STRUCT
 
 // Which 1.x struct holds a promoted archive struct's flags on a 1.3 device.
 bool is_image_robustness(VkStructureType s) { return s == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_ROBUSTNESS_FEATURES; }
