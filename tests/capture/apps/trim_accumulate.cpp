@@ -7,6 +7,9 @@
 //      of another (vkCmdCopyBufferToImage);
 //   B  a buffer of 16x16 texels: each frame fills 64 bytes of it and updates
 //      16 more, at places that move (vkCmdFillBuffer, vkCmdUpdateBuffer);
+//   S  a staging buffer (TRANSFER_SRC usage alone) of two 16x16 patches the
+//      host writes once at the start: each frame copies one into the layer
+//      of A it cleared, so what the host wrote long ago is in every frame;
 //   R  a render target, and D its depth/stencil image: a render pass that
 //      loads both clears a rectangle of each (vkCmdClearAttachments).
 // The presented image is A's layers as a 4x4 grid, R beside it, then D's
@@ -87,6 +90,14 @@ class App {
     d_ = image(kDepth, kSize, 1, copies | VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, d_mem_);
     b_ = buffer(kPatchBytes, b_mem_);
     c_ = buffer(kDepthBytes + kSize * kSize, c_mem_);
+    // S: written by the host once, here, and copied from every frame.
+    s_ = buffer(2 * kPatchBytes, s_mem_, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT);
+    void* bytes = nullptr;
+    APP_CHECK(vk_.vkMapMemory(dev_, s_mem_.get(), 0, VK_WHOLE_SIZE, 0, &bytes));
+    for (std::uint32_t i = 0; i < 2 * kPatchBytes; ++i) static_cast<unsigned char*>(bytes)[i] = (i * 7) | 0x80;
+    const VkMappedMemoryRange range{VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE, nullptr, s_mem_.get(), 0, VK_WHOLE_SIZE};
+    APP_CHECK(vk_.vkFlushMappedMemoryRanges(dev_, 1, &range));
+    vk_.vkUnmapMemory(dev_, s_mem_.get());
     r_view_ = view(r_.get(), kColour, VK_IMAGE_ASPECT_COLOR_BIT);
     d_view_ = view(d_.get(), kDepth, kDepthStencil);
     make_render_pass();
@@ -137,12 +148,12 @@ class App {
   }
 
  private:
-  std::uint32_t memory_type(std::uint32_t bits) const {
+  std::uint32_t memory_type(std::uint32_t bits, VkMemoryPropertyFlags want) const {
     VkPhysicalDeviceMemoryProperties props{};
     vkGetPhysicalDeviceMemoryProperties(instance_.physical(), &props);
     for (std::uint32_t i = 0; i < props.memoryTypeCount; ++i)
-      if ((bits & (1u << i)) && (props.memoryTypes[i].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)) return i;
-    throw VkError("no device-local memory type");
+      if ((bits & (1u << i)) && (props.memoryTypes[i].propertyFlags & want) == want) return i;
+    throw VkError("no memory type of the properties wanted");
   }
   // An object made by the table's create call |Create| from |ci|.
   template <typename O, auto Create, typename Info>
@@ -151,9 +162,10 @@ class App {
     check((vk_.*Create)(dev_, &ci, nullptr, &h), "a vkCreate* call");
     return O(device_, h);
   }
-  Memory allocate(const VkMemoryRequirements& req) const {
+  Memory allocate(const VkMemoryRequirements& req,
+                  VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) const {
     return make<Memory, &VolkDeviceTable::vkAllocateMemory>(VkMemoryAllocateInfo{
-        VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, nullptr, req.size, memory_type(req.memoryTypeBits)});
+        VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, nullptr, req.size, memory_type(req.memoryTypeBits, want)});
   }
   Image image(VkFormat format, std::uint32_t size, std::uint32_t layers, VkImageUsageFlags usage,
               Memory& memory) const {
@@ -180,13 +192,14 @@ class App {
     APP_CHECK(vk_.vkBindImageMemory(dev_, i.get(), memory.get(), 0));
     return i;
   }
-  Buffer buffer(VkDeviceSize size, Memory& memory) const {
+  Buffer buffer(VkDeviceSize size, Memory& memory,
+                VkBufferUsageFlags usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) const {
     Buffer b = make<Buffer, &VolkDeviceTable::vkCreateBuffer>(VkBufferCreateInfo{
-        VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, nullptr, 0, size,
-        VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, VK_SHARING_MODE_EXCLUSIVE, 0, nullptr});
+        VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, nullptr, 0, size, usage, VK_SHARING_MODE_EXCLUSIVE, 0, nullptr});
     VkMemoryRequirements req{};
     vk_.vkGetBufferMemoryRequirements(dev_, b.get(), &req);
-    memory = allocate(req);
+    memory = allocate(req, want);
     APP_CHECK(vk_.vkBindBufferMemory(dev_, b.get(), memory.get(), 0));
     return b;
   }
@@ -321,7 +334,7 @@ class App {
     const std::uint32_t words[4] = {0xff0000ffu | k << 8, 0xff00ff00u | k, 0xffff0000u | k << 8, 0xffffffffu};
     vk_.vkCmdUpdateBuffer(cmd, b_.get(), (k * 148 + 512) % (kPatchBytes - 16), sizeof(words), words);
     transfers(cmd);
-    // A: one layer cleared, B copied into a corner of another.
+    // A: one layer cleared and half of S copied into it, B copied into a corner of another.
     barrier(cmd, a_.get(), VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
             VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, kLayers);
     const VkClearColorValue c{{unit(k * 37), unit(k * 91 + 40), unit(255 - k * 13), 1.0f}};
@@ -331,6 +344,10 @@ class App {
     const VkBufferImageCopy patch{
         0, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, (k * 5 + 3) % kLayers, 1}, {at, at, 0}, {kPatch, kPatch, 1}};
     vk_.vkCmdCopyBufferToImage(cmd, b_.get(), a_.get(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &patch);
+    const VkBufferImageCopy staged{
+        k % 2 * kPatchBytes, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, (k * 7) % kLayers, 1}, {16, 16, 0},
+        {kPatch, kPatch, 1}};
+    vk_.vkCmdCopyBufferToImage(cmd, s_.get(), a_.get(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &staged);
     barrier(cmd, a_.get(), VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
             VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, kLayers);
     // R and D: a rectangle of each cleared inside a render pass that loads them.
@@ -401,9 +418,9 @@ class App {
   VkQueue queue_ = VK_NULL_HANDLE;
   Swapchain swapchain_;
   std::vector<VkImage> targets_;
-  Memory a_mem_, r_mem_, d_mem_, b_mem_, c_mem_;
+  Memory a_mem_, r_mem_, d_mem_, b_mem_, c_mem_, s_mem_;
   Image a_, r_, d_;
-  Buffer b_, c_;
+  Buffer b_, c_, s_;
   View r_view_, d_view_;
   RenderPass pass_;
   Framebuffer framebuffer_;
