@@ -3,11 +3,11 @@
 # an array image cleared a layer a frame, a buffer filled and updated on the
 # device and copied into it, a render target and its depth/stencil image
 # loaded by a render pass that clears a rectangle of each; and a staging
-# buffer the host wrote once before them all, copied from every frame. The state at
-# frame 20 is read back by the layer; replayed offscreen, frames 20-24
-# equal the capture-time snapshots bit for bit, and those equal the ones a
-# whole capture takes. One byte changed in any object's restored contents
-# shows in the picture: the comparison would see a state left out.
+# buffer the host wrote once before them all, copied from every frame. The
+# state at frame 20 is read back by the layer; replayed offscreen, frames
+# 20-24 equal the capture-time snapshots bit for bit, and those equal the
+# ones a whole capture takes. One byte changed in any object's restored
+# contents shows in the picture: the comparison would see a state left out.
 . "$SRC/lib.sh"
 need_xvfb xvfb-run xvfb
 need_apitrace
