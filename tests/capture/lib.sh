@@ -4,6 +4,7 @@
 set -u
 CAPTURE=$TOOLS/capture/trak-capture STAT=$TOOLS/stat/trak-stat REPLAY=$TOOLS/replay/trak-replay
 CONVERT=$TOOLS/convert/trak-convert STORM=$APPS/capture_pipeline_storm CRASH=$APPS/capture_crash_in_create
+TRIM_APP=$APPS/capture_trim_accumulate
 LAYER_DIR=$TOOLS/../layers/capture LAYER_NAME=VK_LAYER_TRAK_capture
 work=$(mktemp -d) || exit 99
 cd "$work" || exit 99

@@ -133,7 +133,7 @@ void load_vulkan() {
   if (volkGetInstanceVersion() < VK_API_VERSION_1_3) throw VkError("the Vulkan loader is older than 1.3");
 }
 
-Instance::Instance(const std::string& app_name, const char* engine_name) {
+Instance::Instance(const std::string& app_name, const char* engine_name, const std::vector<const char*>& extensions) {
   load_vulkan();
   VkApplicationInfo app{};
   app.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO;
@@ -145,6 +145,8 @@ Instance::Instance(const std::string& app_name, const char* engine_name) {
   VkInstanceCreateInfo ci{};
   ci.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
   ci.pApplicationInfo = &app;
+  ci.enabledExtensionCount = static_cast<std::uint32_t>(extensions.size());
+  ci.ppEnabledExtensionNames = extensions.data();
   APP_CHECK(vkCreateInstance(&ci, nullptr, &handle_));
   // The loader's instance entry points are trampolines that dispatch on the
   // handle, so one load serves every instance, even concurrent ones.
@@ -232,6 +234,8 @@ Device::Device(const Instance& instance, const DeviceWants& wants) {
     *tail = &on_m5;
     inline_modules_ = true;
   }
+
+  if (wants.swapchain) enable.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);
 
   const float priority = 1.0f;
   VkDeviceQueueCreateInfo queue{};

@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace capture_apps {
 
@@ -27,10 +28,11 @@ void check(VkResult r, const char* call);
 // Opens the loader (volkInitialize) once per process; throws VkError.
 void load_vulkan();
 
-// A Vulkan 1.3 instance and the first physical device with a graphics queue.
+// A Vulkan 1.3 instance, with |extensions| enabled, and the first physical
+// device with a graphics queue.
 class Instance {
  public:
-  Instance(const std::string& app_name, const char* engine_name);
+  Instance(const std::string& app_name, const char* engine_name, const std::vector<const char*>& extensions = {});
   ~Instance();
   Instance(const Instance&) = delete;
   Instance& operator=(const Instance&) = delete;
@@ -48,6 +50,7 @@ class Instance {
 struct DeviceWants {
   bool gpl = false;             // VK_EXT_graphics_pipeline_library
   bool inline_modules = false;  // VkShaderModuleCreateInfo in a stage's pNext
+  bool swapchain = false;       // VK_KHR_swapchain (the instance has VK_KHR_surface)
 };
 
 // A device with one graphics queue and its own function table: several

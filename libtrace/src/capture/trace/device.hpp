@@ -139,7 +139,6 @@ struct DeviceTrace {
   std::unordered_map<std::uint64_t, ImageInfo> images;
   std::unordered_map<std::uint64_t, VkImageLayout> layouts;    // each image's after the last submit
   std::unordered_set<std::uint64_t> readable_buffers;          // made with TRANSFER_SRC usage
-  std::unordered_set<std::uint64_t> staging_buffers;           // the application's usage: TRANSFER_SRC alone
   std::unordered_map<std::uint64_t, bool> fences;              // -> made signalled
   std::unordered_map<std::uint64_t, std::uint64_t> timelines;  // timeline semaphore -> its first value
   std::unordered_set<std::uint64_t> events;

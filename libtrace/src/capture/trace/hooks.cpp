@@ -258,9 +258,6 @@ void create_buffer_after(Call& c) {
   const std::lock_guard lock(dt->mu);
   dt->buffer_sizes[handle_bits(*arg<VkBuffer*>(c, 3))] = ci->size;
   if (ci->usage & VK_BUFFER_USAGE_TRANSFER_SRC_BIT) dt->readable_buffers.insert(handle_bits(*arg<VkBuffer*>(c, 3)));
-  // Without what the layer added (trim_buffer_before's copy).
-  if (!c.keep && ci->usage == VK_BUFFER_USAGE_TRANSFER_SRC_BIT)
-    dt->staging_buffers.insert(handle_bits(*arg<VkBuffer*>(c, 3)));
 }
 
 void destroy_buffer_after(Call& c) {
@@ -272,7 +269,6 @@ void destroy_buffer_after(Call& c) {
   dt->buffer_sizes.erase(b);
   dt->addressed.erase(b);
   dt->readable_buffers.erase(b);
-  dt->staging_buffers.erase(b);
 }
 
 void destroy_image_after(Call& c) {

@@ -12,10 +12,10 @@
 //   - every other image's texels, read by a copy into a buffer
 //     (trakImageContents), with the layout it is in: render targets and
 //     storage images hold what only the device wrote.
-// Not written: staging buffers (the application made them as a copy source
-// and nothing else: what they held was copied before the range, and what
-// the range copies from them the host writes in the range, recorded then
-// against the zeros a replay starts them with), attachments that no render pass has loaded (only a load
+// Staging buffers (a copy source and nothing else) are written too: what
+// the host wrote into one before the range may be copied in it (an upload
+// made once and copied every frame, or first used later).
+// Not written: attachments that no render pass has loaded (only a load
 // would see what they hold: a target cleared each frame), multisampled
 // images, multi-planar formats, images in no known layout (their contents
 // are undefined anyway), query results.
@@ -350,11 +350,6 @@ void write_state(Stream& s, DeviceTrace& dt) {
             ++skipped;
           continue;
         }
-      }
-      if (!b.image && dt.staging_buffers.count(b.handle)) {
-        // What the replay has of it is zeros: later diffs start there.
-        if (m.shadow.size() == m.size && offset + b.size <= m.size) std::memset(m.shadow.data() + offset, 0, b.size);
-        continue;
       }
       const char* bytes = object_bytes(dt, copier, memory, m, offset, b, own_map);
       if (!bytes) {
