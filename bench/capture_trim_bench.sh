@@ -8,13 +8,15 @@
 # trak's file in its default container (snappy) and with --codec zstd. Sizes
 # are one run each (they vary by a few hundred bytes); the fps a trimmed
 # capture costs before its range is capture_trace_bench.sh's "keep" row.
-# usage: bash bench/capture_trim_bench.sh
+# usage: bash bench/capture_trim_bench.sh    (BENCH_BUILD=DIR: another build
+# than build-release; sizes do not depend on the build type)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v gfxrecon-info >/dev/null || { echo "needs gfxreconstruct (apt-get install gfxreconstruct)" >&2; exit 1; }
-[ -f build-release/build.ninja ] || meson setup build-release --buildtype=release >/dev/null
-ninja -C build-release -j2 layers/capture/libVkLayer_trak_capture.so >/dev/null
-trak_layer=$PWD/build-release/layers/capture
+build=${BENCH_BUILD:-build-release}
+[ -f "$build/build.ninja" ] || meson setup "$build" --buildtype=release >/dev/null
+ninja -C "$build" -j2 layers/capture/libVkLayer_trak_capture.so >/dev/null
+trak_layer=$PWD/$build/layers/capture
 icd=/usr/share/vulkan/icd.d/lvp_icd.$(uname -m).json
 export VK_DRIVER_FILES=$icd VK_ICD_FILENAMES=$icd MESA_SHADER_CACHE_DISABLE=true
 unset VK_INSTANCE_LAYERS VK_ADD_LAYER_PATH TRAK_CAPTURE_TRACE TRAK_CAPTURE_FOZ GFXRECON_CAPTURE_FILE
