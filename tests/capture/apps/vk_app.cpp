@@ -361,8 +361,8 @@ GraphicsInfo::GraphicsInfo(const Device& device, const Shared& shared, const Gra
   blend_attachment_.srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
   blend_attachment_.dstAlphaBlendFactor = VK_BLEND_FACTOR_ZERO;
   blend_attachment_.alphaBlendOp = VK_BLEND_OP_ADD;
-  blend_attachment_.colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT |
-                                     VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
+  blend_attachment_.colorWriteMask =
+      VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
   blend_.sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO;
   blend_.attachmentCount = 1;
   blend_.pAttachments = &blend_attachment_;

@@ -120,7 +120,7 @@ struct Shared {
   explicit Shared(const Device& device, bool make_render_pass = true, bool make_render_pass2 = true);
 
   Sampler sampler;
-  SetLayout set_layout;  // 0: the sampler, immutable; 1: a uniform buffer
+  SetLayout set_layout;   // 0: the sampler, immutable; 1: a uniform buffer
   PipelineLayout layout;  // the set layout and a push-constant range
   RenderPass render_pass;
   RenderPass render_pass2;
