@@ -77,6 +77,20 @@ for edit in "$a parts[0].data@0" "$r parts[0].data@0" "$d parts[0].data@0" "$d p
     fail "call $edit changed, yet the frames are the same: $(jq -c .checks bad.json)"
 done
 
+# Damaged texel records are refused before the driver sees them (exit 1,
+# the call named), never copied out of bounds.
+for edit in "$a parts[0].width 33 an extent other than the mip level's" \
+  "$a parts[0].arrayLayer 16 a mip level or layer past the image's" \
+  "$d parts[1].aspectMask 1 an aspect the image's format does not have"; do
+  set -- $edit
+  call=$1 path=$2 value=$3
+  shift 3
+  python3 "$SRC/edit_trace.py" t.gz.trace bad.trace "$call" "$path" "$value" || fail "edit_trace $edit"
+  rc=0
+  env -u DISPLAY "$REPLAY" bad.trace > /dev/null 2> bad.err || rc=$?
+  [ $rc = 1 ] && grep -q "call $call .*$*" bad.err || { cat bad.err >&2; fail "$path = $value: exit $rc"; }
+done
+
 # The whole run, with the same snapshots: the same pictures, in a larger file.
 xrun "$CAPTURE" --trace whole.trace --snapshot 20,22,24 -- "$TRIM_APP" 30 > whole.out 2> whole.err ||
   { cat whole.err >&2; fail "trak-capture of the whole run"; }

@@ -204,6 +204,7 @@ void Replayer::destroy_object(const apitrace::Call& c, const registry::Command& 
   CallDecoder d(c, arena_, handles_);
   const std::uint64_t object = handles_.get(d.uint_of(d.arg(1)));
   generic(c, cmd);
+  images_.erase(object);
   const auto it = objects_.find(object);
   if (it == objects_.end()) return;
   release(it->second);
@@ -339,15 +340,61 @@ void Replayer::create_image(const apitrace::Call& c, const registry::Command& cm
   }
   VkResult r = VK_SUCCESS;
   invoke(c, cmd, d, ptrs, &r);
-  if (r >= 0) map_outputs(c, cmd, d, ptrs);
+  if (r < 0) return;
+  map_outputs(c, cmd, d, ptrs);
+  const auto* made = slots.size() == 4 ? reinterpret_cast<const VkImage*>(slots[3]) : nullptr;
+  if (trimmed_ && ci && made && *made) {
+    VkImageCreateInfo kept = *ci;
+    kept.pNext = nullptr;
+    kept.pQueueFamilyIndices = nullptr;
+    images_[reinterpret_cast<std::uint64_t>(*made)] = kept;
+  }
 }
+
+namespace {
+
+// Whether a trakImagePart fits the image it is for: a subresource it has,
+// the extent of that mip level, the bytes that extent packs into.
+std::string part_problem(const VkImageCreateInfo& ci, const VkBufferImageCopy& r, std::uint64_t bytes) {
+  const registry::FormatInfo* f = registry::find_format(ci.format);
+  if (!f || f->planes || ci.samples != VK_SAMPLE_COUNT_1_BIT)
+    return "texels of an image whose format or samples a copy cannot take";
+  const VkImageSubresourceLayers& sub = r.imageSubresource;
+  const VkImageAspectFlags aspect = sub.aspectMask;
+  const bool ok_aspect = (aspect == VK_IMAGE_ASPECT_COLOR_BIT && !f->depth_bits && !f->stencil_bits) ||
+                         (aspect == VK_IMAGE_ASPECT_DEPTH_BIT && f->depth_bits) ||
+                         (aspect == VK_IMAGE_ASPECT_STENCIL_BIT && f->stencil_bits);
+  if (!ok_aspect) return "an aspect the image's format does not have";
+  if (sub.mipLevel >= ci.mipLevels || sub.baseArrayLayer >= ci.arrayLayers)
+    return "a mip level or layer past the image's";
+  const VkExtent3D e{std::max(1u, ci.extent.width >> sub.mipLevel), std::max(1u, ci.extent.height >> sub.mipLevel),
+                     std::max(1u, ci.extent.depth >> sub.mipLevel)};
+  if (r.imageExtent.width != e.width || r.imageExtent.height != e.height || r.imageExtent.depth != e.depth)
+    return "an extent other than the mip level's";
+  const std::uint64_t block = aspect == VK_IMAGE_ASPECT_DEPTH_BIT     ? (f->depth_bits == 16 ? 2 : 4)
+                              : aspect == VK_IMAGE_ASPECT_STENCIL_BIT ? 1
+                                                                      : f->block_size;
+  const std::uint64_t blocks = std::uint64_t{(e.width + f->block_width - 1) / f->block_width} *
+                               ((e.height + f->block_height - 1) / f->block_height) *
+                               ((e.depth + f->block_depth - 1) / f->block_depth);
+  if (bytes != blocks * block) return "texel data of another size than the subresource's";
+  return {};
+}
+
+}  // namespace
 
 void Replayer::image_contents(const apitrace::Call& c) {
   CallDecoder d(c, arena_, handles_);
   const auto device = reinterpret_cast<VkDevice>(handles_.get(d.uint_of(d.arg(vktrace::kContentsDevice))));
   const std::uint64_t image = handles_.get(d.uint_of(d.arg(vktrace::kContentsImage)));
-  if (!objects_.count(image)) fail(c, "texels of an image that has no memory here");
+  if (!trimmed_) fail(c, "image texels in a capture that is not trimmed (no trak.first_frame)");
+  const auto info = images_.find(image);
+  if (!objects_.count(image) || info == images_.end()) fail(c, "texels of an image that has no memory here");
   const auto layout = static_cast<VkImageLayout>(d.uint_of(d.arg(vktrace::kContentsLayout)));
+  static const registry::Enum* layouts = registry::find_enum("VkImageLayout");
+  if (!registry::enum_value_name(*layouts, layout) || layout == VK_IMAGE_LAYOUT_UNDEFINED ||
+      layout == VK_IMAGE_LAYOUT_PREINITIALIZED)
+    fail(c, "an image layout that texels cannot be left in");
   const std::uint32_t parts = d.arg(vktrace::kContentsParts);
   if (parts == apitrace::kNil || d.value(parts).kind != apitrace::Kind::array) return;
   std::vector<VkBufferImageCopy> regions;
@@ -373,6 +420,7 @@ void Replayer::image_contents(const apitrace::Call& c) {
                      static_cast<std::uint32_t>(d.uint_of(m[vktrace::kPartDepth]))};
     aspects |= r.imageSubresource.aspectMask;
     const auto& data = d.value(m[vktrace::kPartData]);
+    if (const std::string why = part_problem(info->second, r, data.len); !why.empty()) fail(c, why);
     staged.append(c.bytes.data() + data.data, data.len);
     regions.push_back(r);
   }

@@ -256,7 +256,9 @@ class Replayer {
   std::unordered_map<std::uint64_t, ObjectMemory> objects_;      // by replay handle
   std::unordered_map<std::uint64_t, Swapchain> swapchains_;      // by captured handle
   std::unordered_map<std::uint64_t, TemplateLayout> templates_;  // by captured handle
-  std::map<std::uint64_t, std::string> capture_snapshots_;       // frame -> file
+  // A trimmed capture's images as created (by replay handle): what their texels are checked against.
+  std::unordered_map<std::uint64_t, VkImageCreateInfo> images_;
+  std::map<std::uint64_t, std::string> capture_snapshots_;  // frame -> file
   std::unordered_map<const registry::Command*, Proc> procs_;
   std::unordered_map<const apitrace::FunctionSig*, Route> routes_;
   std::map<std::string, bool> logged_;
