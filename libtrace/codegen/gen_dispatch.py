@@ -22,7 +22,7 @@ import sys
 
 import vkxml
 
-HEADER_NOTE = '// Generated from vk.xml by libtrace/src/layer/gen_dispatch.py: do not edit.\n'
+HEADER_NOTE = '// Generated from vk.xml by libtrace/codegen/gen_dispatch.py: do not edit.\n'
 
 
 def first_param_type(reg, name):

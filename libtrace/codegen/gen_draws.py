@@ -22,7 +22,7 @@ import sys
 
 import vkxml
 
-NOTE = '// Generated from vk.xml by libtrace/src/gpa/gen_draws.py: do not edit.\n'
+NOTE = '// Generated from vk.xml by libtrace/codegen/gen_draws.py: do not edit.\n'
 DRAWS = re.compile(r'vkCmd(Draw|Dispatch|TraceRays|SubpassShading|ExecuteGeneratedCommands)')
 
 

@@ -15,7 +15,7 @@ import sys
 
 import vkxml
 
-NOTE = '// Generated from vk.xml by libtrace/src/replay/trace/gen_invoke.py: do not edit.\n'
+NOTE = '// Generated from vk.xml by libtrace/codegen/gen_invoke.py: do not edit.\n'
 
 
 def param_type(p):

@@ -51,7 +51,7 @@ LAYOUT = {
 PTR = (8, 8)
 
 
-HEADER_NOTE = '// Generated from vk.xml by libtrace/src/registry/gen_registry.py: do not edit.\n'
+HEADER_NOTE = '// Generated from vk.xml by libtrace/codegen/gen_registry.py: do not edit.\n'
 
 
 class Emitter:

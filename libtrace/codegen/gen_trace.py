@@ -23,7 +23,7 @@ import sys
 
 import vkxml
 
-NOTE = '// Generated from vk.xml by libtrace/src/capture/gen_trace.py: do not edit.\n'
+NOTE = '// Generated from vk.xml by libtrace/codegen/gen_trace.py: do not edit.\n'
 NOT_WRAPPED = {'vkGetInstanceProcAddr', 'vkGetDeviceProcAddr', 'vkEnumerateInstanceVersion',
                'vkEnumerateInstanceExtensionProperties', 'vkEnumerateInstanceLayerProperties',
                'vkEnumerateDeviceLayerProperties'}
