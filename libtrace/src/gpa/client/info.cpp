@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "libtrace/gpa/info.hpp"
+#include "libtrace/gpa/client/info.hpp"
 
 #include <cstring>
 #include <sstream>
@@ -9,17 +9,18 @@
 #include "libtrace/gpa/layer.hpp"
 #include "libtrace/vk/device.hpp"
 
-namespace libtrace::gpa {
+namespace libtrace::gpa::client {
 
 namespace {
 
 const char* block_name(VkGpaPerfBlockAMD b) {
   static constexpr const char* kNames[] = {
-      "CPF",  "IA",   "VGT",   "PA",    "SC",    "SPI",  "SQ",       "SX",    "TA",    "TD",     "TCP",     "TCC",
-      "TCA",  "DB",   "CB",    "GDS",   "SRBM",  "GRBM", "GRBM_SE",  "RLC",   "DMA",   "MC",     "CPG",     "CPC",
-      "WD",   "TCS",  "ATC",   "ATC_L2", "MC_VM_L2", "EA", "RPB",    "RMI",   "UMCCH", "GE",     "GL1A",    "GL1C",
-      "GL1CG", "GL2A", "GL2C", "CHA",   "CHC",   "CHCG", "GUS",      "GCR",   "PH",    "UTCL1",  "GE_DIST", "GE_SE",
-      "DF_MALL", "SQ_WGP", "PC", "GL1XA", "GL1XC", "WGS", "EACPWD", "EASE", "RLCUSER"};
+      "CPF", "IA",    "VGT",   "PA",  "SC",     "SPI",   "SQ",      "SX",     "TA",       "TD",
+      "TCP", "TCC",   "TCA",   "DB",  "CB",     "GDS",   "SRBM",    "GRBM",   "GRBM_SE",  "RLC",
+      "DMA", "MC",    "CPG",   "CPC", "WD",     "TCS",   "ATC",     "ATC_L2", "MC_VM_L2", "EA",
+      "RPB", "RMI",   "UMCCH", "GE",  "GL1A",   "GL1C",  "GL1CG",   "GL2A",   "GL2C",     "CHA",
+      "CHC", "CHCG",  "GUS",   "GCR", "PH",     "UTCL1", "GE_DIST", "GE_SE",  "DF_MALL",  "SQ_WGP",
+      "PC",  "GL1XA", "GL1XC", "WGS", "EACPWD", "EASE",  "RLCUSER"};
   const auto i = static_cast<std::size_t>(b);
   return i < std::size(kNames) ? kNames[i] : "?";
 }
@@ -148,7 +149,8 @@ std::string format_table(const Info& i) {
   }
   for (const BlockInfo& b : i.blocks) {
     if (b.counters.empty()) continue;
-    o << "\n" << block_name(b.properties.blockType) << " counters (instance 0; CUMULATIVE results: one uint64 each, "
+    o << "\n"
+      << block_name(b.properties.blockType) << " counters (instance 0; CUMULATIVE results: one uint64 each, "
       << "in request order)\nevent  name                  meaning\n";
     for (const CounterInfo& c : b.counters) {
       char line[64];
@@ -223,4 +225,4 @@ std::string format_json(const Info& i) {
   return j.finish();
 }
 
-}  // namespace libtrace::gpa
+}  // namespace libtrace::gpa::client

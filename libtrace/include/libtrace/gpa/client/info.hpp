@@ -9,7 +9,7 @@
 
 #include "libtrace/gpa/vk_amd_gpa_interface.h"
 
-namespace libtrace::gpa {
+namespace libtrace::gpa::client {
 
 struct CounterInfo {
   std::uint32_t event = 0;
@@ -30,7 +30,7 @@ struct Info {
   std::uint32_t revision_id = 0;
   std::uint32_t shader_engines = 0;
   std::vector<BlockInfo> blocks;
-  float timestamp_period = 0;            // ns per tick of TIMING results
+  float timestamp_period = 0;              // ns per tick of TIMING results
   std::uint32_t timestamp_valid_bits = 0;  // of the queue family samples run on
   // vkSetGpaDeviceClockModeAMD(QUERY) and vkGetGpaDeviceClockInfoAMD.
   int clock_query_result = 0, clock_info_result = 0;
@@ -47,4 +47,4 @@ Info query_info(const std::string& device);
 std::string format_table(const Info& info);
 std::string format_json(const Info& info);
 
-}  // namespace libtrace::gpa
+}  // namespace libtrace::gpa::client
