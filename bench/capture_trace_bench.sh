@@ -8,9 +8,11 @@
 #   glxgears      on zink, 11 s, fps as glxgears reports its second 5 s
 #   glmark2       on zink, five scenes of 100 frames, fps from the wall clock
 # Goals: <= 3 % fps lost on vkcube, <= 10 % on the zink programs; files <=
-# 1/5 of gfxreconstruct's per frame. The configurations (none, gfxr, trak)
-# alternate round by round and the first rotates, so that drift on a shared
-# VM falls on all of them alike.
+# 1/5 of gfxreconstruct's per frame. "keep" is a trimmed capture before its
+# range (TRAK_CAPTURE_TRACE_FRAMES past the run's end): what keeping the
+# state costs, with nothing written (issue 28). The configurations (none,
+# gfxr, trak, keep) alternate round by round and the first rotates, so that
+# drift on a shared VM falls on all of them alike.
 # usage: bash bench/capture_trace_bench.sh [REPS]     (default 5 rounds)
 #   BENCH_ONLY=vkcube|glxgears|glmark2 runs one workload; BENCH_RAW=DIR keeps
 #   every run's numbers (one line per round).
@@ -43,6 +45,8 @@ layer_env() {  # configuration, capture file
   case $1 in
     none) ;;
     trak) echo "VK_ADD_LAYER_PATH=$trak_layer VK_INSTANCE_LAYERS=VK_LAYER_TRAK_capture TRAK_CAPTURE_TRACE=$2" ;;
+    keep) echo "VK_ADD_LAYER_PATH=$trak_layer VK_INSTANCE_LAYERS=VK_LAYER_TRAK_capture TRAK_CAPTURE_TRACE=$2" \
+      "TRAK_CAPTURE_TRACE_FRAMES=999999999-999999999" ;;
     gfxr) echo "VK_INSTANCE_LAYERS=VK_LAYER_LUNARG_gfxreconstruct GFXRECON_CAPTURE_FILE=$2" \
       "GFXRECON_CAPTURE_FILE_TIMESTAMP=false" ;;
   esac
@@ -72,7 +76,7 @@ run() {
       fps=$(echo "$n / ($t1 - $t0)" | bc -l) ;;
   esac
   bytes=0
-  if [ "$config" != none ]; then
+  if [ "$config" != none ] && [ "$config" != keep ]; then
     [ -s "$file" ] || { echo "$workload/$config: no capture written" >&2; exit 1; }
     bytes=$(stat -c %s "$file")
     # Frames in the capture (glxgears is timed, not counted).
@@ -84,15 +88,15 @@ run() {
 
 median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 
-configs=(none gfxr trak)
+configs=(none gfxr trak keep)
 workloads=(vkcube glxgears glmark2)
 [ -n "${BENCH_ONLY:-}" ] && workloads=("$BENCH_ONLY")
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 echo "lavapipe: $(dpkg-query -W -f '${Version}' mesa-vulkan-drivers), gfxreconstruct $(dpkg-query -W -f '${Version}' gfxreconstruct)"
 for w in "${workloads[@]}"; do
   for r in $(seq 1 "$reps"); do
-    for k in 0 1 2; do
-      c=${configs[$(((r + k) % 3))]}
+    for k in 0 1 2 3; do
+      c=${configs[$(((r + k) % 4))]}
       run "$w" "$c" >> "$raw/$w.$c"
     done
   done

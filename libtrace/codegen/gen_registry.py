@@ -291,7 +291,8 @@ class Emitter:
         self.strings = Strings()
         self.members = []   # kMembers rows, comment lines included
         self.n_members = 0
-        tables = [self.emit_enums(), self.emit_structs(), self.emit_commands(), self.emit_indexes()]
+        tables = [self.emit_enums(), self.emit_structs(), self.emit_commands(), self.emit_indexes(),
+                  self.emit_formats()]
         members = [f'constexpr Member kMembers[{self.n_members}] = {{\n'] + self.members + ['};\n\n']
         out.append('#include "registry/registry.hpp"\n#include "registry/registry_internal.hpp"\n\n#include <algorithm>\n#include <cstddef>\n'
                    '#include <cstdint>\n#include <string_view>\n\nnamespace libtrace::registry {\nnamespace detail {\n\n')
@@ -303,7 +304,8 @@ class Emitter:
         out.append('}  // namespace detail\n\n'
                    'std::span<const Struct> structs() { return detail::kStructs; }\n'
                    'std::span<const Enum> enums() { return detail::kEnums; }\n'
-                   'std::span<const Command> commands() { return detail::kCommands; }\n\n'
+                   'std::span<const Command> commands() { return detail::kCommands; }\n'
+                   'std::span<const FormatInfo> formats() { return detail::kFormats; }\n\n'
                    '}  // namespace libtrace::registry\n')
         out.append(self.emit_layout_checks())
         return ''.join(out)
@@ -449,6 +451,27 @@ class Emitter:
         out.append('std::span<const STypeEntry> stype_index() { return stype_table; }\n'
                    'std::span<const StructAlias> struct_aliases() { return struct_alias_table; }\n'
                    'std::span<const EnumAlias> enum_aliases() { return enum_alias_table; }\n\n')
+        return ''.join(out)
+
+    def emit_formats(self):
+        """kFormats: what <formats> says of each format the header declares, by value."""
+        values = {name: v for name, v, _ in self.enum_values['VkFormat']}
+        rows = []
+        for f in (self.reg.formats.findall('format') if self.reg.formats is not None else []):
+            name = f.get('name')
+            if name not in values:
+                continue
+            w, h, d = (int(x) for x in (f.get('blockExtent') or '1,1,1').split(','))
+            bits = {c.get('name'): c.get('bits') for c in f.findall('component')}
+            depth = int(bits['D']) if bits.get('D', 'compressed').isdigit() else 0
+            stencil = int(bits['S']) if bits.get('S', 'compressed').isdigit() else 0
+            rows.append((values[name], name, int(f.get('blockSize')), w, h, d, depth, stencil,
+                         len(f.findall('plane'))))
+        rows.sort()
+        out = [f'constexpr FormatInfo kFormats[{len(rows)}] = {{\n']
+        for _, name, size, w, h, d, depth, stencil, planes in rows:
+            out.append(f'    {{{name}, {size}, {w}, {h}, {d}, {depth}, {stencil}, {planes}}},\n')
+        out.append('};\nstatic_assert(std::ranges::is_sorted(kFormats, {}, &FormatInfo::format));\n\n')
         return ''.join(out)
 
     def emit_sorted_checks(self):

@@ -97,6 +97,7 @@ class Registry:
             name = c.get('name') or c.find('proto/name').text
             self.commands[name] = c
         self.features = root.findall('feature')
+        self.formats = root.find('formats')
         self.extensions = root.find('extensions').findall('extension')
 
     # -- what the header declares ---------------------------------------

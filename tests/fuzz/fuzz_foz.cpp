@@ -57,12 +57,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     libtrace::InputFile in(mem_path());
     const foz::FozStats s = foz::stats(in);
-    (void)foz::format_json(s);
-    (void)foz::format_table(s);
+    (void)foz::report_json(s);
+    (void)foz::report_table(s);
   } catch (const libtrace::Error&) {
   }
   try {
-    (void)foz::format_json(foz::stats(mem_path()));
+    (void)foz::report_json(foz::stats(mem_path()));
   } catch (const libtrace::Error&) {
   }
   return 0;

@@ -77,12 +77,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       opt.keep_going = keep_going;
       const auto s =
           libtrace::vma::stats(std::make_unique<BytesDecoder>(data, size, libtrace::Container::plain), "fuzz", opt);
-      (void)libtrace::vma::format_json(s);
-      (void)libtrace::vma::format_table(s);
-      (void)libtrace::vma::format_html(s);
+      (void)libtrace::vma::report_json(s);
+      (void)libtrace::vma::report_table(s);
+      (void)libtrace::vma::report_html(s);
       const auto r = libtrace::vma::simulate(std::make_unique<BytesDecoder>(data, size, libtrace::Container::plain),
                                              "fuzz", libtrace::vma::SimOptions{});
-      (void)libtrace::vma::format_json(r);
+      (void)libtrace::vma::report_json(r);
     } catch (const libtrace::Error&) {
     }
   }

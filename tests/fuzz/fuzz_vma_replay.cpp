@@ -41,8 +41,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     try {
       const auto r = libtrace::vma::replay(std::make_unique<BytesDecoder>(data, size, libtrace::Container::plain),
                                            "fuzz", e.device, opt);
-      (void)libtrace::vma::format_table(r);
-      (void)libtrace::vma::format_json(r);
+      (void)libtrace::vma::report_table(r);
+      (void)libtrace::vma::report_json(r);
     } catch (const libtrace::Error&) {
     }
   }

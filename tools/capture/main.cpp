@@ -80,14 +80,14 @@ Report report(const libtrace::capture::RunResult& r, const std::string& command,
   std::vector<std::string> archives, unreadable;
   std::vector<std::pair<std::string, std::string>> traces;  // figures, and the trace's name for its snapshots
   for (const std::string& a : r.archives) try {
-      archives.push_back(json ? libtrace::foz::format_json(libtrace::foz::stats(shown(a), {}))
-                              : libtrace::foz::format_table(libtrace::foz::stats(shown(a), {})));
+      archives.push_back(json ? libtrace::foz::report_json(libtrace::foz::stats(shown(a), {}))
+                              : libtrace::foz::report_table(libtrace::foz::stats(shown(a), {})));
     } catch (const libtrace::Error& e) {
       unreadable.push_back(e.what());
     }
   for (const std::string& t : r.traces) try {
       const libtrace::apitrace::TraceStats st = libtrace::apitrace::stats(shown(t));
-      traces.emplace_back(json ? libtrace::apitrace::format_json(st) : libtrace::apitrace::format_table(st, 5),
+      traces.emplace_back(json ? libtrace::apitrace::report_json(st) : libtrace::apitrace::report_table(st, 5),
                           shown(t));
     } catch (const libtrace::Error& e) {
       unreadable.push_back(e.what());
@@ -156,7 +156,7 @@ int main(int argc, char** argv) {
       "trak-convert); with --foz, the create infos of its pipelines into Fossilize archives BASE.<hash>.<N>.foz. "
       "The exit status is the application's.",
       "trak-capture"};
-  std::string foz_base, trace, snapshots, report_file, layer_dir, codec;
+  std::string foz_base, trace, snapshots, report_file, layer_dir, codec, frames, trigger;
   bool json = false;
   app.add_option("--trace", trace,
                  "Write the whole Vulkan call stream to FILE (an apitrace trace; every other process of the "
@@ -170,6 +170,15 @@ int main(int argc, char** argv) {
                  "With --trace: the trace's container, snappy (default: every apitrace reads it) or zstd "
                  "(seekable frames, smaller; apitrace's newest line and trak read it)")
       ->check(CLI::IsMember({"snappy", "zstd"}));
+  app.add_option("--frames", frames,
+                 "With --trace: record only these frames (from 1, the first present): A-B, or A-B,C-D,... for one "
+                 "file per range (FILE -> FILE.frames-000200.trace); each file starts with the state at its "
+                 "first frame")
+      ->type_name("RANGES");
+  app.add_option("--trigger", trigger,
+                 "With --trace: signal: SIGUSR1 to trak-capture (or the command) starts a range at the next "
+                 "frame, the next SIGUSR1 ends it; one file per range, named by its first frame")
+      ->check(CLI::IsMember({"signal"}));
   app.add_option("--foz", foz_base, "Write .foz archives named BASE.<hash>.<N>.foz (the folder must exist)")
       ->type_name("BASE");
   app.add_flag("--json", json, "Report as one JSON object");
@@ -182,6 +191,9 @@ int main(int argc, char** argv) {
 Examples:
   trak-capture --trace cube.trace --snapshot 1,100 -- vkcube --c 100
   trak-capture --trace cube.trace --codec zstd -- vkcube --c 1000     smaller: zstd frames
+  trak-capture --trace cube.trace --frames 100-102 --snapshot 100 -- vkcube --c 300
+                                           frames 100 to 102 alone, starting with the state at frame 100
+  trak-capture --trace game.trace --trigger signal -- ./game &  kill -USR1 $!  ...  kill -USR1 $!
   trak-capture --trace gears.trace -- env MESA_LOADER_DRIVER_OVERRIDE=zink LIBGL_ALWAYS_SOFTWARE=1 glxgears
   apitrace dump cube.trace | less          the calls, with enum, flag and member names
   trak-stat cube.trace                     calls, frames, threads
@@ -218,6 +230,10 @@ usage error (checked before the command starts).
       throw tools::UsageError("nothing to record: --trace FILE, --foz BASE or both");
     if (!snapshots.empty() && trace.empty()) throw tools::UsageError("--snapshot needs --trace");
     if (!codec.empty() && trace.empty()) throw tools::UsageError("--codec needs --trace");
+    if (!frames.empty() && trace.empty()) throw tools::UsageError("--frames needs --trace");
+    if (!trigger.empty() && trace.empty()) throw tools::UsageError("--trigger needs --trace");
+    if (!frames.empty() && !trigger.empty()) throw tools::UsageError("--frames and --trigger: one or the other");
+    if (!frames.empty()) libtrace::vktrace::parse_frame_ranges(frames);  // a usage error now, not in the layer
     if (!snapshots.empty()) libtrace::vktrace::parse_frames(snapshots);  // a usage error now, not in the layer
     tools::check_distinct({{trace, "--trace"}, {report_file, "--report"}});
     if (!foz_base.empty()) {
@@ -245,10 +261,17 @@ usage error (checked before the command starts).
     if (!is_file(layer_dir + "/" + libtrace::capture::kManifest))
       throw libtrace::Error(libtrace::Errc::io, layer_dir + "/" + libtrace::capture::kManifest,
                             "no such file (--layer-path names the folder of the layer's manifest)");
-    if (!snapshots.empty()) clear_snapshots(trace);
+    if (!snapshots.empty()) {
+      clear_snapshots(trace);
+      // Each range of several has a file, and a snapshot folder, of its own.
+      const auto ranges = frames.empty() ? decltype(libtrace::vktrace::parse_frame_ranges("")){}
+                                         : libtrace::vktrace::parse_frame_ranges(frames);
+      if (ranges.size() > 1)
+        for (const auto& [first, last] : ranges) clear_snapshots(libtrace::vktrace::range_trace_path(trace, first));
+    }
 
     const libtrace::capture::RunResult r =
-        libtrace::capture::run({command, foz_base, trace, snapshots, layer_dir, codec});
+        libtrace::capture::run({command, foz_base, trace, snapshots, layer_dir, codec, frames, trigger});
     if (r.exec_errno) {
       const bool missing = r.exec_errno == ENOENT;
       std::cerr << "trak-capture: " << command.front() << ": "

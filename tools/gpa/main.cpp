@@ -169,7 +169,7 @@ application's (128 + N when signal N ended it); 127 when it cannot be found, 126
       if (parsed < argc) throw tools::UsageError("info runs no command");
       if (!dir.empty()) libtrace::layer::add_layer_folder(dir);
       const gpa::Info i = gpa::query_info(device);
-      std::cout << (json ? gpa::format_json(i) : gpa::format_table(i));
+      std::cout << (json ? gpa::report_json(i) : gpa::report_table(i));
       return i.listed ? tools::kOk : tools::kFailure;
     }
     const std::vector<std::string> command = command_of(profile->remaining(), parsed < argc, after_dashes);
@@ -198,10 +198,10 @@ application's (128 + N when signal N ended it); 127 when it cannot be found, 126
       if (p.rows.empty() && per != "command-buffer")
         std::cerr << "trak-gpa: warning: no " << (per == "draw" ? "draw or dispatch" : "render pass")
                   << " was sampled: " << name << " recorded none in its primary command buffers\n";
-      std::cerr << gpa::format_table(p, s);
+      std::cerr << gpa::report_table(p, s);
     }
-    write_output(samples_file.get(), ends_with(output, ".csv") ? gpa::format_csv(p) : gpa::format_json(p, s));
-    write_output(page.get(), gpa::format_html(p, s, "trak-gpa profile: " + command.front()));
+    write_output(samples_file.get(), ends_with(output, ".csv") ? gpa::report_csv(p) : gpa::report_json(p, s));
+    write_output(page.get(), gpa::report_html(p, s, "trak-gpa profile: " + command.front()));
     return p.status;
   });
 }

@@ -110,8 +110,7 @@ int main(int argc, char** argv) {
       opt.warnings(r.output,
                    std::to_string(r.conflicts.size()) +
                        " conflicting duplicates (same tag and hash, different payloads); the first copies were kept");
-    if (!quiet)
-      (libtrace::is_stdio(opt.output) ? std::cerr : std::cout) << foz::format_merge_report(r, json) << std::flush;
+    if (!quiet) (libtrace::is_stdio(opt.output) ? std::cerr : std::cout) << foz::report_merge(r, json) << std::flush;
     return tools::kOk;
   });
 }

@@ -188,7 +188,7 @@ inline int run_foz(FozCli& c, const std::vector<std::string>& inputs, bool json)
 
   const auto result = libtrace::foz::replay(o);
   clear_progress_line();
-  std::cout << (json ? libtrace::foz::format_json(result) : libtrace::foz::format_table(result));
+  std::cout << (json ? libtrace::foz::report_json(result) : libtrace::foz::report_table(result));
   std::cout.flush();
   return libtrace::foz::replay_exit_status(result);
 }

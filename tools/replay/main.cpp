@@ -93,15 +93,15 @@ Exit status: 0 replayed (allocations that fail on this device are counted, not e
     if (list_devices) {
       vk::Instance instance;
       if (instance.physical_devices().empty()) instance.select("");  // throws "no Vulkan device"
-      std::cout << (json ? vk::format_devices_json(instance.physical_devices())
-                         : vk::format_devices(instance.physical_devices()));
+      std::cout << (json ? vk::report_devices_json(instance.physical_devices())
+                         : vk::report_devices(instance.physical_devices()));
       return tools::kOk;
     }
     if (inputs.empty() && !foz.opt.load_caches.empty()) {  // no archive: merge the caches
       const auto r = libtrace::foz::merge_cache_files(device, foz.opt.load_caches, foz.opt.pipeline_cache);
       for (const auto& [name, why] : r.skipped)
         std::cerr << "trak-replay: warning: " << name << ": left out: " << why << '\n';
-      std::cout << libtrace::foz::format_cache_merge(r, json);
+      std::cout << libtrace::foz::report_cache_merge(r, json);
       return tools::kOk;
     }
     if (inputs.empty()) inputs.push_back("-");
@@ -166,7 +166,7 @@ Exit status: 0 replayed (allocations that fail on this device are counted, not e
       opt.keep_going = keep_going;
       opt.warnings = warnings;
       const auto r = vma::simulate(std::move(decoder), in.name(), opt);
-      std::cout << (json ? vma::format_json(r) : vma::format_table(r));
+      std::cout << (json ? vma::report_json(r) : vma::report_table(r));
       error = r.error;
     } else {
       vk::Instance instance;
@@ -178,7 +178,7 @@ Exit status: 0 replayed (allocations that fail on this device are counted, not e
       opt.warnings = warnings;
       opt.enforce_heap_budget = !no_budget;
       const auto r = vma::replay(std::move(decoder), in.name(), dev, opt);
-      std::cout << (json ? vma::format_json(r) : vma::format_table(r));
+      std::cout << (json ? vma::report_json(r) : vma::report_table(r));
       error = r.error;
     }
     std::cout.flush();

@@ -89,7 +89,7 @@ int main(int argc, char** argv) {
         opt.warnings = tools::warning_sink("trak-stat");
         const libtrace::foz::FozList l =
             libtrace::is_stdio(input) ? libtrace::foz::list_entries(in, opt) : libtrace::foz::list_entries(input, opt);
-        std::cout << (json ? libtrace::foz::format_list_json(l) : libtrace::foz::format_list(l));
+        std::cout << (json ? libtrace::foz::report_list_json(l) : libtrace::foz::report_list(l));
         std::cout.flush();
         if (l.error) throw *l.error;
         return tools::kOk;
@@ -100,7 +100,7 @@ int main(int argc, char** argv) {
       // A file is scanned in place; stdin (already peeked at) through `in`.
       const libtrace::foz::FozStats s =
           libtrace::is_stdio(input) ? libtrace::foz::stats(in, opt) : libtrace::foz::stats(input, opt);
-      std::cout << (json ? libtrace::foz::format_json(s) : libtrace::foz::format_table(s));
+      std::cout << (json ? libtrace::foz::report_json(s) : libtrace::foz::report_table(s));
       std::cout.flush();
       if (s.error) throw *s.error;
       if (!s.bad_entries.empty()) {
@@ -135,12 +135,12 @@ int main(int argc, char** argv) {
                   << " more warnings not shown\n";
       // The report on stdout unless the page goes there.
       if (!libtrace::is_stdio(html)) {
-        std::cout << (json ? libtrace::vma::format_json(s) : libtrace::vma::format_table(s));
+        std::cout << (json ? libtrace::vma::report_json(s) : libtrace::vma::report_table(s));
         std::cout.flush();
       }
       if (!html.empty()) {
         libtrace::OutputFile page(html);
-        const std::string text = libtrace::vma::format_html(s);
+        const std::string text = libtrace::vma::report_html(s);
         page.write(text.data(), text.size());
         if (s.error) {
           // A page of the lines before the error is kept aside: it must not
@@ -159,7 +159,7 @@ int main(int argc, char** argv) {
     only_for({"--html", "--keep-going", "--jobs", "--threads"}, "VMA recordings");
     const libtrace::apitrace::TraceStats s = libtrace::apitrace::stats(in, std::move(decoder), progress);
     if (s.cut_short) tools::warning_sink("trak-stat")(s.cut_short->where(), s.cut_short->message());
-    std::cout << (json ? libtrace::apitrace::format_json(s) : libtrace::apitrace::format_table(s, all ? 0 : top));
+    std::cout << (json ? libtrace::apitrace::report_json(s) : libtrace::apitrace::report_table(s, all ? 0 : top));
     std::cout.flush();
     if (s.error) throw *s.error;
     return tools::kOk;

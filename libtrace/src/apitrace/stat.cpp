@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "core/json_util.hpp"
 #include "core/report.hpp"
 #include "core/text_util.hpp"
 #include "libtrace/apitrace/call_flags.hpp"
@@ -154,7 +153,7 @@ TraceStats stats(InputFile& in, std::unique_ptr<Decoder> decoder, const Progress
   return s;
 }
 
-std::string format_table(const TraceStats& s, std::size_t top) {
+std::string report_table(const TraceStats& s, std::size_t top) {
   libtrace::detail::TableReport table(14);
   std::string& o = table.text();
   char line[512];
@@ -208,77 +207,47 @@ std::string format_table(const TraceStats& s, std::size_t top) {
   return o;
 }
 
-std::string format_json(const TraceStats& s) {
+std::string report_json(const TraceStats& s) {
   libtrace::detail::JsonReport report;
-  auto& w = report.writer();
-  w.StartObject();
-  w.Key("format");
-  w.String("apitrace");
-  w.Key("file");
-  report.text(s.file);
-  w.Key("container");
-  report.text(std::string(container_name(s.container)));
-  w.Key("file_bytes");
-  w.Uint64(s.file_bytes);
-  w.Key("stream_bytes");
-  w.Uint64(s.stream_bytes);
-  w.Key("version");
-  w.Uint(s.header.version);
-  w.Key("semantic_version");
-  w.Uint(s.header.semantic_version);
-  w.Key("properties");
-  w.StartObject();
-  for (const auto& [k, v] : s.header.properties) {
-    report.text(k);
-    report.text(v);
-  }
-  w.EndObject();
-  w.Key("api");
-  report.text(s.api);
-  w.Key("calls");
-  w.Uint64(s.calls);
-  w.Key("incomplete_calls");
-  w.Uint64(s.incomplete_calls);
-  w.Key("fake_calls");
-  w.Uint64(s.fake_calls);
-  w.Key("verbose_calls");
-  w.Uint64(s.verbose_calls);
-  w.Key("calls_per_function");
-  w.StartObject();
-  for (const auto& [name, count] : s.calls_per_function) {
-    report.text(name);
-    w.Uint64(count);
-  }
-  w.EndObject();
-  w.Key("threads");
-  w.StartObject();
-  detail::put_thread_calls(w, s.calls_per_thread);
-  w.EndObject();
-  w.Key("frames");
-  w.StartObject();
-  w.Key("count");
-  w.Uint64(s.frames);
-  w.Key("calls_min");
-  w.Uint64(s.frame_calls_min);
-  w.Key("calls_median");
-  w.Uint64(s.frame_calls_median);
-  w.Key("calls_max");
-  w.Uint64(s.frame_calls_max);
-  w.Key("calls_after_last");
-  w.Uint64(s.calls_after_last_frame);
-  w.EndObject();
-  w.Key("blobs");
-  w.StartObject();
-  w.Key("count");
-  w.Uint64(s.blobs);
-  w.Key("bytes");
-  w.Uint64(s.blob_bytes);
-  w.EndObject();
-  if (s.error) {
-    w.Key("error");
-    report.text(s.error->what());  // the figures cover the calls before it
-  }
-  w.EndObject();
+  report.object([&] {
+    report.text("format", "apitrace");
+    report.text("file", s.file);
+    report.text("container", container_name(s.container));
+    report.u64("file_bytes", s.file_bytes);
+    report.u64("stream_bytes", s.stream_bytes);
+    report.u64("version", s.header.version);
+    report.u64("semantic_version", s.header.semantic_version);
+    report.object("properties", [&] {
+      for (const auto& [k, v] : s.header.properties) {
+        report.text(k);  // keys from the file
+        report.text(v);
+      }
+    });
+    report.text("api", s.api);
+    report.u64("calls", s.calls);
+    report.u64("incomplete_calls", s.incomplete_calls);
+    report.u64("fake_calls", s.fake_calls);
+    report.u64("verbose_calls", s.verbose_calls);
+    report.object("calls_per_function", [&] {
+      for (const auto& [name, count] : s.calls_per_function) {
+        report.text(name);
+        report.u64(count);
+      }
+    });
+    report.object("threads", [&] { detail::put_thread_calls(report, s.calls_per_thread); });
+    report.object("frames", [&] {
+      report.u64("count", s.frames);
+      report.u64("calls_min", s.frame_calls_min);
+      report.u64("calls_median", s.frame_calls_median);
+      report.u64("calls_max", s.frame_calls_max);
+      report.u64("calls_after_last", s.calls_after_last_frame);
+    });
+    report.object("blobs", [&] {
+      report.u64("count", s.blobs);
+      report.u64("bytes", s.blob_bytes);
+    });
+    if (s.error) report.text("error", s.error->what());  // the figures cover the calls before it
+  });
   return report.finish();
 }
 

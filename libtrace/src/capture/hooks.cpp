@@ -32,6 +32,7 @@
 #include "capture/trace/encode.hpp"
 #include "capture/trace/snapshot.hpp"
 #include "capture/trace/stream.hpp"
+#include "capture/trace/trim.hpp"
 #include "layer/instance.hpp"
 #include "layer/layer.hpp"
 
@@ -149,7 +150,8 @@ std::shared_ptr<Device> device_of(const void* dispatchable) {
   return global().devices.find(layer::dispatch_key(dispatchable));
 }
 
-bool tracing() { return global().config.trace && trace::Stream::get(); }
+// A trimmed capture traces devices before its first range has a stream.
+bool tracing() { return global().config.trace && (trace::Stream::get() || trace::Trim::get()); }
 
 // Bumped whenever a device comes or goes: per-thread lookups start over.
 std::atomic<std::uint64_t> g_device_generation{0};
@@ -177,15 +179,18 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL down_with_foz(VkDevice device, const ch
 }
 
 void start_trace(Device& dev, const layer::Instance& inst) {
-  trace::Stream& stream = *trace::Stream::get();
   t_creating = &dev;
   layer::DeviceTable next;
   layer::load_device_table(next, dev.handle, down_with_foz);
   t_creating = nullptr;
   const trace::VirtualTypes& types = trace::virtual_types(dev.gpu, inst.t.GetPhysicalDeviceMemoryProperties);
-  auto t = std::make_shared<trace::DeviceTrace>(stream, dev.handle, dev.gpu, next, types);
+  auto t = std::make_shared<trace::DeviceTrace>(dev.handle, dev.gpu, next, types);
+  // Beside the file written (another name if this process found the one
+  // asked for taken); a trimmed capture's beside the name asked for.
+  const trace::Stream* stream = trace::Stream::get();
+  const std::string trace_path = stream ? stream->path() : layer::env(kEnvTrace);
   if (!global().config.snapshots.empty())
-    t->snapshots = std::make_unique<trace::Snapshots>(global().config.snapshots, vktrace::snapshot_dir(stream.path()));
+    t->snapshots = std::make_unique<trace::Snapshots>(global().config.snapshots, vktrace::snapshot_dir(trace_path));
   trace::set_template_lookup(trace::template_entries);
   dev.trace = std::move(t);
 }

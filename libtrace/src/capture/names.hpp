@@ -16,6 +16,12 @@ inline constexpr const char* kEnvFoz = "TRAK_CAPTURE_FOZ";
 inline constexpr const char* kEnvTrace = "TRAK_CAPTURE_TRACE";
 // The trace's container: "snappy" (default) or "zstd" (seekable frames).
 inline constexpr const char* kEnvTraceCodec = "TRAK_CAPTURE_TRACE_CODEC";
+// A trimmed capture: the frames to record ("200-300", "200-300,900-910";
+// frames are counted by presents from 1). Each range is a file of its own
+// that starts with the state at its first frame.
+inline constexpr const char* kEnvTraceFrames = "TRAK_CAPTURE_TRACE_FRAMES";
+// "signal": SIGUSR1 starts a range at the next frame, the next SIGUSR1 ends it.
+inline constexpr const char* kEnvTraceTrigger = "TRAK_CAPTURE_TRACE_TRIGGER";
 // Frames to snapshot ("1,150,300"): PNGs in the folder beside the trace.
 inline constexpr const char* kEnvSnapshots = "TRAK_CAPTURE_SNAPSHOTS";
 // A file the layer tells the launcher what it did in (launcher_report.hpp).

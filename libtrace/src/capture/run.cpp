@@ -13,6 +13,7 @@
 #include "capture/names.hpp"
 #include "libtrace/core/error.hpp"
 #include "libtrace/layer/run.hpp"
+#include "libtrace/vktrace/dialect.hpp"
 
 namespace libtrace::capture {
 
@@ -53,10 +54,19 @@ RunResult run(const RunOptions& opt) {
   std::vector<layer::EnvEdit> env = layer::layer_environment(kLayerName, opt.layer_dir);
   env.push_back({kEnvReport, report.path()});
   if (!opt.foz_base.empty()) env.push_back({kEnvFoz, opt.foz_base});
-  if (!opt.trace.empty()) {
-    empty_trace(opt.trace);
-    env.push_back({kEnvTrace, opt.trace});
+  // The files a trimmed capture writes, emptied as the trace is.
+  std::vector<std::string> traces;
+  const auto ranges =
+      opt.frames.empty() ? decltype(vktrace::parse_frame_ranges("")){} : vktrace::parse_frame_ranges(opt.frames);
+  if (!opt.trace.empty() && (ranges.size() > 1 || !opt.trigger.empty())) {
+    for (const auto& [first, last] : ranges) traces.push_back(vktrace::range_trace_path(opt.trace, first));
+  } else if (!opt.trace.empty()) {
+    traces.push_back(opt.trace);
   }
+  for (const std::string& t : traces) empty_trace(t);
+  if (!opt.trace.empty()) env.push_back({kEnvTrace, opt.trace});
+  if (!opt.frames.empty()) env.push_back({kEnvTraceFrames, opt.frames});
+  if (!opt.trigger.empty()) env.push_back({kEnvTraceTrigger, opt.trigger});
   if (!opt.snapshots.empty()) env.push_back({kEnvSnapshots, opt.snapshots});
   if (!opt.codec.empty()) env.push_back({kEnvTraceCodec, opt.codec});
   const layer::CommandResult r = layer::run_command(opt.command, env);
@@ -64,7 +74,7 @@ RunResult run(const RunOptions& opt) {
   out.exec_errno = r.exec_errno;
   out.status = r.status;
   out.signal = r.signal;
-  if (!opt.trace.empty()) drop_untaken(opt.trace);
+  for (const std::string& t : traces) drop_untaken(t);
   if (r.exec_errno) return out;
   LauncherReport said = read_launcher_report(report.path());
   out.instance_seen = said.instance;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The two shapes every report of libtrace takes: a table of "key  value"
 // rows for people, and one JSON object for machines (--json). Each
-// formatter (trace, recording and archive statistics, merges, replays) fills
+// renderer (trace, recording and archive statistics, merges, replays) fills
 // one of these instead of setting up its own writer.
 #pragma once
 
@@ -12,11 +12,12 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "core/json_util.hpp"
+#include "core/json_text.hpp"
 
 namespace libtrace::detail {
 
@@ -28,27 +29,85 @@ class JsonReport {
   JsonReport(const JsonReport&) = delete;
   JsonReport& operator=(const JsonReport&) = delete;
 
-  // For what the helpers below do not cover (nested objects, arrays, floats).
+  // For what the helpers below do not cover (members written by shared code).
   Writer& writer() { return w_; }
 
-  void u64(const char* key, std::uint64_t v) {
-    w_.Key(key);
+  // One member each: key, then value. Keys are the report's own names (or
+  // names of the library's tables), written as they are.
+  void u64(std::string_view key, std::uint64_t v) {
+    put_key(key);
     w_.Uint64(v);
   }
-  // Text from an input file (names, user data, paths): made valid UTF-8.
-  void text(const char* key, std::string_view v) {
-    w_.Key(key);
+  void i64(std::string_view key, std::int64_t v) {
+    put_key(key);
+    w_.Int64(v);
+  }
+  void f64(std::string_view key, double v) {
+    put_key(key);
+    w_.Double(v);
+  }
+  void boolean(std::string_view key, bool v) {
+    put_key(key);
+    w_.Bool(v);
+  }
+  void null(std::string_view key) {
+    put_key(key);
+    w_.Null();
+  }
+  // Text from an input file or a driver (names, user data, paths): made valid UTF-8.
+  void text(std::string_view key, std::string_view v) {
+    put_key(key);
     text(v);
   }
-  void text(std::string_view v) { put_text(w_, v); }
+  // A member whose value is an object: `fields` writes its members.
+  template <typename Fields>
+  void object(std::string_view key, Fields&& fields) {
+    put_key(key);
+    object(fields);
+  }
+  // A member whose value is an array: `item` writes one value per element of
+  // `items` (a bare value, or object(fields)).
+  template <typename Range, typename Item>
+  void array(std::string_view key, const Range& items, Item&& item) {
+    put_key(key);
+    w_.StartArray();
+    for (const auto& i : items) item(i);
+    w_.EndArray();
+  }
 
-  // The document, one line.
+  // Bare values: the elements of an array.
+  void u64(std::uint64_t v) { w_.Uint64(v); }
+  void f64(double v) { w_.Double(v); }
+  // rapidjson escapes what it is given but does not check its encoding.
+  void text(std::string_view v) {
+    const std::string u = to_utf8(v);
+    w_.String(u.data(), static_cast<rapidjson::SizeType>(u.size()));
+  }
+  template <typename Fields>
+  void object(Fields&& fields) {
+    w_.StartObject();
+    fields();
+    w_.EndObject();
+  }
+
+  // The document (written as object(fields)), one line.
   std::string finish() const { return std::string(sb_.GetString(), sb_.GetSize()) + "\n"; }
 
  private:
+  void put_key(std::string_view key) { w_.Key(key.data(), static_cast<rapidjson::SizeType>(key.size())); }
+
   rapidjson::StringBuffer sb_;
   Writer w_;
 };
+
+// The members "count" and "calls" (thread id -> calls), into the object the
+// caller has opened, so it can add members of its own.
+inline void put_thread_calls(JsonReport& report, const std::map<std::uint32_t, std::uint64_t>& calls) {
+  report.u64("count", calls.size());
+  report.object("calls", [&] {
+    for (const auto& [tid, n] : calls) report.u64(std::to_string(tid), n);
+  });
+}
 
 // Rows of "key value", the keys padded to one column.
 class TableReport {

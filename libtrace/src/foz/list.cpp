@@ -59,47 +59,40 @@ FozList list_entries(const std::string& path, const FozListOptions& opt) {
   return scan_list(scanner, opt);
 }
 
-std::string format_list(const FozList& l) {
+std::string report_list(const FozList& l) {
   std::string o;
   o.reserve(l.entries.size() * 40);
   for (const ListedEntry& e : l.entries) o.append(tag_name(e.tag)).append(" ").append(hash_hex(e.hash)).append("\n");
   return o;
 }
 
-std::string format_list_json(const FozList& l) {
+std::string report_list_json(const FozList& l) {
   libtrace::detail::JsonReport report;
-  auto& w = report.writer();
-  w.StartObject();
-  report.text("format", "foz");
-  report.text("file", l.file);
-  report.u64("version", l.version);
-  w.Key("tag");
-  if (l.only)
-    report.text(tag_name(*l.only));
-  else
-    w.Null();
-  w.Key("entries");
-  w.StartArray();
-  for (const ListedEntry& e : l.entries) {
-    w.StartObject();
-    report.text("tag", tag_name(e.tag));
-    report.text("hash", hash_hex(e.hash));
-    report.u64("offset", e.offset);
-    report.u64("stored_bytes", e.header.stored_size);
-    report.u64("bytes", e.header.uncompressed_size);
-    w.EndObject();
-  }
-  w.EndArray();
-  report.u64("duplicates", l.duplicates);
-  report.u64("unknown_tag_entries", l.unknown_tags);
-  w.Key("torn_tail");
-  w.Bool(l.torn);
-  w.Key("error");
-  if (l.error)
-    report.text(l.error->what());
-  else
-    w.Null();
-  w.EndObject();
+  report.object([&] {
+    report.text("format", "foz");
+    report.text("file", l.file);
+    report.u64("version", l.version);
+    if (l.only)
+      report.text("tag", tag_name(*l.only));
+    else
+      report.null("tag");
+    report.array("entries", l.entries, [&](const ListedEntry& e) {
+      report.object([&] {
+        report.text("tag", tag_name(e.tag));
+        report.text("hash", hash_hex(e.hash));
+        report.u64("offset", e.offset);
+        report.u64("stored_bytes", e.header.stored_size);
+        report.u64("bytes", e.header.uncompressed_size);
+      });
+    });
+    report.u64("duplicates", l.duplicates);
+    report.u64("unknown_tag_entries", l.unknown_tags);
+    report.boolean("torn_tail", l.torn);
+    if (l.error)
+      report.text("error", l.error->what());
+    else
+      report.null("error");
+  });
   return report.finish();
 }
 

@@ -3,8 +3,10 @@
 
 #include <png.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -160,6 +162,37 @@ Difference compare(const Rgb& a, const Rgb& b) {
   const double mse = n ? sum / double(n) : 0;
   d.psnr = mse == 0 ? std::numeric_limits<double>::infinity() : 10 * std::log10(255.0 * 255.0 / mse);
   return d;
+}
+
+Rgb difference_picture(const Rgb& replayed, const Rgb& captured) {
+  const std::uint32_t w = captured.width, h = captured.height;
+  Rgb out;
+  out.width = 3 * w;
+  out.height = h;
+  out.pixels.assign(std::size_t{out.width} * h * 3, 0);
+  if (replayed.width != w || replayed.height != h) return out;
+  for (std::uint32_t y = 0; y < h; ++y) {
+    std::uint8_t* row = out.pixels.data() + std::size_t{y} * out.width * 3;
+    const std::uint8_t* a = replayed.pixels.data() + std::size_t{y} * w * 3;
+    const std::uint8_t* b = captured.pixels.data() + std::size_t{y} * w * 3;
+    std::copy(a, a + std::size_t{w} * 3, row);
+    std::copy(b, b + std::size_t{w} * 3, row + std::size_t{w} * 3);
+    std::uint8_t* heat = row + std::size_t{w} * 6;
+    for (std::uint32_t x = 0; x < w; ++x) {
+      int d = 0;
+      for (int c = 0; c < 3; ++c) d = std::max(d, std::abs(int{a[3 * x + c]} - int{b[3 * x + c]}));
+      std::uint8_t* px = heat + 3 * x;
+      if (d == 0) {
+        const int luma = (int{b[3 * x]} * 77 + int{b[3 * x + 1]} * 150 + int{b[3 * x + 2]} * 29) >> 8;
+        px[0] = px[1] = px[2] = static_cast<std::uint8_t>(luma / 4);
+      } else {
+        px[0] = 255;
+        px[1] = static_cast<std::uint8_t>(std::min(255, 64 + 3 * d));
+        px[2] = 0;
+      }
+    }
+  }
+  return out;
 }
 
 }  // namespace libtrace::image

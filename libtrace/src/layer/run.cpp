@@ -107,7 +107,8 @@ void pass_on(int sig, siginfo_t* info, void*) {
   if (g_child > 0 && (!info || info->si_code != SI_KERNEL)) ::kill(static_cast<pid_t>(g_child), sig);
 }
 
-constexpr int kPassed[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+// SIGUSR1 and SIGUSR2 too: a layer may take them as triggers.
+constexpr int kPassed[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2};
 
 }  // namespace
 

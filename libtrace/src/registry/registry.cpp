@@ -37,6 +37,11 @@ const Enum* find_enum(std::string_view name) {
 
 const Command* find_command(std::string_view name) { return find_named(commands(), name); }
 
+const FormatInfo* find_format(VkFormat f) {
+  const auto it = std::ranges::lower_bound(formats(), f, {}, &FormatInfo::format);
+  return it != formats().end() && it->format == f ? &*it : nullptr;
+}
+
 const char* enum_value_name(const Enum& e, std::int64_t value) {
   // Sorted by value with the non-alias name first among equal values.
   const std::span<const EnumValue> values = e.values();

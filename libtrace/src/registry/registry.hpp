@@ -191,6 +191,17 @@ struct Command {
   const Command* alias_of() const;
 };
 
+// What vk.xml's <formats> says of a format: the texel block that a copy
+// between an image and a buffer packs (each aspect of a depth/stencil
+// format on its own: depth in 2 or 4 bytes, stencil in 1).
+struct FormatInfo {
+  VkFormat format;
+  std::uint8_t block_size;  // bytes of one texel block
+  std::uint8_t block_width, block_height, block_depth;
+  std::uint8_t depth_bits, stencil_bits;  // 0: no such aspect
+  std::uint8_t planes;                    // 0: not multi-planar
+};
+
 // The flat tables, defined by the generated registry_tables.cpp.
 namespace detail {
 
@@ -198,6 +209,7 @@ extern const char kStrings[];  // every name, null-terminated, one after the oth
 extern const Struct kStructs[];
 extern const Enum kEnums[];
 extern const Command kCommands[];
+extern const FormatInfo kFormats[];
 extern const Member kMembers[];         // the members of every struct, then the params of every command
 extern const EnumValue kEnumValues[];   // the values of every enum
 extern const std::uint32_t kExtends[];  // positions in kStrings: every struct's structextends
@@ -229,6 +241,8 @@ inline const Command* Command::alias_of() const {
 std::span<const Struct> structs();
 std::span<const Enum> enums();
 std::span<const Command> commands();
+std::span<const FormatInfo> formats();  // by value
+const FormatInfo* find_format(VkFormat f);
 
 const Struct* find_struct(std::string_view name);   // also "VkPhysicalDeviceFeatures2KHR"
 const Struct* find_struct(VkStructureType s_type);  // the struct whose sType member has that value

@@ -2,6 +2,7 @@
 // Device listings for people and for machines (trak-replay --list-devices).
 
 #include <cstdio>
+#include <span>
 
 #include "core/report.hpp"
 #include "libtrace/vk/device.hpp"
@@ -17,7 +18,7 @@ std::string driver_of(const PhysicalDeviceInfo& d) {
 
 }  // namespace
 
-std::string format_devices(const std::vector<PhysicalDeviceInfo>& devices) {
+std::string report_devices(const std::vector<PhysicalDeviceInfo>& devices) {
   std::string o;
   char line[512];
   for (const auto& d : devices) {
@@ -41,67 +42,42 @@ std::string format_devices(const std::vector<PhysicalDeviceInfo>& devices) {
   return o;
 }
 
-std::string format_devices_json(const std::vector<PhysicalDeviceInfo>& devices) {
+std::string report_devices_json(const std::vector<PhysicalDeviceInfo>& devices) {
   libtrace::detail::JsonReport report;
-  auto& w = report.writer();
-  w.StartObject();
-  w.Key("devices");
-  w.StartArray();
-  for (const auto& d : devices) {
-    const auto& p = d.properties;
-    w.StartObject();
-    w.Key("index");
-    w.Uint(d.index);
-    w.Key("name");
-    w.String(p.deviceName);
-    w.Key("type");
-    w.String(std::string(device_type_name(p.deviceType)).c_str());
-    w.Key("vendor_id");
-    w.Uint(p.vendorID);
-    w.Key("device_id");
-    w.Uint(p.deviceID);
-    w.Key("api_version");
-    w.String(version_string(p.apiVersion).c_str());
-    w.Key("driver_version");
-    w.Uint(p.driverVersion);
-    w.Key("driver_name");
-    w.String(d.driver_name.c_str());
-    w.Key("driver_info");
-    w.String(d.driver_info.c_str());
-    w.Key("buffer_image_granularity");
-    w.Uint64(p.limits.bufferImageGranularity);
-    w.Key("non_coherent_atom_size");
-    w.Uint64(p.limits.nonCoherentAtomSize);
-    w.Key("max_memory_allocation_count");
-    w.Uint(p.limits.maxMemoryAllocationCount);
-    w.Key("heaps");
-    w.StartArray();
-    for (std::uint32_t h = 0; h < d.memory.memoryHeapCount; ++h) {
-      w.StartObject();
-      w.Key("size");
-      w.Uint64(d.memory.memoryHeaps[h].size);
-      w.Key("flags");
-      w.String(memory_heap_names(d.memory.memoryHeaps[h].flags).c_str());
-      w.EndObject();
-    }
-    w.EndArray();
-    w.Key("memory_types");
-    w.StartArray();
-    for (std::uint32_t t = 0; t < d.memory.memoryTypeCount; ++t) {
-      w.StartObject();
-      w.Key("heap");
-      w.Uint(d.memory.memoryTypes[t].heapIndex);
-      w.Key("flags");
-      w.String(memory_property_names(d.memory.memoryTypes[t].propertyFlags).c_str());
-      w.EndObject();
-    }
-    w.EndArray();
-    w.Key("extensions");
-    w.Uint64(d.extensions.size());
-    w.EndObject();
-  }
-  w.EndArray();
-  w.EndObject();
+  report.object([&] {
+    report.array("devices", devices, [&](const PhysicalDeviceInfo& d) {
+      const auto& p = d.properties;
+      report.object([&] {
+        report.u64("index", d.index);
+        report.text("name", p.deviceName);
+        report.text("type", device_type_name(p.deviceType));
+        report.u64("vendor_id", p.vendorID);
+        report.u64("device_id", p.deviceID);
+        report.text("api_version", version_string(p.apiVersion));
+        report.u64("driver_version", p.driverVersion);
+        report.text("driver_name", d.driver_name);
+        report.text("driver_info", d.driver_info);
+        report.u64("buffer_image_granularity", p.limits.bufferImageGranularity);
+        report.u64("non_coherent_atom_size", p.limits.nonCoherentAtomSize);
+        report.u64("max_memory_allocation_count", p.limits.maxMemoryAllocationCount);
+        const std::span heaps(d.memory.memoryHeaps, d.memory.memoryHeapCount);
+        report.array("heaps", heaps, [&](const VkMemoryHeap& h) {
+          report.object([&] {
+            report.u64("size", h.size);
+            report.text("flags", memory_heap_names(h.flags));
+          });
+        });
+        const std::span types(d.memory.memoryTypes, d.memory.memoryTypeCount);
+        report.array("memory_types", types, [&](const VkMemoryType& t) {
+          report.object([&] {
+            report.u64("heap", t.heapIndex);
+            report.text("flags", memory_property_names(t.propertyFlags));
+          });
+        });
+        report.u64("extensions", d.extensions.size());
+      });
+    });
+  });
   return report.finish();
 }
 

@@ -11,6 +11,8 @@ constexpr const char* kPhysicalDeviceArgs[] = {"physicalDevice", "properties", "
 constexpr const char* kUpdateArgs[] = {"device", "object", "runs"};
 constexpr const char* kSnapshotArgs[] = {"queue", "frame", "file"};
 constexpr const char* kRunMembers[] = {"offset", "data"};
+constexpr const char* kImageContentsArgs[] = {"device", "image", "layout", "parts"};
+constexpr const char* kPartMembers[] = {"aspectMask", "mipLevel", "arrayLayer", "width", "height", "depth", "data"};
 
 // In OwnCall's order.
 const OwnSignature kCalls[] = {
@@ -18,9 +20,11 @@ const OwnSignature kCalls[] = {
     {"trakUpdateBuffer", kUpdateArgs},
     {"trakUpdateImage", kUpdateArgs},
     {"trakSnapshot", kSnapshotArgs},
+    {"trakImageContents", kImageContentsArgs},
 };
 const OwnSignature kStructs[] = {
     {"trakUpdateRun", kRunMembers},
+    {"trakImagePart", kPartMembers},
 };
 
 constexpr std::string_view kPrefix = "trak";

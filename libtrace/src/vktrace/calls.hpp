@@ -21,6 +21,7 @@ enum class OwnCall : std::uint8_t {
   update_buffer,    // trakUpdateBuffer: host writes into a buffer's memory
   update_image,     // trakUpdateImage: the same for a linear image
   snapshot,         // trakSnapshot: a frame the capture saved as a PNG
+  image_contents,   // trakImageContents: an image's texels where a trimmed capture starts
 };
 // Their arguments, by position.
 enum PhysicalDeviceArg : std::uint32_t {
@@ -40,13 +41,30 @@ enum SnapshotArg : std::uint32_t {
   kSnapshotFile,   // the PNG's name in the snapshot folder
 };
 
+enum ImageContentsArg : std::uint32_t {
+  kContentsDevice,  // the VkDevice
+  kContentsImage,   // the VkImage
+  kContentsLayout,  // the VkImageLayout it is in afterwards
+  kContentsParts,   // an array of trakImagePart
+};
+
 // trak's own structs, with signature ids after the registry's structs.
 enum class OwnStruct : std::uint8_t {
   update_run,  // trakUpdateRun: bytes the host wrote, at an offset into the object
+  image_part,  // trakImagePart: one subresource's texels, packed as vkCmdCopyImageToBuffer packs them
 };
 enum UpdateRunMember : std::uint32_t {
   kRunOffset,  // from the object's start
   kRunData,    // a blob
+};
+enum ImagePartMember : std::uint32_t {
+  kPartAspect,  // one VkImageAspectFlagBits, as a uint
+  kPartMip,
+  kPartLayer,
+  kPartWidth,  // the mip level's extent, in texels
+  kPartHeight,
+  kPartDepth,
+  kPartData,  // a blob: rows and slices tightly packed, in texel blocks
 };
 
 struct OwnSignature {

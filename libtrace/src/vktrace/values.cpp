@@ -27,7 +27,7 @@ std::size_t scalar_size(const registry::Member& m) {
 std::size_t element_size(const registry::Member& m) { return m.pointer_depth >= 2 ? sizeof(void*) : scalar_size(m); }
 
 TemplateEntry template_entry(const VkDescriptorUpdateTemplateEntry& e) {
-  return {e.descriptorType, e.descriptorCount, e.offset, e.stride};
+  return {e.descriptorType, e.descriptorCount, e.offset, e.stride, e.dstBinding, e.dstArrayElement};
 }
 
 TemplateElement template_element(VkDescriptorType type) {

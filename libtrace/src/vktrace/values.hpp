@@ -33,6 +33,7 @@ struct TemplateEntry {
   VkDescriptorType type;
   std::uint32_t count;  // descriptors; bytes for an inline uniform block
   std::size_t offset, stride;
+  std::uint32_t binding = 0, element = 0;  // where the writes start (a trimmed capture's keeper needs it)
 };
 TemplateEntry template_entry(const VkDescriptorUpdateTemplateEntry& e);
 

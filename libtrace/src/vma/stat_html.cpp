@@ -346,7 +346,7 @@ const char kStyle[] =
 
 }  // namespace
 
-std::string format_html(const Stats& s) {
+std::string report_html(const Stats& s) {
   std::string o =
       "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>trak-stat: " + html_escape(s.file) +
       "</title>\n<style>" + kStyle + "</style>\n</head><body>\n";

@@ -58,7 +58,7 @@ TEST_CASE("foz stat: a pipeline naming a module the archive lacks") {
   CHECK(s.dangling[0].from_hash == 0xe3b925b0c1c00de1ull);
   CHECK(s.dangling[0].referrers == 1);
   CHECK(s.dangling_links == 1);  // the module's link
-  CHECK(foz::format_table(s).find("shader_module 1778d8b90d391b54") != std::string::npos);
+  CHECK(foz::report_table(s).find("shader_module 1778d8b90d391b54") != std::string::npos);
 }
 
 TEST_CASE("foz stat: duplicates and unknown tags are counted, not double-counted") {
@@ -87,6 +87,6 @@ TEST_CASE("foz stat: damage is listed with offsets; the rest is still counted") 
   CHECK(s.bad_entries[1].why == "unknown payload format 7 (1 = none, 2 = zlib)");
   REQUIRE(s.json_errors.size() == 1);
   CHECK(s.json_errors[0].hash == 9);
-  const std::string j = foz::format_json(s);
+  const std::string j = foz::report_json(s);
   CHECK(j.find("\"crc_failures\":1") != std::string::npos);
 }

@@ -372,3 +372,25 @@ TEST_CASE("registry: every table is consistent") {
     }
   }
 }
+
+TEST_CASE("formats: texel blocks as vk.xml's <formats> has them") {
+  const auto* rgba = find_format(VK_FORMAT_R8G8B8A8_UNORM);
+  REQUIRE(rgba);
+  CHECK(rgba->block_size == 4);
+  CHECK(rgba->block_width == 1);
+  CHECK(rgba->depth_bits == 0);
+  const auto* d24s8 = find_format(VK_FORMAT_D24_UNORM_S8_UINT);
+  REQUIRE(d24s8);
+  CHECK(d24s8->depth_bits == 24);
+  CHECK(d24s8->stencil_bits == 8);
+  const auto* bc1 = find_format(VK_FORMAT_BC1_RGB_UNORM_BLOCK);
+  REQUIRE(bc1);
+  CHECK(bc1->block_size == 8);
+  CHECK(bc1->block_width == 4);
+  CHECK(bc1->block_height == 4);
+  const auto* nv12 = find_format(VK_FORMAT_G8_B8R8_2PLANE_420_UNORM);
+  REQUIRE(nv12);
+  CHECK(nv12->planes == 2);
+  CHECK(!find_format(VK_FORMAT_UNDEFINED));
+  CHECK(formats().size() > 200);
+}

@@ -5,6 +5,8 @@
 
 #include <set>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "libtrace/core/error.hpp"
 #include "libtrace/image/png.hpp"
@@ -27,12 +29,28 @@ TEST_CASE("snapshot frames, folders and names") {
   CHECK(image::frame_file_name(150) == "frame-000150.png");
 }
 
+TEST_CASE("trimmed captures' frame ranges and file names") {
+  using Ranges = std::vector<std::pair<std::uint64_t, std::uint64_t>>;
+  CHECK(vktrace::parse_frame_ranges("100-102") == Ranges{{100, 102}});
+  CHECK(vktrace::parse_frame_ranges("5") == Ranges{{5, 5}});
+  CHECK(vktrace::parse_frame_ranges("1-2,10-12,13") == Ranges{{1, 2}, {10, 12}, {13, 13}});
+  for (const char* bad : {"", "0-3", "3-2", "1-5,5-6", "10-12,1-2", "1-", "-3", "1-2,,3", "a-b", "1--2"})
+    CHECK_THROWS_AS(vktrace::parse_frame_ranges(bad), Error);
+  CHECK(vktrace::range_trace_path("/tmp/cube.trace", 200) == "/tmp/cube.frames-000200.trace");
+  CHECK(vktrace::range_trace_path("cube", 1234567) == "cube.frames-1234567.trace");
+  CHECK(vktrace::snapshot_dir(vktrace::range_trace_path("cube.trace", 7)) == "cube.frames-000007.snapshots");
+}
+
 TEST_CASE("trak's own calls: names, arguments, ids after the registry's") {
   using vktrace::OwnCall;
   CHECK(vktrace::signature(OwnCall::physical_device).name == "trakPhysicalDevice");
   CHECK(vktrace::signature(OwnCall::update_buffer).name == "trakUpdateBuffer");
   CHECK(vktrace::signature(OwnCall::update_image).name == "trakUpdateImage");
   CHECK(vktrace::signature(OwnCall::snapshot).name == "trakSnapshot");
+  CHECK(vktrace::signature(OwnCall::image_contents).name == "trakImageContents");
+  CHECK(std::string_view(vktrace::signature(OwnCall::image_contents).members[vktrace::kContentsLayout]) == "layout");
+  CHECK(std::string_view(vktrace::signature(vktrace::OwnStruct::image_part).members[vktrace::kPartData]) == "data");
+  CHECK(vktrace::signature_id(vktrace::OwnStruct::image_part) == registry::structs().size() + 1);
   CHECK(vktrace::signature(vktrace::OwnStruct::update_run).name == "trakUpdateRun");
   CHECK(std::string_view(vktrace::signature(OwnCall::physical_device).members[vktrace::kMemoryTypes]) == "memoryTypes");
   CHECK(std::string_view(vktrace::signature(OwnCall::update_image).members[vktrace::kUpdateRuns]) == "runs");

@@ -88,7 +88,7 @@ TEST_CASE("vma_stat: generated recording, counts checked against the generator")
   for (const auto& row : s.timeline_heap_bytes) timeline_peak = std::max(timeline_peak, row[0]);
   CHECK(timeline_peak == peak_device_bytes);
   CHECK(std::is_sorted(s.timeline_time.begin(), s.timeline_time.end()));
-  const std::string html = format_html(s);
+  const std::string html = report_html(s);
   CHECK(html.find("<svg id=\"live-bytes\"") != std::string::npos);
   CHECK(html.find("http") == html.find("http://www.w3.org/2000/svg"));  // no other URL: self-contained
 }
@@ -105,7 +105,7 @@ TEST_CASE("vma_stat: HTML report escapes the recording's text, names flags, agre
       "1,0.5,0,vmaCreateBuffer,0,1000,1,0,0,1,0,0,0,0000000000000000,000000000000A000,<script>x=\"1\"</script> & co\n"
       "1,0.7506,0,vmaDestroyAllocator\n";
   auto page = [&] {
-    return format_html(stats(std::make_unique<test::MemDecoder>(text, 4096), "a<b>.csv", StatOptions{}));
+    return report_html(stats(std::make_unique<test::MemDecoder>(text, 4096), "a<b>.csv", StatOptions{}));
   };
   const std::string html = page();
   CHECK(html == page());
@@ -190,7 +190,7 @@ TEST_CASE("vma_stat: the same figures however the recording is cut into blocks")
     REQUIRE(warnings.size() > 5);
     CHECK(warnings.front().rfind("r.csv: line ", 0) == 0);
     CHECK(warnings.back() == "r.csv: line 4026: last line has no line end (the recording was cut off); dropped");
-    std::string all = format_json(s) + format_table(s);
+    std::string all = report_json(s) + report_table(s);
     for (const auto& w : warnings) all += w + "\n";
     if (first.empty()) first = all;
     CHECK_MESSAGE(all == first, "block size " << block);
@@ -206,7 +206,7 @@ TEST_CASE("vma_stat: the same figures however the recording is cut into blocks")
       std::vector<std::string> warnings;
       opt.warnings = [&](const std::string& where, const std::string& why) { warnings.push_back(where + ": " + why); };
       const Stats s = stats(std::make_unique<test::MemDecoder>(text, block), "r.csv", opt);
-      std::string all = format_json(s) + format_table(s);
+      std::string all = report_json(s) + report_table(s);
       for (const auto& w : warnings) all += w + "\n";
       CHECK_MESSAGE(all == first, threads << " threads, block size " << block);
       CHECK(s.reused_live_pointers > 0);  // a pointer created again while live
@@ -232,7 +232,7 @@ TEST_CASE("vma_stat: the same figures however the recording is cut into blocks")
     std::vector<std::string> warnings;
     opt.warnings = [&](const std::string& where, const std::string& why) { warnings.push_back(where + ": " + why); };
     const Stats s = stats(std::move(decoder), "r.csv", opt);
-    std::string all = format_json(s) + format_table(s);
+    std::string all = report_json(s) + report_table(s);
     for (const auto& w : warnings) all += w + "\n";
     // (MemDecoder says "snappy".)
     const std::string plain = "\"container\":\"plain\"";
@@ -252,7 +252,7 @@ TEST_CASE("vma_stat: the same figures however the recording is cut into blocks")
     split.timeline = false;
     split.threads = 7;
     const Stats p = stats(std::make_unique<test::MemDecoder>(text, block), "r.csv", split);
-    CHECK(format_json(p) == format_json(s));
+    CHECK(report_json(p) == report_json(s));
     REQUIRE(s.error);
     CHECK(std::string(s.error->what()).find("r.csv: line ") != std::string::npos);
     REQUIRE(calls_before_bad > 0);

@@ -49,8 +49,8 @@ TraceStats stats(const std::string& path, const Progress& progress = {});
 TraceStats stats(InputFile& in, std::unique_ptr<Decoder> decoder, const Progress& progress = {});
 
 // A human table; `top` functions (0: all).
-std::string format_table(const TraceStats& s, std::size_t top);
+std::string report_table(const TraceStats& s, std::size_t top);
 // One JSON object (schema in README.md), newline-terminated.
-std::string format_json(const TraceStats& s);
+std::string report_json(const TraceStats& s);
 
 }  // namespace libtrace::apitrace

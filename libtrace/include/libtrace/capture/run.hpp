@@ -16,6 +16,8 @@ struct RunOptions {
   std::string snapshots;             // frames to snapshot with the trace ("1,150,300")
   std::string layer_dir;             // the folder of VkLayer_trak_capture.json
   std::string codec;                 // the trace's container: "" (snappy) or "zstd"
+  std::string frames;                // a trimmed trace's frame ranges ("200-300,900-910"); empty: all
+  std::string trigger;               // "signal": SIGUSR1 starts and ends a trimmed trace's ranges
 };
 
 struct RunResult {

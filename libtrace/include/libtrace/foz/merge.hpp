@@ -114,6 +114,6 @@ struct MergeReport {
 // crash: a later append cuts a torn tail).
 MergeReport merge_archives(const MergeOptions& opt);
 
-std::string format_merge_report(const MergeReport& r, bool json);
+std::string report_merge(const MergeReport& r, bool json);
 
 }  // namespace libtrace::foz

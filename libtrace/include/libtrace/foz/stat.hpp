@@ -87,8 +87,8 @@ FozStats stats(InputFile& in, const FozStatOptions& opt = {});
 // The same on a path (a regular file is scanned in place, without copies).
 FozStats stats(const std::string& path, const FozStatOptions& opt = {});
 
-std::string format_json(const FozStats& s);
-std::string format_table(const FozStats& s);
+std::string report_json(const FozStats& s);
+std::string report_table(const FozStats& s);
 
 // trak-stat --list: the entries Fossilize reads (first copy of a key, known
 // tags), in Fossilize's tag order and, within a tag, by ascending hash (the
@@ -123,7 +123,7 @@ FozList list_entries(const std::string& path, const FozListOptions& opt = {});
 // "TAG HASH" lines; and one JSON object: file, version, tag (or null),
 // entries [{tag, hash, offset, stored_bytes, bytes}], duplicates,
 // unknown_tags, torn_tail, error (or null).
-std::string format_list(const FozList& l);
-std::string format_list_json(const FozList& l);
+std::string report_list(const FozList& l);
+std::string report_list_json(const FozList& l);
 
 }  // namespace libtrace::foz

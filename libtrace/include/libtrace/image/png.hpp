@@ -43,4 +43,10 @@ struct Difference {
 };
 Difference compare(const Rgb& a, const Rgb& b);
 
+// Where two images of the same size differ, for a person to look at: the
+// replayed image, the captured one and a heat map side by side. The heat
+// map is the captured image dimmed where the pixels are equal, and red
+// (a channel a few steps off) to yellow (far off) where they are not.
+Rgb difference_picture(const Rgb& replayed, const Rgb& captured);
+
 }  // namespace libtrace::image

@@ -64,8 +64,8 @@ struct PhysicalDeviceInfo {
 
 // Every device with its ids, driver, API version, heaps and memory types: a
 // table for people, or a JSON object {"devices": [...]}.
-std::string format_devices(const std::vector<PhysicalDeviceInfo>& devices);
-std::string format_devices_json(const std::vector<PhysicalDeviceInfo>& devices);
+std::string report_devices(const std::vector<PhysicalDeviceInfo>& devices);
+std::string report_devices_json(const std::vector<PhysicalDeviceInfo>& devices);
 
 // ---- Instance ----------------------------------------------------------------
 

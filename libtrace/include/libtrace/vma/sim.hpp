@@ -54,8 +54,8 @@ struct SimResult {
 
 SimResult simulate(std::unique_ptr<Decoder> decoder, const std::string& name, const SimOptions& opt);
 
-std::string format_table(const SimResult& r);
-std::string format_json(const SimResult& r);
+std::string report_table(const SimResult& r);
+std::string report_json(const SimResult& r);
 
 // The memory type VMA 2.x would pick on the recorded device for an
 // allocation without a custom pool: among the types allowed by both masks

@@ -92,11 +92,11 @@ struct StatOptions {
 // later problems end the count and are returned in `error`.
 Stats stats(std::unique_ptr<Decoder> decoder, const std::string& name, const StatOptions& opt);
 
-std::string format_table(const Stats& s);
-std::string format_json(const Stats& s);
+std::string report_table(const Stats& s);
+std::string report_json(const Stats& s);
 // A self-contained HTML report (inline SVG plot of live bytes per heap over
 // time, the tables; no network).
-std::string format_html(const Stats& s);
+std::string report_html(const Stats& s);
 
 // Estimated bytes of an image (VkFormat texel sizes, all mips, layers and
 // samples); 4 bytes per texel for formats it does not know.

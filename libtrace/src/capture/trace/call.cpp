@@ -12,6 +12,7 @@
 #include "capture/trace/device.hpp"
 #include "capture/trace/encode.hpp"
 #include "capture/trace/stream.hpp"
+#include "capture/trace/trim.hpp"
 #include "layer/layer.hpp"
 
 namespace libtrace::capture::trace {
@@ -31,8 +32,8 @@ CommandInfo make_info(const char* name, Level level) {
     if (is_output(info.params[i])) info.outputs.push_back(static_cast<std::uint8_t>(i));
   }
   info.records_commands = !info.params.empty() && std::string_view(info.params[0].type_name()) == "VkCommandBuffer";
-  info.flushes =
-      std::string_view(name).substr(0, 13) == "vkQueueSubmit" || std::string_view(name) == "vkQueuePresentKHR";
+  info.presents = std::string_view(name) == "vkQueuePresentKHR";
+  info.flushes = std::string_view(name).substr(0, 13) == "vkQueueSubmit" || info.presents;
   info.whole = info.records_commands && info.outputs.empty() && std::string_view(name).substr(0, 5) == "vkCmd" &&
                std::string_view(info.cmd->return_type()) == "void";
   const std::string_view ret = info.cmd->return_type();
@@ -47,14 +48,16 @@ CommandInfo make_info(const char* name, Level level) {
     info.ret = Ret::uint;
     info.ret_size = 8;
   }
+  info.keep = keep_class(name, info);
   return info;
 }
 
 // This thread's event buffer, for the stream of this process: a child of
-// fork() writes a stream of its own, whose signatures start undefined.
+// fork() writes a stream of its own, whose signatures start undefined (and
+// so does each range of a trimmed capture).
 Event& thread_event(Stream& s) {
   thread_local std::optional<Event> e;
-  if (!e || &e->stream() != &s) e.emplace(s);
+  if (!e || e->stream() != &s) e.emplace(s);
   e->clear();
   return *e;
 }
@@ -87,38 +90,62 @@ Call::Call(const CommandInfo& info_, void** a) : info(info_), args(a) {
       break;
   }
   Stream* s = Stream::get();
-  if (!s || !info.cmd) return;
+  Keeper* k = trim_asked() && info.keep != Keep::none ? Trim::get()->keeper() : nullptr;
+  // A trimmed capture's hooks run outside its ranges too (frames, layouts).
+  if (!info.cmd || (!s && !trim_asked())) return;
   try {
     if (info.hooks && info.hooks->before_enter && level_ok_) info.hooks->before_enter(*this);
-    const std::uint32_t tid = s->thread_id();
-    const auto serialize = [&](Event& e) {
-      begin_enter(e, tid, info.id, info.cmd->name(), info.param_names, false);
-      for (std::size_t i = 0; i < info.params.size(); ++i) {
-        if (is_output(info.params[i])) continue;
-        put_arg(e, static_cast<std::uint32_t>(i));
-        put_param(e, info.params, i, args);
-      }
-      end_details(e);
-    };
-    Event& e = thread_event(*s);
     DeviceTrace* const dt = info.records_commands && dev ? dev->trace.get() : nullptr;
     thread_local std::vector<Touched> named;
-    if (dt) {
-      named.clear();
-      collect_handles(&named);
-    }
-    serialize(e);
-    no_ = s->commit(e, info.whole ? Stream::Kind::whole : Stream::Kind::enter, serialize);
-    if (dt) {
+    named.clear();
+    if (s) {
+      const std::uint32_t tid = Stream::thread_id();
+      const auto serialize = [&](Event& e) { put_enter(e, tid, info, args); };
+      Event& e = thread_event(*s);
+      if (dt) collect_handles(&named);
+      serialize(e);
+      no_ = s->commit(e, info.whole ? Stream::Kind::whole : Stream::Kind::enter, serialize);
       collect_handles(nullptr);
-      if (!named.empty()) dt->touch(*static_cast<VkCommandBuffer*>(args[0]), named);
+      entered_ = true;
     }
-    entered_ = true;
+    if (k && info.keep != Keep::reset) kept_ = keep_enter(*k, info, args, dt && !s ? &named : nullptr);
+    if (dt && !named.empty()) dt->touch(*static_cast<VkCommandBuffer*>(args[0]), named);
     if (info.hooks && info.hooks->before_call && level_ok_) info.hooks->before_call(*this);
   } catch (const std::exception& ex) {
     collect_handles(nullptr);
     quietly_log(info, ex);
   }
+}
+
+void put_enter(Event& e, std::uint32_t thread, const CommandInfo& info, void* const* args) {
+  begin_enter(e, thread, info.id, info.cmd->name(), info.param_names, false);
+  for (std::size_t i = 0; i < info.params.size(); ++i) {
+    if (is_output(info.params[i])) continue;
+    put_arg(e, static_cast<std::uint32_t>(i));
+    put_param(e, info.params, i, args);
+  }
+  end_details(e);
+}
+
+void put_leave_details(Event& e, const CommandInfo& info, void* const* args, const void* ret) {
+  for (const std::uint8_t i : info.outputs) {
+    put_arg(e, i);
+    put_param(e, info.params, i, args);
+  }
+  if (ret && info.ret != Ret::none) {
+    put_ret(e);
+    if (info.ret == Ret::result) {
+      static const registry::Enum* result = registry::find_enum("VkResult");
+      put_enum(e, *result, *static_cast<const VkResult*>(ret));
+    } else if (info.ret == Ret::boolean) {
+      put_bool(e, *static_cast<const VkBool32*>(ret) != 0);
+    } else if (info.ret_size == 4) {
+      put_uint(e, *static_cast<const std::uint32_t*>(ret));
+    } else {
+      put_uint(e, *static_cast<const std::uint64_t*>(ret));
+    }
+  }
+  end_details(e);
 }
 
 layer::DeviceTable& Call::device_table() { return dev->trace ? dev->trace->next : dev->t; }
@@ -128,32 +155,24 @@ void Call::leave(const void* r) {
   Stream* s = Stream::get();
   try {
     if (info.hooks && info.hooks->after_call && level_ok_) info.hooks->after_call(*this);
-    if (!s || !entered_ || info.whole) return;
-    const auto serialize = [&](Event& e) {
-      begin_leave(e, no_);
-      for (const std::uint8_t i : info.outputs) {
-        put_arg(e, i);
-        put_param(e, info.params, i, args);
+    if (trim_asked() && info.keep != Keep::none)
+      if (Keeper* k = Trim::get()->keeper()) {
+        if (kept_)
+          keep_leave(*k, *this, kept_);
+        else if (info.keep == Keep::reset)
+          keep_reset(*k, *this);
       }
-      if (ret && info.ret != Ret::none) {
-        put_ret(e);
-        if (info.ret == Ret::result) {
-          static const registry::Enum* result = registry::find_enum("VkResult");
-          put_enum(e, *result, *static_cast<const VkResult*>(ret));
-        } else if (info.ret == Ret::boolean) {
-          put_bool(e, *static_cast<const VkBool32*>(ret) != 0);
-        } else if (info.ret_size == 4) {
-          put_uint(e, *static_cast<const std::uint32_t*>(ret));
-        } else {
-          put_uint(e, *static_cast<const std::uint64_t*>(ret));
-        }
-      }
-      end_details(e);
-    };
-    Event& e = thread_event(*s);
-    serialize(e);
-    s->commit(e, Stream::Kind::leave, serialize);
-    if (info.flushes) s->nudge();
+    if (s && entered_ && !info.whole) {
+      const auto serialize = [&](Event& e) {
+        begin_leave(e, no_);
+        put_leave_details(e, info, args, ret);
+      };
+      Event& e = thread_event(*s);
+      serialize(e);
+      s->commit(e, Stream::Kind::leave, serialize);
+      if (info.flushes) s->nudge();
+    }
+    if (info.presents && trim_asked()) Trim::get()->frame_ended(Stream::frames_so_far());
   } catch (const std::exception& ex) {
     quietly_log(info, ex);
   }

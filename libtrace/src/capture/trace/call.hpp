@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "capture/state.hpp"
+#include "capture/trace/trim.hpp"
 #include "layer/dispatch_tables.hpp"
 #include "layer/instance.hpp"
 #include "registry/registry.hpp"
@@ -54,9 +55,15 @@ struct CommandInfo {
   // says nothing but "returned", so it is appended with the enter event (one
   // lock, not two, for most of an application's calls).
   bool whole = false;
-  bool flushes = false;  // a submit or present: Stream::nudge() after it
+  bool flushes = false;    // a submit or present: Stream::nudge() after it
+  bool presents = false;   // vkQueuePresentKHR: a frame ends after it
+  Keep keep = Keep::none;  // how a trimmed capture keeps it before its range
   const Hooks* hooks = nullptr;
 };
+
+// A call's enter event, and its leave event's details after the call number.
+void put_enter(Event& e, std::uint32_t thread, const CommandInfo& info, void* const* args);
+void put_leave_details(Event& e, const CommandInfo& info, void* const* args, const void* ret);
 
 // Built on first use of each name.
 const CommandInfo& command_info(const char* name, Level level);
@@ -97,6 +104,7 @@ class Call {
 
  private:
   std::uint64_t no_ = 0;
+  std::uint64_t kept_ = 0;  // its place among a trimmed capture's kept calls
   bool entered_ = false;
   bool level_ok_ = false;
 };

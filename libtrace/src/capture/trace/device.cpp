@@ -7,6 +7,7 @@
 
 #include "capture/trace/encode.hpp"
 #include "capture/trace/snapshot.hpp"
+#include "capture/trace/trim.hpp"
 
 namespace libtrace::capture::trace {
 
@@ -18,13 +19,11 @@ constexpr VkDeviceSize kBlock = 256;
 constexpr VkMemoryPropertyFlags kHostFlags =
     VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT | VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
 
-struct Run {
-  VkDeviceSize lo, hi;  // memory offsets
-};
+}  // namespace
 
 void write_update(Stream& s, VkDevice device, const Bound& b, VkDeviceSize object_offset, const std::vector<Run>& runs,
                   const char* shadow) {
-  const std::uint32_t tid = s.thread_id();
+  const std::uint32_t tid = Stream::thread_id();
   const auto serialize = [&](Event& e) {
     const bool image = b.image;
     begin_own_call(e, tid, image ? vktrace::OwnCall::update_image : vktrace::OwnCall::update_buffer);
@@ -45,8 +44,6 @@ void write_update(Stream& s, VkDevice device, const Bound& b, VkDeviceSize objec
   serialize(e);
   s.commit(e, Stream::Kind::whole, serialize);
 }
-
-}  // namespace
 
 std::uint32_t VirtualTypes::shown_bits(std::uint32_t real_bits) const {
   std::uint32_t out = 0;
@@ -79,10 +76,14 @@ const VirtualTypes& virtual_types(VkPhysicalDevice gpu, PFN_vkGetPhysicalDeviceM
   return *v;
 }
 
-DeviceTrace::DeviceTrace(Stream& s, VkDevice d, VkPhysicalDevice g, const layer::DeviceTable& n, const VirtualTypes& t)
-    : stream(s), device(d), gpu(g), next(n), types(t) {}
+DeviceTrace::DeviceTrace(VkDevice d, VkPhysicalDevice g, const layer::DeviceTable& n, const VirtualTypes& t)
+    : device(d), gpu(g), next(n), types(t) {
+  if (Trim* trim = Trim::get()) trim->add(this);
+}
 
-DeviceTrace::~DeviceTrace() = default;
+DeviceTrace::~DeviceTrace() {
+  if (Trim* trim = Trim::get()) trim->remove(this);
+}
 
 void DeviceTrace::touch(VkCommandBuffer cmd, const std::vector<Touched>& handles) {
   const std::lock_guard lock(mu);
@@ -152,7 +153,8 @@ void DeviceTrace::record_host_writes(std::uint64_t memory) {
 }
 
 void DeviceTrace::record_locked(Memory& m, const std::vector<const std::pair<const VkDeviceSize, Bound>*>& objects) {
-  if (!m.mapped || objects.empty()) return;
+  Stream* const stream = Stream::get();
+  if (!stream || !m.mapped || objects.empty()) return;
   const VkDeviceSize map_lo = m.map_offset, map_hi = m.map_offset + m.map_size;
   // The ranges to diff, merged: objects that overlap (aliases, or a
   // buffer over the whole memory) are compared once.
@@ -185,7 +187,7 @@ void DeviceTrace::record_locked(Memory& m, const std::vector<const std::pair<con
     runs.clear();
     for (const Run& c : changed)
       if (c.lo < hi && c.hi > lo) runs.push_back({std::max(c.lo, lo), std::min(c.hi, hi)});
-    if (!runs.empty()) write_update(stream, device, o->second, lo, runs, m.shadow.data());
+    if (!runs.empty()) write_update(*stream, device, o->second, lo, runs, m.shadow.data());
   }
 }
 

@@ -67,18 +67,44 @@ struct Swapchain {
 
 class Snapshots;
 
-// What a command buffer's recorded commands name, since its last begin.
+// What a command buffer's recorded commands name, since its last begin;
+// for a trimmed capture also the image layouts its barriers and render
+// passes leave, in order.
 struct CommandRecord {
   VkCommandPool pool = VK_NULL_HANDLE;
   std::vector<Touched> touched;
+  std::vector<std::pair<std::uint64_t, VkImageLayout>> layouts;
+};
+
+// What a trimmed capture's state needs to know of an image (hooks_trim.cpp).
+struct ImageInfo {
+  VkImageType type = VK_IMAGE_TYPE_2D;
+  VkFormat format = VK_FORMAT_UNDEFINED;
+  VkExtent3D extent{};
+  std::uint32_t mips = 1, layers = 1;
+  VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
+  VkImageTiling tiling = VK_IMAGE_TILING_OPTIMAL;
+  bool readable = false;  // made with TRANSFER_SRC usage (the application's or the layer's)
+  // Made as an attachment alone and never loaded by a render pass: what it
+  // holds is seen by nothing but a later load, so a trimmed capture leaves
+  // its contents out (a render target cleared each frame).
+  bool attachment_only = false;
+  bool loaded = false;
+};
+
+// What a render pass does with each attachment (hooks_trim.cpp).
+struct AttachmentUse {
+  VkImageLayout final_layout;
+  bool loads;  // loadOp or stencilLoadOp LOAD
 };
 
 struct DeviceTrace {
-  DeviceTrace(Stream& stream, VkDevice device, VkPhysicalDevice gpu, const layer::DeviceTable& next,
-              const VirtualTypes& types);
+  DeviceTrace(VkDevice device, VkPhysicalDevice gpu, const layer::DeviceTable& next, const VirtualTypes& types);
   ~DeviceTrace();
 
   // What the host wrote to mapped memory since it was last recorded, diffed
+  // (nothing while no stream is written: a trimmed capture's state at its
+  // range's start has all of it)
   // against the copy: update records, before the submit that may read them,
   // for the objects the submitted command buffers name (through descriptor
   // sets, views and secondary command buffers too) and for every buffer
@@ -91,7 +117,6 @@ struct DeviceTrace {
   // What a command of `cmd` named.
   void touch(VkCommandBuffer cmd, const std::vector<Touched>& handles);
 
-  Stream& stream;
   VkDevice device;
   VkPhysicalDevice gpu;
   layer::DeviceTable next;  // down the chain (through the foz recorder's hooks when it records too)
@@ -110,11 +135,31 @@ struct DeviceTrace {
   std::unordered_map<std::uint64_t, Swapchain> swapchains;
   std::unique_ptr<Snapshots> snapshots;  // null when none are asked for
 
+  // Kept for a trimmed capture only (hooks_trim.cpp, trim_state.cpp).
+  std::unordered_map<std::uint64_t, ImageInfo> images;
+  std::unordered_map<std::uint64_t, VkImageLayout> layouts;    // each image's after the last submit
+  std::unordered_set<std::uint64_t> readable_buffers;          // made with TRANSFER_SRC usage
+  std::unordered_set<std::uint64_t> staging_buffers;           // the application's usage: TRANSFER_SRC alone
+  std::unordered_map<std::uint64_t, bool> fences;              // -> made signalled
+  std::unordered_map<std::uint64_t, std::uint64_t> timelines;  // timeline semaphore -> its first value
+  std::unordered_set<std::uint64_t> events;
+  std::unordered_map<std::uint64_t, std::vector<AttachmentUse>> render_passes;
+  std::unordered_map<std::uint64_t, std::vector<std::uint64_t>> framebuffers;  // attachments (views)
+
  private:
   // Diffs the parts of `objects` (all in memory `m`) the host can see.
   void record_locked(Memory& m, const std::vector<const std::pair<const VkDeviceSize, Bound>*>& objects);
   void expand_locked(const Touched& t, std::vector<std::uint64_t>& objects, int depth);
 };
+
+// Bytes [lo, hi) of a memory (or of one object's own bytes).
+struct Run {
+  VkDeviceSize lo, hi;
+};
+// A trakUpdateBuffer or trakUpdateImage of `b`: each run's bytes of
+// `bytes`, at lo - object_offset in the object.
+void write_update(Stream& s, VkDevice device, const Bound& b, VkDeviceSize object_offset, const std::vector<Run>& runs,
+                  const char* bytes);
 
 // A template of the device of `dispatchable` (hooks.cpp), for the encoder.
 bool template_entries(const void* dispatchable, std::uint64_t handle, std::vector<TemplateEntry>& out);

@@ -24,6 +24,7 @@ using vktrace::scalar_size;
 
 std::atomic<TemplateLookup> g_template_lookup{nullptr};
 thread_local std::vector<Touched>* t_collect = nullptr;
+thread_local std::vector<Touched>* t_refs = nullptr;
 
 // The kind of every member and parameter that is a handle, by its index in
 // the registry's member table: found once, then looked up per value.
@@ -211,6 +212,7 @@ void put_named(Event& e, const registry::Enum& en, bool bitmask, std::uint64_t v
       else
         put_sint(e, x.value);
     }
+    e.end_define();
   }
   if (bitmask)
     e.uint(v);
@@ -331,8 +333,10 @@ void put_scalar(Event& e, const Member& m, const char* p) {
     case Type::other: put_blob(e, p, m.size); return;
     case Type::handle: {
       const std::uint64_t h = load(p, 8);
-      if (t_collect && h) {
-        if (const Kind k = handle_kind(m); k != Kind::none) t_collect->push_back({h, k});
+      if (h && (t_collect || t_refs)) {
+        const Kind k = handle_kind(m);
+        if (t_collect && k != Kind::none) t_collect->push_back({h, k});
+        if (t_refs) t_refs->push_back({h, k});
       }
       put_pointer(e, h);
       return;
@@ -419,6 +423,7 @@ void put_template_data(Event& e, const std::vector<TemplateEntry>& entries, cons
           // acceleration structure's memory is not followed.
           if (t_collect && load(x, 8) && t.type != VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR)
             t_collect->push_back({load(x, 8), Kind::buffer_view});
+          if (t_refs && load(x, 8)) t_refs->push_back({load(x, 8), Kind::none});
           put_pointer(e, load(x, 8));
           break;
         default: put_struct(e, *image, x); break;
@@ -469,6 +474,7 @@ void put_struct(Event& e, const Struct& s, const void* p) {
     e.str(s.name());
     e.uint(members.size());
     for (const Member& m : members) e.str(m.name());
+    e.end_define();
   }
   const Scope sc{members, base, nullptr};
   const bool guarded = has_guards(s);
@@ -489,6 +495,7 @@ void put_own_struct(Event& e, vktrace::OwnStruct s) {
     e.str(sig.name);
     e.uint(sig.members.size());
     for (const char* m : sig.members) e.str(m);
+    e.end_define();
   }
 }
 
@@ -517,6 +524,7 @@ void begin_enter(Event& e, std::uint32_t thread, std::uint32_t fn_id, std::strin
     e.str(name);
     e.uint(arg_names.size());
     for (const char* a : arg_names) e.str(a);
+    e.end_define();
   }
   if (fake) {
     e.byte(grammar::kCallFlags);
@@ -542,6 +550,7 @@ void begin_leave(Event& e, std::uint64_t call_no) {
 }
 
 void collect_handles(std::vector<Touched>* out) { t_collect = out; }
+void collect_refs(std::vector<Touched>* out) { t_refs = out; }
 
 void set_template_lookup(TemplateLookup fn) { g_template_lookup.store(fn); }
 

@@ -70,5 +70,8 @@ struct Touched {
 // While set (per thread), every handle of those kinds that put_param()
 // encodes is appended to `out`.
 void collect_handles(std::vector<Touched>* out);
+// While set (per thread), every handle put_param() encodes, of any type
+// (Kind::none for those not named above), is appended to `out`.
+void collect_refs(std::vector<Touched>* out);
 
 }  // namespace libtrace::capture::trace

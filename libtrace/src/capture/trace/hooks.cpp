@@ -25,12 +25,14 @@ void physical_device_record(Call& c) {
   // Before vkCreateDevice: what a replay on another device must know of this one.
   const VkPhysicalDevice gpu = arg<VkPhysicalDevice>(c, 0);
   Stream* s = Stream::get();
+  Keeper* k = trim_asked() ? Trim::get()->keeper() : nullptr;
+  if (!s && !k) return;
   VkPhysicalDeviceProperties props{};
   c.inst->t.GetPhysicalDeviceProperties(gpu, &props);
   const VirtualTypes& v = virtual_types(gpu, c.inst->t.GetPhysicalDeviceMemoryProperties);
   static const registry::Struct* props_s = registry::find_struct("VkPhysicalDeviceProperties");
   static const registry::Struct* mem_s = registry::find_struct("VkPhysicalDeviceMemoryProperties");
-  const std::uint32_t tid = s->thread_id();
+  const std::uint32_t tid = Stream::thread_id();
   const auto serialize = [&](Event& e) {
     begin_own_call(e, tid, vktrace::OwnCall::physical_device);
     put_arg(e, vktrace::kPhysicalDevice);
@@ -44,9 +46,19 @@ void physical_device_record(Call& c) {
     for (const std::uint32_t r : v.to_real) put_uint(e, r);
     end_details(e);
   };
-  Event e(*s);
-  serialize(e);
-  s->commit(e, Stream::Kind::whole, serialize);
+  if (s) {
+    Event e(*s);
+    serialize(e);
+    s->commit(e, Stream::Kind::whole, serialize);
+  }
+  if (k) {  // kept while the physical device is: until the instance goes
+    Event e;
+    serialize(e);
+    const std::uint64_t seq = k->enter(e, true, {{reinterpret_cast<std::uintptr_t>(gpu), Kind::none}});
+    k->leave(seq, true, nullptr);
+    k->own_by_object(seq, reinterpret_cast<std::uintptr_t>(gpu));
+    k->settle(seq);
+  }
 }
 
 void memory_properties(Call& c) {
@@ -242,8 +254,13 @@ void bind_images2_after(Call& c) {
 void create_buffer_after(Call& c) {
   DeviceTrace* dt = trace_of(c);
   if (!dt || !ok(c)) return;
+  const auto* ci = arg<const VkBufferCreateInfo*>(c, 1);  // the layer's copy where it added usage
   const std::lock_guard lock(dt->mu);
-  dt->buffer_sizes[handle_bits(*arg<VkBuffer*>(c, 3))] = arg<const VkBufferCreateInfo*>(c, 1)->size;
+  dt->buffer_sizes[handle_bits(*arg<VkBuffer*>(c, 3))] = ci->size;
+  if (ci->usage & VK_BUFFER_USAGE_TRANSFER_SRC_BIT) dt->readable_buffers.insert(handle_bits(*arg<VkBuffer*>(c, 3)));
+  // Without what the layer added (trim_buffer_before's copy).
+  if (!c.keep && ci->usage == VK_BUFFER_USAGE_TRANSFER_SRC_BIT)
+    dt->staging_buffers.insert(handle_bits(*arg<VkBuffer*>(c, 3)));
 }
 
 void destroy_buffer_after(Call& c) {
@@ -254,10 +271,17 @@ void destroy_buffer_after(Call& c) {
   const std::lock_guard lock(dt->mu);
   dt->buffer_sizes.erase(b);
   dt->addressed.erase(b);
+  dt->readable_buffers.erase(b);
+  dt->staging_buffers.erase(b);
 }
 
 void destroy_image_after(Call& c) {
-  if (DeviceTrace* dt = trace_of(c)) unbind(*dt, arg<std::uint64_t>(c, 1));
+  DeviceTrace* dt = trace_of(c);
+  if (!dt) return;
+  unbind(*dt, arg<std::uint64_t>(c, 1));
+  const std::lock_guard lock(dt->mu);
+  dt->images.erase(arg<std::uint64_t>(c, 1));
+  dt->layouts.erase(arg<std::uint64_t>(c, 1));
 }
 
 // ---- queues, swapchains, presents ----
@@ -336,7 +360,7 @@ void present_before(Call& c) {
   DeviceTrace* dt = trace_of(c);
   const auto* info = arg<const VkPresentInfoKHR*>(c, 1);
   if (!dt || !info) return;
-  const std::uint64_t frame = dt->stream.next_frame();
+  const std::uint64_t frame = Stream::next_frame();
   if (!dt->snapshots || !dt->snapshots->wanted(frame)) return;
   const VkSemaphore done = dt->snapshots->take(*dt, arg<VkQueue>(c, 0), *info, frame);
   if (!done) return;
@@ -365,7 +389,7 @@ const Named kHooks[] = {
     {"vkBindImageMemory", {nullptr, nullptr, bind_after<true>}},
     {"vkBindImageMemory2", {nullptr, nullptr, bind_images2_after}},
     {"vkBindImageMemory2KHR", {nullptr, nullptr, bind_images2_after}},
-    {"vkCreateBuffer", {nullptr, nullptr, create_buffer_after}},
+    {"vkCreateBuffer", {nullptr, trim_buffer_before, create_buffer_after}},
     {"vkCreateDevice", {physical_device_record, nullptr, nullptr}},
     {"vkCreateSwapchainKHR", {nullptr, swapchain_before, swapchain_after}},
     {"vkDestroyBuffer", {nullptr, nullptr, destroy_buffer_after}},

@@ -24,6 +24,7 @@ void submit_before(Call& c) {
   for (std::uint32_t i = 0; i < arg<std::uint32_t>(c, 1); ++i)
     cmds.insert(cmds.end(), submits[i].pCommandBuffers, submits[i].pCommandBuffers + submits[i].commandBufferCount);
   dt->record_host_writes(cmds);
+  apply_layouts(*dt, cmds);
 }
 void submit2_before(Call& c) {
   DeviceTrace* dt = trace_of(c);
@@ -34,6 +35,7 @@ void submit2_before(Call& c) {
     for (std::uint32_t k = 0; k < submits[i].commandBufferInfoCount; ++k)
       cmds.push_back(submits[i].pCommandBufferInfos[k].commandBuffer);
   dt->record_host_writes(cmds);
+  apply_layouts(*dt, cmds);
 }
 void sparse_before(Call& c) {
   if (DeviceTrace* dt = trace_of(c)) dt->record_host_writes();
@@ -45,7 +47,9 @@ void begin_before(Call& c) {
   DeviceTrace* dt = trace_of(c);
   if (!dt) return;
   const std::lock_guard lock(dt->mu);
-  dt->commands[arg<VkCommandBuffer>(c, 0)].touched.clear();
+  CommandRecord& r = dt->commands[arg<VkCommandBuffer>(c, 0)];
+  r.touched.clear();
+  r.layouts.clear();
 }
 
 void allocate_commands_after(Call& c) {
@@ -236,7 +240,7 @@ const Named kCommandHooks[] = {
 
 const Hooks* find_command_hooks(const char* name) {
   const Named* n = find_named(std::span<const Named>(kCommandHooks), name);
-  return n ? &n->hooks : nullptr;
+  return n ? &n->hooks : find_trim_hooks(name);
 }
 
 bool template_entries(const void* dispatchable, std::uint64_t handle, std::vector<TemplateEntry>& out) {

@@ -15,6 +15,7 @@
 #include "layer/layer.hpp"
 #include "libtrace/core/error.hpp"
 #include "libtrace/image/png.hpp"
+#include "libtrace/vktrace/dialect.hpp"
 
 namespace libtrace::capture::trace {
 
@@ -42,7 +43,7 @@ void check(VkResult r, const char* what) {
 }
 
 void write_snapshot_call(Stream& s, VkQueue queue, std::uint64_t frame, const std::string& file) {
-  const std::uint32_t tid = s.thread_id();
+  const std::uint32_t tid = Stream::thread_id();
   const auto serialize = [&](Event& e) {
     begin_own_call(e, tid, vktrace::OwnCall::snapshot);
     put_arg(e, vktrace::kSnapshotQueue);
@@ -93,7 +94,11 @@ VkSemaphore Snapshots::take(DeviceTrace& dt, VkQueue queue, const VkPresentInfoK
   // A folder that cannot be made skips the frame before anything is
   // submitted: the present then waits on the application's semaphores as
   // it would without the layer.
-  if (::mkdir(dir_.c_str(), 0755) != 0 && errno != EEXIST) throw Error(Errc::io, dir_, std::strerror(errno));
+  // Beside the file being written: each range of a trimmed capture has
+  // its own (outside the ranges, the name asked for).
+  const Stream* stream = Stream::get();
+  const std::string dir = stream ? vktrace::snapshot_dir(stream->path()) : dir_;
+  if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) throw Error(Errc::io, dir, std::strerror(errno));
   const std::lock_guard lock(mu_);
   auto& t = dt.next;
   const VkDevice dev = dt.device;
@@ -183,8 +188,8 @@ VkSemaphore Snapshots::take(DeviceTrace& dt, VkQueue queue, const VkPresentInfoK
     const image::Rgb rgb = image::from_pixels(sc.format, p, ex.width, ex.height);
     t.UnmapMemory(dev, rb.memory);
     const std::string name = image::frame_file_name(frame);
-    image::write_png(dir_ + "/" + name, rgb);
-    write_snapshot_call(dt.stream, queue, frame, name);
+    image::write_png(dir + "/" + name, rgb);
+    if (Stream* s = Stream::get()) write_snapshot_call(*s, queue, frame, name);
   } catch (const std::exception& e) {
     layer::log_once(kLayerName, "cannot write a snapshot; the frame is skipped", e.what());
     tell_launcher(kReportProblem,

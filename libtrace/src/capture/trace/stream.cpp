@@ -17,10 +17,12 @@
 #include "apitrace/grammar.hpp"
 #include "capture/launcher_report.hpp"
 #include "capture/names.hpp"
+#include "capture/trace/trim.hpp"
 #include "core/codec_internal.hpp"
 #include "layer/layer.hpp"
 #include "libtrace/apitrace/model.hpp"
 #include "libtrace/core/error.hpp"
+#include "libtrace/vktrace/dialect.hpp"
 #include "registry/registry.hpp"
 
 namespace libtrace::capture::trace {
@@ -38,6 +40,10 @@ constexpr auto kFlushEvery = std::chrono::milliseconds(200);
 // the application waits for a compression each time (about 1 ms for 100 ms
 // of glxgears on zink), and every chunk compresses afresh.
 constexpr auto kNudgeEvery = std::chrono::milliseconds(100);
+
+std::atomic<std::uint32_t> g_threads{0};
+std::atomic<std::uint32_t> g_forks{0};  // a child of fork() numbers its threads anew
+std::atomic<std::uint64_t> g_frames{0};
 // Ids beyond the registry's, for trak's own calls and structs.
 constexpr std::uint32_t kExtraIds = 64;
 
@@ -53,15 +59,32 @@ std::string self_command() {
 }  // namespace
 
 bool Event::define(Sig k, std::uint32_t id) {
-  if (s_.is_defined(k, id)) return false;
+  if (!s_) {
+    for (const auto& d : spans_)
+      if (d.kind == k && d.id == id) return false;  // written earlier in this event
+    const auto at = static_cast<std::uint32_t>(buf_.size());
+    spans_.push_back({k, id, at, at});
+    return true;
+  }
+  if (s_->is_defined(k, id)) return false;
   if (locked_) {
-    s_.set_defined(k, id);
+    s_->set_defined(k, id);
   } else {
     for (const auto& c : claims_)
       if (c.first == k && c.second == id) return false;  // written earlier in this event
     claims_.emplace_back(k, id);
   }
   return true;
+}
+
+void Event::splice(std::string_view bytes, const std::vector<DefinitionSpan>& spans) {
+  std::size_t at = 0;
+  for (const DefinitionSpan& d : spans) {
+    buf_.append(bytes.substr(at, d.begin - at));
+    if (define(d.kind, d.id)) buf_.append(bytes.substr(d.begin, d.end - d.begin));
+    at = d.end;
+  }
+  buf_.append(bytes.substr(at));
 }
 
 Stream::Stream(const std::string& path, const std::map<std::string, std::string>& properties, bool zstd)
@@ -139,26 +162,34 @@ namespace {
 // Whether this process made its stream (or tried to): a forked child starts
 // over, and makes one of its own when it first traces.
 std::mutex g_make_mu;
-bool g_made = false;
+std::atomic<bool> g_made{false};
+
+std::map<std::string, std::string> properties() {
+  return {{"application", self_command()}, {"process.id", std::to_string(::getpid())}};
+}
+
+bool zstd_asked() {
+  const std::string codec = layer::env(kEnvTraceCodec);
+  if (!codec.empty() && codec != "snappy" && codec != "zstd")
+    layer::log_once(kLayerName, "unknown " + std::string(kEnvTraceCodec) + " (snappy or zstd): snappy it is", codec);
+  return codec == "zstd";
+}
 
 }  // namespace
 
 Stream* Stream::get() {
   if (Stream* s = g_stream.load(std::memory_order_acquire)) return s;
+  if (g_made.load(std::memory_order_acquire)) return nullptr;
   const std::lock_guard lock(g_make_mu);
   if (g_made) return g_stream.load(std::memory_order_acquire);
   g_made = true;
   const std::string asked = layer::env(kEnvTrace);
-  if (asked.empty()) return nullptr;
+  // A trimmed capture's ranges make their own streams.
+  if (asked.empty() || trim_asked()) return g_stream.load(std::memory_order_acquire);
   try {
     const auto [fd, path] = claim_file(asked);
     if (path != asked) layer::log(kLayerName, asked + " is another process's capture: this one writes " + path);
-    const std::string codec = layer::env(kEnvTraceCodec);
-    if (!codec.empty() && codec != "snappy" && codec != "zstd")
-      layer::log_once(kLayerName, "unknown " + std::string(kEnvTraceCodec) + " (snappy or zstd): snappy it is", codec);
-    g_stream.store(new Stream(fd, path, {{"application", self_command()}, {"process.id", std::to_string(::getpid())}},
-                              codec == "zstd"),
-                   std::memory_order_release);
+    g_stream.store(new Stream(fd, path, properties(), zstd_asked()), std::memory_order_release);
     tell_launcher(kReportTrace, path);
   } catch (const std::exception& e) {
     layer::log_once(kLayerName, "cannot create the trace; nothing is traced", e.what());
@@ -169,12 +200,32 @@ Stream* Stream::get() {
 
 Stream* Stream::peek() { return g_stream.load(std::memory_order_acquire); }
 
+Stream* Stream::open_range(const std::string& asked, std::uint64_t first_frame) {
+  const auto [fd, path] = claim_file(asked);
+  if (path != asked) layer::log(kLayerName, asked + " is another process's capture: this one writes " + path);
+  auto props = properties();
+  props[vktrace::kFirstFrameProperty] = std::to_string(first_frame);
+  auto* s = new Stream(fd, path, props, zstd_asked());
+  g_stream.store(s, std::memory_order_release);
+  tell_launcher(kReportTrace, path);
+  return s;
+}
+
+void Stream::close_range() {
+  // Left allocated: a hook on another thread may still hold it (what it
+  // appends now is dropped).
+  if (Stream* s = g_stream.exchange(nullptr, std::memory_order_acq_rel)) s->finish();
+}
+
 void Stream::forget_in_child() {
   // The parent's stream (its helper thread stayed behind) is not the
   // child's; the lock may have been copied held.
   g_stream.store(nullptr);
   new (&g_make_mu) std::mutex;
   g_made = false;
+  g_threads.store(0);
+  g_frames.store(0);
+  g_forks.fetch_add(1, std::memory_order_release);
 }
 
 bool Stream::is_defined(Sig k, std::uint32_t id) const {
@@ -188,15 +239,17 @@ void Stream::set_defined(Sig k, std::uint32_t id) {
 }
 
 std::uint32_t Stream::thread_id() {
-  // Per stream: a child of fork() numbers its threads from 0 in its own.
-  thread_local const Stream* of = nullptr;
+  thread_local std::uint32_t of = UINT32_MAX;
   thread_local std::uint32_t id = 0;
-  if (of != this) {
-    of = this;
-    id = threads_.fetch_add(1);
+  if (const std::uint32_t now = g_forks.load(std::memory_order_acquire); of != now) {
+    of = now;
+    id = g_threads.fetch_add(1);
   }
   return id;
 }
+
+std::uint64_t Stream::next_frame() { return g_frames.fetch_add(1) + 1; }
+std::uint64_t Stream::frames_so_far() { return g_frames.load(); }
 
 std::uint64_t Stream::append_locked(Event& e, Kind kind) {
   if (finished_) return 0;

@@ -31,13 +31,27 @@ enum class Sig : std::uint8_t { function, structure, enumeration, bitmask };
 
 class Stream;
 
+// A signature definition inside a kept event's bytes (Event() below).
+struct DefinitionSpan {
+  Sig kind;
+  std::uint32_t id;
+  std::uint32_t begin, end;  // byte offsets in the event
+};
+
 // One event being serialized. A signature is written in full the first time
 // the stream carries it; which event is first is only known when events are
 // appended, so an event records the definitions it wrote (claims), and one
 // that lost that race is serialized again under the lock.
+//
+// An event made without a stream is kept for later (a trimmed capture keeps
+// the calls that made the live state until its range starts): every
+// definition is written in full once per event and its bytes are marked,
+// and splice() copies the event into a stream's event with only the
+// definitions that stream still lacks.
 class Event {
  public:
-  explicit Event(Stream& s) : s_(s) {}
+  explicit Event(Stream& s) : s_(&s) {}
+  Event() = default;
   void byte(std::uint8_t b) { buf_.push_back(static_cast<char>(b)); }
   void uint(std::uint64_t v) { apitrace::grammar::append_uint(buf_, v); }
   void str(std::string_view s) {
@@ -45,20 +59,32 @@ class Event {
     buf_.append(s);
   }
   void bytes(const void* p, std::size_t n) { buf_.append(static_cast<const char*>(p), n); }
-  // Whether the caller must write signature `id` of kind `k` in full.
+  // Whether the caller must write signature `id` of kind `k` in full; if
+  // so, end_define() follows the definition.
   bool define(Sig k, std::uint32_t id);
+  void end_define() {
+    if (!s_) spans_.back().end = static_cast<std::uint32_t>(buf_.size());
+  }
+  // A kept event's bytes into this one, each definition only if the stream
+  // lacks it.
+  void splice(std::string_view bytes, const std::vector<DefinitionSpan>& spans);
   void clear() {
     buf_.clear();
     claims_.clear();
+    spans_.clear();
   }
   std::size_t size() const { return buf_.size(); }
-  const Stream& stream() const { return s_; }
+  const Stream* stream() const { return s_; }
+  // A kept event's bytes and definitions, taken.
+  std::string take_bytes() { return std::move(buf_); }
+  std::vector<DefinitionSpan> take_spans() { return std::move(spans_); }
 
  private:
   friend class Stream;
-  Stream& s_;
+  Stream* s_ = nullptr;
   std::string buf_;
   std::vector<std::pair<Sig, std::uint32_t>> claims_;
+  std::vector<DefinitionSpan> spans_;  // kept events only
   bool locked_ = false;
 };
 
@@ -81,6 +107,10 @@ class Stream {
   static Stream* get();
   // The stream if get() made one, without making it.
   static Stream* peek();
+  // A trimmed capture's range (trim.hpp): a stream of its own at `path`,
+  // which get() returns until close_range() finishes it. Throws Error(io).
+  static Stream* open_range(const std::string& path, std::uint64_t first_frame);
+  static void close_range();
   // After fork() in the child: the parent's stream is not the child's to
   // write (its helper thread stayed behind); devices the child makes are
   // traced into a stream of its own (NAME.<pid>.trace), those it inherited
@@ -110,10 +140,13 @@ class Stream {
     return append_locked(e, kind);
   }
 
-  // This thread's id in the stream: 0, 1, ... in order of first call.
-  std::uint32_t thread_id();
-  // Presents seen so far (frames are numbered from 1).
-  std::uint64_t next_frame() { return ++frames_; }
+  // This thread's id in the process's streams: 0, 1, ... in order of first
+  // call (a child of fork() numbers its own from 0).
+  static std::uint32_t thread_id();
+  // The process's presents so far, counting this one: frames are numbered
+  // from 1, across the files of a trimmed capture too.
+  static std::uint64_t next_frame();
+  static std::uint64_t frames_so_far();
   // Everything appended reaches the file; the helper thread stops. Later
   // events are dropped.
   void finish();
@@ -153,8 +186,6 @@ class Stream {
   std::string chunk_;
   std::uint64_t next_call_ = 0;
   std::vector<std::atomic<std::uint8_t>> defined_[4];
-  std::atomic<std::uint32_t> threads_{0};
-  std::atomic<std::uint64_t> frames_{0};
   bool finished_ = false;
 
   std::condition_variable wake_, space_;

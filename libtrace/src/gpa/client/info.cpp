@@ -118,7 +118,7 @@ Info query_info(const std::string& device) {
   return out;
 }
 
-std::string format_table(const Info& i) {
+std::string report_table(const Info& i) {
   std::ostringstream o;
   const auto yes = [](VkBool32 b) { return b ? "yes" : "no"; };
   o << "device        " << i.device << " (" << i.driver << "), Vulkan " << i.api_version << '\n';
@@ -161,67 +161,49 @@ std::string format_table(const Info& i) {
   return o.str();
 }
 
-std::string format_json(const Info& i) {
+std::string report_json(const Info& i) {
   detail::JsonReport j;
-  auto& w = j.writer();
-  const auto b = [&](const char* k, bool v) {
-    w.Key(k);
-    w.Bool(v);
-  };
-  const auto f = [&](const char* k, double v) {
-    w.Key(k);
-    w.Double(v);
-  };
-  const auto str = [&](const char* k, std::string_view v) { j.text(k, v); };
-  w.StartObject();
-  str("device", i.device);
-  str("driver", i.driver);
-  str("api_version", i.api_version);
-  b("listed", i.listed);
-  b("native", i.native);
-  j.u64("spec_version", i.spec_version);
-  w.Key("features");
-  w.StartObject();
-  b("perfCounters", i.features.perfCounters);
-  b("streamingPerfCounters", i.features.streamingPerfCounters);
-  b("sqThreadTracing", i.features.sqThreadTracing);
-  b("clockModes", i.features.clockModes);
-  w.EndObject();
-  j.u64("revision_id", i.revision_id);
-  f("timestamp_period_ns", i.timestamp_period);
-  j.u64("timestamp_valid_bits", i.timestamp_valid_bits);
-  w.Key("clocks");
-  w.StartObject();
-  str("query", vk::result_name(static_cast<VkResult>(i.clock_query_result)));
-  f("memory_ratio_to_peak", i.memory_clock_ratio);
-  f("engine_ratio_to_peak", i.engine_clock_ratio);
-  j.u64("memory_mhz", i.memory_clock_mhz);
-  j.u64("engine_mhz", i.engine_clock_mhz);
-  str("set_profiling", vk::result_name(static_cast<VkResult>(i.set_profiling_result)));
-  w.EndObject();
-  w.Key("blocks");
-  w.StartArray();
-  for (const BlockInfo& bl : i.blocks) {
-    w.StartObject();
-    str("name", block_name(bl.properties.blockType));
-    j.u64("id", static_cast<std::uint32_t>(bl.properties.blockType));
-    j.u64("instances", bl.properties.instanceCount);
-    j.u64("max_event", bl.properties.maxEventID);
-    j.u64("max_cumulative_counters", bl.properties.maxGlobalSharedCounters);
-    w.Key("counters");
-    w.StartArray();
-    for (const CounterInfo& c : bl.counters) {
-      w.StartObject();
-      j.u64("event", c.event);
-      str("name", c.name);
-      str("meaning", c.meaning);
-      w.EndObject();
-    }
-    w.EndArray();
-    w.EndObject();
-  }
-  w.EndArray();
-  w.EndObject();
+  j.object([&] {
+    j.text("device", i.device);
+    j.text("driver", i.driver);
+    j.text("api_version", i.api_version);
+    j.boolean("listed", i.listed);
+    j.boolean("native", i.native);
+    j.u64("spec_version", i.spec_version);
+    j.object("features", [&] {
+      j.boolean("perfCounters", i.features.perfCounters);
+      j.boolean("streamingPerfCounters", i.features.streamingPerfCounters);
+      j.boolean("sqThreadTracing", i.features.sqThreadTracing);
+      j.boolean("clockModes", i.features.clockModes);
+    });
+    j.u64("revision_id", i.revision_id);
+    j.f64("timestamp_period_ns", i.timestamp_period);
+    j.u64("timestamp_valid_bits", i.timestamp_valid_bits);
+    j.object("clocks", [&] {
+      j.text("query", vk::result_name(static_cast<VkResult>(i.clock_query_result)));
+      j.f64("memory_ratio_to_peak", i.memory_clock_ratio);
+      j.f64("engine_ratio_to_peak", i.engine_clock_ratio);
+      j.u64("memory_mhz", i.memory_clock_mhz);
+      j.u64("engine_mhz", i.engine_clock_mhz);
+      j.text("set_profiling", vk::result_name(static_cast<VkResult>(i.set_profiling_result)));
+    });
+    j.array("blocks", i.blocks, [&](const BlockInfo& bl) {
+      j.object([&] {
+        j.text("name", block_name(bl.properties.blockType));
+        j.u64("id", static_cast<std::uint32_t>(bl.properties.blockType));
+        j.u64("instances", bl.properties.instanceCount);
+        j.u64("max_event", bl.properties.maxEventID);
+        j.u64("max_cumulative_counters", bl.properties.maxGlobalSharedCounters);
+        j.array("counters", bl.counters, [&](const CounterInfo& c) {
+          j.object([&] {
+            j.u64("event", c.event);
+            j.text("name", c.name);
+            j.text("meaning", c.meaning);
+          });
+        });
+      });
+    });
+  });
   return j.finish();
 }
 

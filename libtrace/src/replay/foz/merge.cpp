@@ -36,7 +36,7 @@ CacheMergeResult merge_cache_files(const std::string& device, const std::vector<
   return r;
 }
 
-std::string format_cache_merge(const CacheMergeResult& r, bool json) {
+std::string report_cache_merge(const CacheMergeResult& r, bool json) {
   if (!json) {
     std::string o = "device      " + r.device + "\nmerged      " + std::to_string(r.merged.size()) + " caches, " +
                     std::to_string(r.bytes) + " bytes\n";
@@ -44,28 +44,17 @@ std::string format_cache_merge(const CacheMergeResult& r, bool json) {
     return o;
   }
   libtrace::detail::JsonReport report;
-  auto& w = report.writer();
-  w.StartObject();
-  w.Key("device");
-  w.String(r.device.c_str());
-  w.Key("merged");
-  w.StartArray();
-  for (const auto& m : r.merged) w.String(m.c_str());
-  w.EndArray();
-  w.Key("skipped");
-  w.StartArray();
-  for (const auto& [name, why] : r.skipped) {
-    w.StartObject();
-    w.Key("file");
-    w.String(name.c_str());
-    w.Key("reason");
-    w.String(why.c_str());
-    w.EndObject();
-  }
-  w.EndArray();
-  w.Key("bytes");
-  w.Uint64(r.bytes);
-  w.EndObject();
+  report.object([&] {
+    report.text("device", r.device);
+    report.array("merged", r.merged, [&](const std::string& m) { report.text(m); });
+    report.array("skipped", r.skipped, [&](const auto& skipped) {
+      report.object([&] {
+        report.text("file", skipped.first);
+        report.text("reason", skipped.second);
+      });
+    });
+    report.u64("bytes", r.bytes);
+  });
   return report.finish();
 }
 

@@ -55,6 +55,9 @@ std::string format_table(const Result& r) {
               (f.size_differs ? "another size than " + f.capture_file
                               : "largest channel difference " + std::to_string(f.max_difference) + ", PSNR " +
                                     psnr_text(f.psnr) + " dB against " + f.capture_file));
+  for (const FrameCheck& f : r.checks)
+    if (!f.difference_file.empty())
+      t.row(("frame " + std::to_string(f.frame)).c_str(), "where it differs: " + f.difference_file);
   if (r.error) t.row("stopped", r.error->what());
   return t.text();
 }
@@ -116,6 +119,7 @@ std::string format_json(const Result& r) {
     w.Bool(f.size_differs);
     w.Key("passed");
     w.Bool(f.passed);
+    if (!f.difference_file.empty()) j.text("difference_file", f.difference_file);
     w.EndObject();
   }
   w.EndArray();

@@ -257,6 +257,16 @@ void Replayer::update(const apitrace::Call& c) {
 
 void Replayer::upload(const apitrace::Call& c, VkDevice device, VkBuffer dst, const std::vector<VkBufferCopy>& regions,
                       const char* data, VkDeviceSize bytes) {
+  upload(c, device, data, bytes, [&](VkCommandBuffer cmd, VkBuffer staging) {
+    if (bytes)
+      vkCmdCopyBuffer(cmd, staging, dst, static_cast<std::uint32_t>(regions.size()), regions.data());
+    else
+      vkCmdFillBuffer(cmd, dst, 0, VK_WHOLE_SIZE, 0);
+  });
+}
+
+void Replayer::upload(const apitrace::Call& c, VkDevice device, const char* data, VkDeviceSize bytes,
+                      const std::function<void(VkCommandBuffer, VkBuffer)>& record) {
   const auto q = device_queue_.find(device);
   if (q == device_queue_.end()) fail(c, "no queue for the replay's own copies");
   const std::uint32_t family = queues_.at(q->second).second;
@@ -305,10 +315,7 @@ void Replayer::upload(const apitrace::Call& c, VkDevice device, VkBuffer dst, co
   const VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, nullptr,
                                        VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT, nullptr};
   vkBeginCommandBuffer(s.cmd, &begin);
-  if (bytes)
-    vkCmdCopyBuffer(s.cmd, s.buffer, dst, static_cast<std::uint32_t>(regions.size()), regions.data());
-  else
-    vkCmdFillBuffer(s.cmd, dst, 0, VK_WHOLE_SIZE, 0);
+  record(s.cmd, s.buffer);
   // What the application submits next reads it.
   const VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_TRANSFER_WRITE_BIT,
                                 VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT};
@@ -318,6 +325,82 @@ void Replayer::upload(const apitrace::Call& c, VkDevice device, VkBuffer dst, co
   const VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO, nullptr, 0, nullptr, nullptr, 1, &s.cmd, 0, nullptr};
   vk::check(vkQueueSubmit(q->second, 1, &si, VK_NULL_HANDLE), "vkQueueSubmit");
   wait_queue(q->second);
+}
+
+void Replayer::create_image(const apitrace::Call& c, const registry::Command& cmd) {
+  CallDecoder d(c, arena_, handles_);
+  std::vector<std::uint64_t> slots;
+  std::vector<void*> ptrs;
+  d.params(cmd.params(), slots, ptrs);  // device, create info, allocator, out
+  auto* ci = slots.size() == 4 ? reinterpret_cast<VkImageCreateInfo*>(slots[1]) : nullptr;
+  if (trimmed_ && ci && !(ci->usage & VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT)) {
+    ci->usage |= VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+    adapted("images of a trimmed capture: TRANSFER_DST usage added, for their texels at the range's start");
+  }
+  VkResult r = VK_SUCCESS;
+  invoke(c, cmd, d, ptrs, &r);
+  if (r >= 0) map_outputs(c, cmd, d, ptrs);
+}
+
+void Replayer::image_contents(const apitrace::Call& c) {
+  CallDecoder d(c, arena_, handles_);
+  const auto device = reinterpret_cast<VkDevice>(handles_.get(d.uint_of(d.arg(vktrace::kContentsDevice))));
+  const std::uint64_t image = handles_.get(d.uint_of(d.arg(vktrace::kContentsImage)));
+  if (!objects_.count(image)) fail(c, "texels of an image that has no memory here");
+  const auto layout = static_cast<VkImageLayout>(d.uint_of(d.arg(vktrace::kContentsLayout)));
+  const std::uint32_t parts = d.arg(vktrace::kContentsParts);
+  if (parts == apitrace::kNil || d.value(parts).kind != apitrace::Kind::array) return;
+  std::vector<VkBufferImageCopy> regions;
+  std::string staged;
+  VkImageAspectFlags aspects = 0;
+  for (std::uint32_t v = d.value(parts).first; v != apitrace::kNil; v = d.value(v).next) {
+    if (d.value(v).kind != apitrace::Kind::structure) fail(c, "an image part that is not a trakImagePart");
+    std::uint32_t m[vktrace::kPartData + 1];
+    std::uint32_t x = d.value(v).first;
+    for (std::uint32_t i = 0; i <= vktrace::kPartData; ++i, x = x == apitrace::kNil ? x : d.value(x).next) m[i] = x;
+    for (const std::uint32_t i : m)
+      if (i == apitrace::kNil) fail(c, "an image part with members missing");
+    if (d.value(m[vktrace::kPartData]).kind != apitrace::Kind::blob) fail(c, "an image part without its data");
+    // Each part where a copy may start: a multiple of 4 and of every texel block size.
+    staged.resize((staged.size() + 95) / 96 * 96);
+    VkBufferImageCopy r{};
+    r.bufferOffset = staged.size();
+    r.imageSubresource = {static_cast<VkImageAspectFlags>(d.uint_of(m[vktrace::kPartAspect])),
+                          static_cast<std::uint32_t>(d.uint_of(m[vktrace::kPartMip])),
+                          static_cast<std::uint32_t>(d.uint_of(m[vktrace::kPartLayer])), 1};
+    r.imageExtent = {static_cast<std::uint32_t>(d.uint_of(m[vktrace::kPartWidth])),
+                     static_cast<std::uint32_t>(d.uint_of(m[vktrace::kPartHeight])),
+                     static_cast<std::uint32_t>(d.uint_of(m[vktrace::kPartDepth]))};
+    aspects |= r.imageSubresource.aspectMask;
+    const auto& data = d.value(m[vktrace::kPartData]);
+    staged.append(c.bytes.data() + data.data, data.len);
+    regions.push_back(r);
+  }
+  if (regions.empty()) return;
+  upload(c, device, staged.data(), staged.size(), [&](VkCommandBuffer cmd, VkBuffer staging) {
+    VkImageMemoryBarrier barrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+                                 nullptr,
+                                 0,
+                                 VK_ACCESS_TRANSFER_WRITE_BIT,
+                                 VK_IMAGE_LAYOUT_UNDEFINED,
+                                 VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                                 VK_QUEUE_FAMILY_IGNORED,
+                                 VK_QUEUE_FAMILY_IGNORED,
+                                 reinterpret_cast<VkImage>(image),
+                                 {aspects, 0, VK_REMAINING_MIP_LEVELS, 0, VK_REMAINING_ARRAY_LAYERS}};
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
+                         nullptr, 1, &barrier);
+    vkCmdCopyBufferToImage(cmd, staging, reinterpret_cast<VkImage>(image), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                           static_cast<std::uint32_t>(regions.size()), regions.data());
+    barrier.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+    barrier.newLayout = layout;
+    barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    barrier.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 0, nullptr, 0,
+                         nullptr, 1, &barrier);
+  });
+  ++r_.updates;
+  r_.update_bytes += staged.size();
 }
 
 }  // namespace libtrace::replay_trace

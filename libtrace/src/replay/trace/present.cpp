@@ -273,13 +273,21 @@ void Replayer::snapshot(VkQueue queue, const Swapchain& sc, std::uint32_t index,
     std::uint32_t width = 0, height = 0;
     image::png_size(fc.capture_file, width, height);
     fc.size_differs = width != rgb.width || height != rgb.height;
+    image::Rgb captured;
     if (!fc.size_differs) {
-      const image::Difference diff = image::compare(image::read_png(fc.capture_file), rgb);
+      captured = image::read_png(fc.capture_file);
+      const image::Difference diff = image::compare(captured, rgb);
       fc.max_difference = diff.max_channel;
       fc.psnr = diff.psnr;
     }
     fc.passed =
         !fc.size_differs && (fc.max_difference <= opt_.tolerance || (opt_.min_psnr && fc.psnr >= *opt_.min_psnr));
+    if (!fc.passed && !fc.size_differs) {
+      if (::mkdir(opt_.snapshot_dir.c_str(), 0755) != 0 && errno != EEXIST)
+        throw Error(Errc::io, opt_.snapshot_dir, std::strerror(errno));
+      fc.difference_file = opt_.snapshot_dir + "/difference-" + image::frame_file_name(frame);
+      image::write_png(fc.difference_file, image::difference_picture(rgb, captured));
+    }
     r_.checks.push_back(fc);
   }
   if (opt_.snapshots.count(frame)) {

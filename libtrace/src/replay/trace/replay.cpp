@@ -13,6 +13,7 @@
 #include "libtrace/apitrace/call_flags.hpp"
 #include "libtrace/apitrace/parser.hpp"
 #include "libtrace/vk/device.hpp"
+#include "libtrace/vktrace/dialect.hpp"
 #include "replay/trace/invoke.hpp"
 #include "replay/trace/replayer.hpp"
 #include "vk/spirv_val.hpp"
@@ -101,6 +102,7 @@ void Replayer::call(const apitrace::Call& c) {
     case Route::physical_device: return physical_device_info(c);
     case Route::update: return update(c);
     case Route::snapshot: return snapshot_record(c);
+    case Route::image_contents: return image_contents(c);
     case Route::own_other: return;
     case Route::not_vulkan: fail(c, "not a Vulkan capture");
     case Route::unknown: fail(c, "a command this build does not know (a newer Vulkan than its headers?)");
@@ -504,6 +506,13 @@ Result replay(std::unique_ptr<libtrace::Decoder> decoder, const std::string& nam
   Result r;
   r.file = name;
   Replayer replayer(opt, r);
+  if (const auto first = parser.header().properties.find(vktrace::kFirstFrameProperty);
+      first != parser.header().properties.end()) {
+    const std::string& v = first->second;
+    if (v.empty() || v.size() > 18 || v.find_first_not_of("0123456789") != std::string::npos || std::stoull(v) == 0)
+      throw Error(Errc::bad_record, name + ": header", "a first frame that is no frame: \"" + v + "\"");
+    replayer.trimmed(std::stoull(v));
+  }
   try {
     while (const apitrace::Call* c = parser.next()) replayer.call(*c);
     replayer.finish();

@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -86,6 +87,12 @@ class Replayer {
   // Waits for every device (bounded) and destroys those that finished, then
   // the instance if they all did; false if work was still running.
   bool shutdown() noexcept;
+  // A trimmed capture (vktrace::kFirstFrameProperty): its presents are
+  // frames `first` and on, and its state's images take texels by copies.
+  void trimmed(std::uint64_t first) {
+    frame_ = first - 1;
+    trimmed_ = true;
+  }
 
  private:
   using Handler = void (Replayer::*)(const apitrace::Call&, const registry::Command&);
@@ -96,6 +103,7 @@ class Replayer {
       physical_device,
       update,
       snapshot,
+      image_contents,
       own_other,
       not_vulkan,
       unknown,
@@ -167,6 +175,10 @@ class Replayer {
   void bind_memory2(const apitrace::Call& c, const registry::Command& cmd);
   void destroy_object(const apitrace::Call& c, const registry::Command& cmd);
   void update(const apitrace::Call& c);
+  // trakImageContents: a trimmed capture's image texels, through a copy.
+  void image_contents(const apitrace::Call& c);
+  // A trimmed capture's images take its texels by a copy: TRANSFER_DST usage.
+  void create_image(const apitrace::Call& c, const registry::Command& cmd);
   void place(const apitrace::Call& c, VkDevice device, std::uint64_t object, bool image, std::uint64_t captured_memory);
   // What an object of a memory type the application chose at capture needs here.
   VkMemoryPropertyFlags needs(std::uint32_t capture_type) const;
@@ -178,6 +190,9 @@ class Replayer {
   // copies into objects the host cannot see.
   void upload(const apitrace::Call& c, VkDevice device, VkBuffer dst, const std::vector<VkBufferCopy>& regions,
               const char* data, VkDeviceSize bytes);
+  // The same with commands of the caller's, given the staging buffer.
+  void upload(const apitrace::Call& c, VkDevice device, const char* data, VkDeviceSize bytes,
+              const std::function<void(VkCommandBuffer, VkBuffer)>& record);
   void release(const ObjectMemory& om);
   Block& block_for(const apitrace::Call& c, VkDevice device, std::uint32_t type, VkDeviceSize size,
                    VkDeviceSize alignment, alloc::Kind kind, bool dedicated, VkDeviceSize& offset);
@@ -267,6 +282,7 @@ class Replayer {
   std::unordered_map<std::string_view, const registry::Command*> destroyers_;  // by handle type
   const apitrace::Call* current_ = nullptr;
   std::uint64_t frame_ = 0;
+  bool trimmed_ = false;
   std::chrono::steady_clock::time_point frame_start_ = std::chrono::steady_clock::now();
 };
 

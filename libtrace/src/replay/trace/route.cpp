@@ -55,6 +55,7 @@ const Replayer::Route& Replayer::route(const apitrace::Call& c) {
       case vktrace::OwnCall::update_buffer:
       case vktrace::OwnCall::update_image: r.way = Route::update; break;
       case vktrace::OwnCall::snapshot: r.way = Route::snapshot; break;
+      case vktrace::OwnCall::image_contents: r.way = Route::image_contents; break;
     }
   } else if (vktrace::is_own_name(name))
     r.way = Route::own_other;
@@ -99,6 +100,7 @@ Replayer::Handler Replayer::handler(std::string_view n) const {
       {"vkCreateDescriptorSetLayout", &Replayer::create_set_layout},
       {"vkCreateDevice", &Replayer::create_device},
       {"vkCreateGraphicsPipelines", &Replayer::create_graphics_pipelines},
+      {"vkCreateImage", &Replayer::create_image},
       {"vkCreateInstance", &Replayer::create_instance},
       {"vkCreatePipelineCache", &Replayer::create_pipeline_cache},
       {"vkCreatePipelineLayout", &Replayer::create_pipeline_layout},

@@ -191,7 +191,7 @@ TEST_CASE("foz_replay: a worker that crashes costs its pipeline, is replaced, an
   CHECK(r.workers_started == 2);
   CHECK(foz::replay_exit_status(r) == foz::kExitCrashed);
   CHECK(unexpected_warnings(r).empty());  // this process loaded Vulkan before, which workers do not mind
-  CHECK(foz::format_table(r).find("repro: trak-replay " + kCompute + " --range compute:10 --jobs 1") !=
+  CHECK(foz::report_table(r).find("repro: trak-replay " + kCompute + " --range compute:10 --jobs 1") !=
         std::string::npos);
   // The crash is not "done": a resumed run tries it again.
   foz::ArchiveReader db(o.skip_done);
@@ -490,7 +490,7 @@ TEST_CASE("foz_replay: in-process threads share one device (no isolation, same r
   CHECK(r.in_process);
   CHECK(graphics(r).ok == 1);
   CHECK(compute(r).ok == 100);
-  const std::string json = foz::format_json(r);
+  const std::string json = foz::report_json(r);
   for (const char* key :
        {"\"device\":", "\"graphics\":{\"total\":1,\"ok\":1,\"failed\":0,\"skipped\":0",
         "\"compute\":{\"total\":100,\"ok\":100,\"failed\":0,\"skipped\":0", "\"raytracing\":{\"total\":0",

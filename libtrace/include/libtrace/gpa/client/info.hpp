@@ -44,7 +44,7 @@ struct Info {
 // for an emulated extension to show. Throws Error on Vulkan failures.
 Info query_info(const std::string& device);
 
-std::string format_table(const Info& info);
-std::string format_json(const Info& info);
+std::string report_table(const Info& info);
+std::string report_json(const Info& info);
 
 }  // namespace libtrace::gpa::client

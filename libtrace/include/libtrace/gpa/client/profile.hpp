@@ -86,10 +86,10 @@ struct Summary {
 
 Summary summarize(const Profile& p);
 
-std::string format_table(const Profile& p, const Summary& s);
-std::string format_json(const Profile& p, const Summary& s);
-std::string format_csv(const Profile& p);
+std::string report_table(const Profile& p, const Summary& s);
+std::string report_json(const Profile& p, const Summary& s);
+std::string report_csv(const Profile& p);
 // A self-contained page: the GPU time per frame as a plot, then the tables.
-std::string format_html(const Profile& p, const Summary& s, const std::string& title);
+std::string report_html(const Profile& p, const Summary& s, const std::string& title);
 
 }  // namespace libtrace::gpa::client

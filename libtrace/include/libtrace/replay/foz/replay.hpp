@@ -244,11 +244,11 @@ struct CacheMergeResult {
 };
 CacheMergeResult merge_cache_files(const std::string& device, const std::vector<std::string>& inputs,
                                    const std::string& output);
-std::string format_cache_merge(const CacheMergeResult& r, bool json);
+std::string report_cache_merge(const CacheMergeResult& r, bool json);
 
 // A human summary table (stdout), and the --json object.
-std::string format_table(const ReplayResult& r);
-std::string format_json(const ReplayResult& r);
+std::string report_table(const ReplayResult& r);
+std::string report_json(const ReplayResult& r);
 
 // The exit statuses trak-replay documents for a finished run.
 inline constexpr int kExitCrashed = 3;  // some pipelines crashed or hung the driver

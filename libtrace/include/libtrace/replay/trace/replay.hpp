@@ -58,6 +58,9 @@ struct FrameCheck {
   double psnr = 0;           // dB; infinite when equal
   bool size_differs = false;
   bool passed = false;
+  // For a frame that differs: a PNG of where (image::difference_picture),
+  // in the replay's snapshot folder.
+  std::string difference_file;
 };
 
 struct MemoryUse {

@@ -126,7 +126,7 @@ vk::DeviceOptions replay_device_options();
 ReplayResult replay(std::unique_ptr<Decoder> decoder, const std::string& name, const vk::Device& device,
                     const ReplayOptions& opt = {});
 
-std::string format_table(const ReplayResult& r);
-std::string format_json(const ReplayResult& r);
+std::string report_table(const ReplayResult& r);
+std::string report_json(const ReplayResult& r);
 
 }  // namespace libtrace::vma

@@ -3,7 +3,6 @@
 
 #include <cstdio>
 
-#include "core/json_util.hpp"
 #include "core/report.hpp"
 #include "libtrace/vma/sim.hpp"
 
@@ -19,7 +18,7 @@ double unused(const SimHeap& h) {
 
 }  // namespace
 
-std::string format_table(const SimResult& r) {
+std::string report_table(const SimResult& r) {
   std::string o;
   char line[512];
   auto row = [&](const char* fmt, auto... args) {
@@ -69,91 +68,49 @@ std::string format_table(const SimResult& r) {
   return o;
 }
 
-std::string format_json(const SimResult& r) {
+std::string report_json(const SimResult& r) {
   libtrace::detail::JsonReport report;
-  auto& w = report.writer();
-  w.StartObject();
-  w.Key("mode");
-  w.String("simulate");
-  w.Key("version");
-  w.String(r.version.str().c_str());
-  w.Key("calls");
-  w.Uint64(r.calls);
-  w.Key("replayed_calls");
-  w.Uint64(r.replayed_calls);
-  w.Key("allocations_created");
-  w.Uint64(r.buffers + r.images + r.memory_allocations + r.pages + r.lost_allocations);
-  w.Key("buffers");
-  w.Uint64(r.buffers);
-  w.Key("images");
-  w.Uint64(r.images);
-  w.Key("memory_allocations");
-  w.Uint64(r.memory_allocations);
-  w.Key("pages");
-  w.Uint64(r.pages);
-  w.Key("lost_allocations");
-  w.Uint64(r.lost_allocations);
-  w.Key("pools");
-  w.Uint64(r.pools);
-  w.Key("originally_failed");
-  w.Uint64(r.originally_failed);
-  w.Key("duration_s");
-  w.Double(r.duration);
-  w.Key("threads");
-  w.Uint64(r.threads);
-  w.Key("busiest_thread_percent");
-  w.Double(r.busiest_thread_percent);
-  w.Key("peak_committed_bytes");
-  w.Uint64(r.peak_committed);
-  w.Key("peak_blocks");
-  w.Uint64(r.peak_blocks);
-  w.Key("dedicated_allocations");
-  w.Uint64(r.dedicated);
-  w.Key("unresolved_memory_type");
-  w.Uint64(r.unresolved);
-  w.Key("heaps");
-  w.StartArray();
-  for (const SimHeap& h : r.heaps) {
-    w.StartObject();
-    w.Key("size");
-    w.Uint64(h.size);
-    w.Key("peak_committed_bytes");
-    w.Uint64(h.peak_committed);
-    w.Key("peak_blocks");
-    w.Uint64(h.peak_blocks);
-    w.Key("used_at_peak_bytes");
-    w.Uint64(h.used_at_peak);
-    w.Key("unused_at_peak");
-    w.Double(unused(h));
-    w.Key("unused_ranges_at_peak");
-    w.Uint64(h.unused_ranges_at_peak);
-    w.Key("largest_usable_range_at_peak_bytes");
-    w.Uint64(h.largest_usable_at_peak);
-    w.Key("fragmentation_at_peak");
-    w.Double(h.fragmentation_at_peak);
-    w.Key("committed_at_end_bytes");
-    w.Uint64(h.committed_at_end);
-    w.Key("exceeds_heap");
-    w.Bool(h.over_budget_allocations > 0);
-    w.EndObject();
-  }
-  w.EndArray();
-  w.Key("calls_per_function");
-  w.StartObject();
-  for (std::size_t f = 0; f < kFunctionCount; ++f) {
-    if (!r.calls_per_function[f]) continue;
-    const std::string n(function_name(static_cast<Function>(f)));
-    w.Key(n.c_str());
-    w.Uint64(r.calls_per_function[f]);
-  }
-  w.EndObject();
-  w.Key("warnings");
-  w.Uint64(r.warnings);
-  if (r.error) {
-    w.Key("error");
-    detail::put_text(w, r.error->what());  // what came before it was replayed
-  }
-  w.EndObject();
+  report.object([&] {
+    report.text("mode", "simulate");
+    report.text("version", r.version.str());
+    report.u64("calls", r.calls);
+    report.u64("replayed_calls", r.replayed_calls);
+    report.u64("allocations_created", r.buffers + r.images + r.memory_allocations + r.pages + r.lost_allocations);
+    report.u64("buffers", r.buffers);
+    report.u64("images", r.images);
+    report.u64("memory_allocations", r.memory_allocations);
+    report.u64("pages", r.pages);
+    report.u64("lost_allocations", r.lost_allocations);
+    report.u64("pools", r.pools);
+    report.u64("originally_failed", r.originally_failed);
+    report.f64("duration_s", r.duration);
+    report.u64("threads", r.threads);
+    report.f64("busiest_thread_percent", r.busiest_thread_percent);
+    report.u64("peak_committed_bytes", r.peak_committed);
+    report.u64("peak_blocks", r.peak_blocks);
+    report.u64("dedicated_allocations", r.dedicated);
+    report.u64("unresolved_memory_type", r.unresolved);
+    report.array("heaps", r.heaps, [&](const SimHeap& h) {
+      report.object([&] {
+        report.u64("size", h.size);
+        report.u64("peak_committed_bytes", h.peak_committed);
+        report.u64("peak_blocks", h.peak_blocks);
+        report.u64("used_at_peak_bytes", h.used_at_peak);
+        report.f64("unused_at_peak", unused(h));
+        report.u64("unused_ranges_at_peak", h.unused_ranges_at_peak);
+        report.u64("largest_usable_range_at_peak_bytes", h.largest_usable_at_peak);
+        report.f64("fragmentation_at_peak", h.fragmentation_at_peak);
+        report.u64("committed_at_end_bytes", h.committed_at_end);
+        report.boolean("exceeds_heap", h.over_budget_allocations > 0);
+      });
+    });
+    report.object("calls_per_function", [&] {
+      for (std::size_t f = 0; f < kFunctionCount; ++f)
+        if (r.calls_per_function[f]) report.u64(function_name(static_cast<Function>(f)), r.calls_per_function[f]);
+    });
+    report.u64("warnings", r.warnings);
+    if (r.error) report.text("error", r.error->what());  // what came before it was replayed
+  });
   return report.finish();
 }
 

@@ -3,8 +3,8 @@
 // wording where it has them) and more, or one JSON object.
 
 #include <cstdio>
+#include <ranges>
 
-#include "core/json_util.hpp"
 #include "core/report.hpp"
 #include "libtrace/replay/vma/replay.hpp"
 
@@ -65,7 +65,7 @@ void peaks(std::string& o, const vk::HeapUsage& h) {
 
 }  // namespace
 
-std::string format_table(const ReplayResult& r) {
+std::string report_table(const ReplayResult& r) {
   std::string o;
   char line[1024];
   auto row = [&](const char* fmt, auto... args) {
@@ -180,9 +180,8 @@ std::string format_table(const ReplayResult& r) {
   return o;
 }
 
-std::string format_json(const ReplayResult& r) {
+std::string report_json(const ReplayResult& r) {
   libtrace::detail::JsonReport report;
-  auto& w = report.writer();
   auto heap = [&](const vk::HeapUsage& h) {
     report.u64("peak_blocks", h.peak_blocks);
     report.u64("peak_allocations", h.peak_allocations);
@@ -192,167 +191,120 @@ std::string format_json(const ReplayResult& r) {
     report.u64("peak_unused_bytes", h.peak_unused);
     report.u64("unused_ranges_at_peak", h.unused_ranges_at_peak);
     report.u64("largest_usable_range_at_peak_bytes", h.largest_usable_at_peak);
-    w.Key("fragmentation_at_peak");
-    w.Double(h.fragmentation_at_peak);
+    report.f64("fragmentation_at_peak", h.fragmentation_at_peak);
   };
-  w.StartObject();
-  w.Key("mode");
-  w.String("device");
-  w.Key("device");
-  w.StartObject();
-  w.Key("name");
-  w.String(r.device_name.c_str());
-  w.Key("type");
-  w.String(r.device_type.c_str());
-  w.Key("api_version");
-  w.String(vk::version_string(r.api_version).c_str());
-  w.Key("driver");
-  w.String(r.driver.c_str());
-  report.u64("vendor_id", r.vendor_id);
-  report.u64("device_id", r.device_id);
-  w.EndObject();
-  w.Key("version");
-  w.String(r.version.str().c_str());
-  report.u64("calls", r.calls);
-  report.u64("replayed_calls", r.replayed_calls);
-  w.Key("playback_s");
-  w.Double(r.playback_seconds);
-  std::uint64_t count = 0, bytes = 0;
-  for (const auto& [c, b] : r.device_allocations) count += c, bytes += b;
-  w.Key("device_memory_allocations");
-  w.StartObject();
-  report.u64("count", count);
-  report.u64("bytes", bytes);
-  w.Key("per_type");
-  w.StartArray();
-  for (std::size_t t = 0; t < r.device_allocations.size(); ++t) {
-    w.StartObject();
-    report.u64("type", t);
-    report.u64("count", r.device_allocations[t].first);
-    report.u64("bytes", r.device_allocations[t].second);
-    w.EndObject();
-  }
-  w.EndArray();
-  w.EndObject();
-  report.u64("allocations_created", allocations_created(r));
-  report.u64("buffers", r.buffers);
-  report.u64("images", r.images);
-  report.u64("memory_allocations", r.memory_allocations);
-  report.u64("pages", r.pages);
-  report.u64("lost_allocations", r.lost_allocations);
-  report.u64("pools", r.pools);
-  w.Key("recording_time_s");
-  w.Double(r.recording_time);
-  w.Key("duration_s");
-  w.Double(r.duration);
-  report.u64("threads", r.threads);
-  w.Key("busiest_thread_percent");
-  w.Double(r.busiest_thread_percent);
-  w.Key("failed_here");
-  w.StartObject();
-  report.u64("total", failed_total(r));
-  for (std::size_t f = 1; f < vk::kFailureCount; ++f)
-    if (r.failed[f]) report.u64(std::string(vk::failure_name(static_cast<vk::Failure>(f))).c_str(), r.failed[f]);
-  w.EndObject();
-  report.u64("originally_failed", r.originally_failed);
-  report.u64("succeeded_originally_failed", r.succeeded_originally_failed);
-  report.u64("failed_also_originally", r.failed_also_originally);
-  report.u64("resource_failures", r.resource_failures);
-  report.u64("pool_failures", r.pool_failures);
-  report.u64("dedicated_allocations", r.dedicated_allocations);
-  w.Key("leaks");
-  w.StartObject();
-  report.u64("allocations", r.leaked_allocations);
-  report.u64("bytes", r.leaked_bytes);
-  report.u64("pools", r.leaked_pools);
-  report.u64("defragmentation_contexts", r.leaked_defrag_contexts);
-  w.EndObject();
-  report.u64("unknown_objects", r.unknown_objects);
-  w.Key("total");
-  w.StartObject();
-  heap(r.total);
-  w.EndObject();
-  w.Key("heaps");
-  w.StartArray();
-  for (std::size_t h = 0; h < r.heaps.size(); ++h) {
-    w.StartObject();
-    report.u64("index", h);
-    report.u64("size", r.device_heaps[h].size);
-    w.Key("flags");
-    w.String(vk::memory_heap_names(r.device_heaps[h].flags).c_str());
-    report.u64("budget", r.heaps[h].budget);
-    heap(r.heaps[h]);
-    w.EndObject();
-  }
-  w.EndArray();
-  w.Key("memory_type_mapping");
-  w.StartArray();
-  for (const TypeMapping& m : r.mappings) {
-    w.StartObject();
-    w.Key("recorded_type");
-    w.Int(m.recorded_type);
-    w.Key("recorded_flags");
-    w.String(m.recorded_type >= 0 ? vk::memory_property_names(m.recorded_flags).c_str() : "");
-    report.u64("replay_type", m.replay_type);
-    w.Key("replay_flags");
-    w.String(vk::memory_property_names(m.replay_flags).c_str());
-    report.u64("allocations", m.allocations);
-    w.Key("missing_flags");
-    w.String(m.missing_flags ? vk::memory_property_names(m.missing_flags).c_str() : "");
-    w.EndObject();
-  }
-  w.EndArray();
-  w.Key("compromises");
-  w.StartObject();
-  for (std::size_t k = 0; k < kCompromiseCount; ++k)
-    if (r.compromises[k])
-      report.u64(std::string(compromise_name(static_cast<Compromise>(k))).c_str(), r.compromises[k]);
-  w.EndObject();
-  w.Key("device_differences");
-  w.StartArray();
-  for (const auto& d : r.device_differences) w.String(d.c_str());
-  w.EndArray();
-  const auto& p = r.ops;
-  w.Key("operations");
-  w.StartObject();
-  report.u64("maps", p.maps);
-  report.u64("map_failures", p.map_failures);
-  report.u64("unmaps", p.unmaps);
-  report.u64("unmatched_unmaps", p.unmatched_unmaps);
-  report.u64("flushes", p.flushes);
-  report.u64("invalidates", p.invalidates);
-  report.u64("syncs_unmapped", p.syncs_unmapped);
-  report.u64("touches", p.touches);
-  report.u64("touches_lost", p.touches_lost);
-  report.u64("made_lost", p.made_lost);
-  report.u64("resizes", p.resizes);
-  report.u64("resize_failures", p.resize_failures);
-  report.u64("defragmentations", p.defragmentations);
-  report.u64("defrag_moves", p.defrag_moves);
-  report.u64("defrag_bytes_moved", p.defrag_bytes_moved);
-  report.u64("defrag_blocks_freed", p.defrag_blocks_freed);
-  report.u64("rebinds", p.rebinds);
-  w.EndObject();
-  w.Key("calls_per_function");
-  w.StartObject();
-  for (std::size_t f = 0; f < kFunctionCount; ++f)
-    if (r.functions[f].calls)
-      report.u64(std::string(function_name(static_cast<Function>(f))).c_str(), r.functions[f].calls);
-  w.EndObject();
-  w.Key("seconds_per_function");
-  w.StartObject();
-  for (std::size_t f = 0; f < kFunctionCount; ++f) {
-    if (!r.functions[f].calls) continue;
-    w.Key(std::string(function_name(static_cast<Function>(f))).c_str());
-    w.Double(r.functions[f].seconds);
-  }
-  w.EndObject();
-  report.u64("warnings", r.warnings);
-  if (r.error) {
-    w.Key("error");
-    detail::put_text(w, r.error->what());  // what came before it was replayed
-  }
-  w.EndObject();
+  report.object([&] {
+    report.text("mode", "device");
+    report.object("device", [&] {
+      report.text("name", r.device_name);
+      report.text("type", r.device_type);
+      report.text("api_version", vk::version_string(r.api_version));
+      report.text("driver", r.driver);
+      report.u64("vendor_id", r.vendor_id);
+      report.u64("device_id", r.device_id);
+    });
+    report.text("version", r.version.str());
+    report.u64("calls", r.calls);
+    report.u64("replayed_calls", r.replayed_calls);
+    report.f64("playback_s", r.playback_seconds);
+    report.object("device_memory_allocations", [&] {
+      std::uint64_t count = 0, bytes = 0;
+      for (const auto& [c, b] : r.device_allocations) count += c, bytes += b;
+      report.u64("count", count);
+      report.u64("bytes", bytes);
+      report.array("per_type", std::views::iota(std::size_t{0}, r.device_allocations.size()), [&](std::size_t t) {
+        report.object([&] {
+          report.u64("type", t);
+          report.u64("count", r.device_allocations[t].first);
+          report.u64("bytes", r.device_allocations[t].second);
+        });
+      });
+    });
+    report.u64("allocations_created", allocations_created(r));
+    report.u64("buffers", r.buffers);
+    report.u64("images", r.images);
+    report.u64("memory_allocations", r.memory_allocations);
+    report.u64("pages", r.pages);
+    report.u64("lost_allocations", r.lost_allocations);
+    report.u64("pools", r.pools);
+    report.f64("recording_time_s", r.recording_time);
+    report.f64("duration_s", r.duration);
+    report.u64("threads", r.threads);
+    report.f64("busiest_thread_percent", r.busiest_thread_percent);
+    report.object("failed_here", [&] {
+      report.u64("total", failed_total(r));
+      for (std::size_t f = 1; f < vk::kFailureCount; ++f)
+        if (r.failed[f]) report.u64(vk::failure_name(static_cast<vk::Failure>(f)), r.failed[f]);
+    });
+    report.u64("originally_failed", r.originally_failed);
+    report.u64("succeeded_originally_failed", r.succeeded_originally_failed);
+    report.u64("failed_also_originally", r.failed_also_originally);
+    report.u64("resource_failures", r.resource_failures);
+    report.u64("pool_failures", r.pool_failures);
+    report.u64("dedicated_allocations", r.dedicated_allocations);
+    report.object("leaks", [&] {
+      report.u64("allocations", r.leaked_allocations);
+      report.u64("bytes", r.leaked_bytes);
+      report.u64("pools", r.leaked_pools);
+      report.u64("defragmentation_contexts", r.leaked_defrag_contexts);
+    });
+    report.u64("unknown_objects", r.unknown_objects);
+    report.object("total", [&] { heap(r.total); });
+    report.array("heaps", std::views::iota(std::size_t{0}, r.heaps.size()), [&](std::size_t h) {
+      report.object([&] {
+        report.u64("index", h);
+        report.u64("size", r.device_heaps[h].size);
+        report.text("flags", vk::memory_heap_names(r.device_heaps[h].flags));
+        report.u64("budget", r.heaps[h].budget);
+        heap(r.heaps[h]);
+      });
+    });
+    report.array("memory_type_mapping", r.mappings, [&](const TypeMapping& m) {
+      report.object([&] {
+        report.i64("recorded_type", m.recorded_type);
+        report.text("recorded_flags", m.recorded_type >= 0 ? vk::memory_property_names(m.recorded_flags) : "");
+        report.u64("replay_type", m.replay_type);
+        report.text("replay_flags", vk::memory_property_names(m.replay_flags));
+        report.u64("allocations", m.allocations);
+        report.text("missing_flags", m.missing_flags ? vk::memory_property_names(m.missing_flags) : "");
+      });
+    });
+    report.object("compromises", [&] {
+      for (std::size_t k = 0; k < kCompromiseCount; ++k)
+        if (r.compromises[k]) report.u64(compromise_name(static_cast<Compromise>(k)), r.compromises[k]);
+    });
+    report.array("device_differences", r.device_differences, [&](const std::string& d) { report.text(d); });
+    const auto& p = r.ops;
+    report.object("operations", [&] {
+      report.u64("maps", p.maps);
+      report.u64("map_failures", p.map_failures);
+      report.u64("unmaps", p.unmaps);
+      report.u64("unmatched_unmaps", p.unmatched_unmaps);
+      report.u64("flushes", p.flushes);
+      report.u64("invalidates", p.invalidates);
+      report.u64("syncs_unmapped", p.syncs_unmapped);
+      report.u64("touches", p.touches);
+      report.u64("touches_lost", p.touches_lost);
+      report.u64("made_lost", p.made_lost);
+      report.u64("resizes", p.resizes);
+      report.u64("resize_failures", p.resize_failures);
+      report.u64("defragmentations", p.defragmentations);
+      report.u64("defrag_moves", p.defrag_moves);
+      report.u64("defrag_bytes_moved", p.defrag_bytes_moved);
+      report.u64("defrag_blocks_freed", p.defrag_blocks_freed);
+      report.u64("rebinds", p.rebinds);
+    });
+    report.object("calls_per_function", [&] {
+      for (std::size_t f = 0; f < kFunctionCount; ++f)
+        if (r.functions[f].calls) report.u64(function_name(static_cast<Function>(f)), r.functions[f].calls);
+    });
+    report.object("seconds_per_function", [&] {
+      for (std::size_t f = 0; f < kFunctionCount; ++f)
+        if (r.functions[f].calls) report.f64(function_name(static_cast<Function>(f)), r.functions[f].seconds);
+    });
+    report.u64("warnings", r.warnings);
+    if (r.error) report.text("error", r.error->what());  // what came before it was replayed
+  });
   return report.finish();
 }
 

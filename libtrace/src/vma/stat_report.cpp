@@ -3,10 +3,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <ranges>
 #include <utility>
 #include <vector>
 
-#include "core/json_util.hpp"
 #include "core/report.hpp"
 #include "core/text_util.hpp"
 #include "libtrace/vma/stat.hpp"
@@ -41,7 +41,7 @@ std::string device_name(const Stats& s) {
 
 }  // namespace
 
-std::string format_table(const Stats& s) {
+std::string report_table(const Stats& s) {
   libtrace::detail::TableReport table(22);
   std::string& o = table.text();
   char line[512];
@@ -148,164 +148,94 @@ std::string format_table(const Stats& s) {
   return o;
 }
 
-std::string format_json(const Stats& s) {
+std::string report_json(const Stats& s) {
   libtrace::detail::JsonReport report;
-  auto& w = report.writer();
   // As recordings spell them (MSVC's %p).
-  auto pointer = [&](std::uint64_t v) {
+  auto pointer = [](std::uint64_t v) {
     char text[24];
     std::snprintf(text, sizeof text, "%016llX", static_cast<unsigned long long>(v));
-    w.String(text);
+    return std::string(text);
   };
   const Config& c = s.header.config;
-  w.StartObject();
-  w.Key("format");
-  w.String("vma-csv");
-  w.Key("file");
-  report.text(s.file);
-  w.Key("container");
-  report.text(std::string(container_name(s.container)));
-  w.Key("version");
-  report.text(s.header.version.str());
-  w.Key("device");
-  w.StartObject();
-  for (const auto& [k, v] : c.physical_device) {
-    report.text(k);
-    report.text(v);
-  }
-  w.EndObject();
-  w.Key("heaps");
-  w.StartArray();
-  for (std::size_t i = 0; i < c.heaps.size(); ++i) {
-    w.StartObject();
-    w.Key("size");
-    w.Uint64(c.heaps[i].size);
-    w.Key("flags");
-    w.Uint(c.heaps[i].flags);
-    w.Key("peak_live_bytes");
-    w.Uint64(i < s.peak_bytes_per_heap.size() ? s.peak_bytes_per_heap[i] : 0);
-    w.EndObject();
-  }
-  w.EndArray();
-  w.Key("memory_types");
-  w.StartArray();
-  for (std::size_t i = 0; i < c.types.size(); ++i) {
-    w.StartObject();
-    w.Key("heap");
-    w.Uint(c.types[i].heap);
-    w.Key("property_flags");
-    w.Uint(c.types[i].property_flags);
-    w.Key("peak_live_bytes");
-    w.Uint64(i < s.peak_bytes_per_type.size() ? s.peak_bytes_per_type[i] : 0);
-    w.EndObject();
-  }
-  w.EndArray();
-  w.Key("calls");
-  w.Uint64(s.calls);
-  w.Key("calls_per_function");
-  w.StartObject();
-  for (std::size_t f = 0; f < kFunctionCount; ++f) {
-    if (!s.calls_per_function[f]) continue;
-    report.text(std::string(function_name(static_cast<Function>(f))));
-    w.Uint64(s.calls_per_function[f]);
-  }
-  w.EndObject();
-  w.Key("threads");
-  w.StartObject();
-  libtrace::detail::put_thread_calls(w, s.calls_per_thread);
-  w.Key("busiest_percent");
-  w.Double(busiest_percent(s));
-  w.EndObject();
-  w.Key("frames");
-  w.Uint64(s.frames);
-  w.Key("duration_s");
-  w.Double(s.last_time - s.first_time);
-  w.Key("time_steps_back");
-  w.Uint64(s.time_steps_back);
-  w.Key("allocations_created");
-  w.Uint64(s.allocations_created);
-  w.Key("failed_creations");
-  w.Uint64(s.failed_creations);
-  w.Key("peak_live_allocations");
-  w.Uint64(s.peak_live_allocations);
-  w.Key("peak_live_allocations_line");
-  w.Uint64(s.peak_live_allocations_line);
-  w.Key("live_at_end");
-  w.Uint64(s.live_at_end);
-  w.Key("peak_live_bytes");
-  w.Uint64(s.peak_live_bytes);
-  w.Key("live_bytes_at_end");
-  w.Uint64(s.live_bytes_at_end);
-  w.Key("image_sizes_estimated");
-  w.Uint64(s.image_bytes_estimated);
-  w.Key("unresolved_memory_type_allocations");
-  w.Uint64(s.unresolved_type_allocations);
-  w.Key("size_histogram_log2");
-  w.StartArray();
-  for (auto v : s.size_histogram) w.Uint64(v);
-  w.EndArray();
-  w.Key("lifetime_histogram");
-  w.StartObject();
-  for (std::size_t k = 0; k < s.lifetime_histogram.size(); ++k) {
-    w.Key(kLifetimeLabels[k]);
-    w.Uint64(s.lifetime_histogram[k]);
-  }
-  w.EndObject();
-  w.Key("leaks");
-  w.StartArray();
-  for (const Leak& l : s.leaks) {
-    w.StartObject();
-    w.Key("pointer");
-    pointer(l.pointer);
-    w.Key("line");
-    w.Uint64(l.line);
-    w.Key("function");
-    report.text(std::string(function_name(l.function)));
-    w.Key("bytes");
-    w.Uint64(l.bytes);
-    w.Key("user_data");
-    report.text(l.user_data);
-    w.EndObject();
-  }
-  w.EndArray();
-  w.Key("pools");
-  w.StartArray();
-  for (const Pool& p : s.pools) {
-    w.StartObject();
-    w.Key("pointer");
-    pointer(p.pointer);
-    w.Key("line");
-    w.Uint64(p.line);
-    w.Key("memory_type");
-    w.Uint(p.memory_type);
-    w.Key("block_size");
-    w.Uint64(p.block_size);
-    w.Key("min_blocks");
-    w.Uint64(p.min_blocks);
-    w.Key("max_blocks");
-    w.Uint64(p.max_blocks);
-    w.Key("name");
-    report.text(p.name);
-    w.Key("allocations");
-    w.Uint64(p.allocations);
-    w.Key("destroyed");
-    w.Bool(p.destroyed);
-    w.EndObject();
-  }
-  w.EndArray();
-  w.Key("unknown_pointer_destroys");
-  w.Uint64(s.unknown_pointer_destroys);
-  w.Key("reused_live_pointers");
-  w.Uint64(s.reused_live_pointers);
-  w.Key("warnings");
-  w.Uint64(s.warnings);
-  w.Key("dropped_lines");
-  w.Uint64(s.dropped_lines);
-  if (s.error) {
-    w.Key("error");
-    report.text(s.error->what());  // the figures cover the lines before it
-  }
-  w.EndObject();
+  report.object([&] {
+    report.text("format", "vma-csv");
+    report.text("file", s.file);
+    report.text("container", container_name(s.container));
+    report.text("version", s.header.version.str());
+    report.object("device", [&] {
+      for (const auto& [k, v] : c.physical_device) {
+        report.text(k);  // a key from the file
+        report.text(v);
+      }
+    });
+    report.array("heaps", std::views::iota(std::size_t{0}, c.heaps.size()), [&](std::size_t i) {
+      report.object([&] {
+        report.u64("size", c.heaps[i].size);
+        report.u64("flags", c.heaps[i].flags);
+        report.u64("peak_live_bytes", i < s.peak_bytes_per_heap.size() ? s.peak_bytes_per_heap[i] : 0);
+      });
+    });
+    report.array("memory_types", std::views::iota(std::size_t{0}, c.types.size()), [&](std::size_t i) {
+      report.object([&] {
+        report.u64("heap", c.types[i].heap);
+        report.u64("property_flags", c.types[i].property_flags);
+        report.u64("peak_live_bytes", i < s.peak_bytes_per_type.size() ? s.peak_bytes_per_type[i] : 0);
+      });
+    });
+    report.u64("calls", s.calls);
+    report.object("calls_per_function", [&] {
+      for (std::size_t f = 0; f < kFunctionCount; ++f)
+        if (s.calls_per_function[f]) report.u64(function_name(static_cast<Function>(f)), s.calls_per_function[f]);
+    });
+    report.object("threads", [&] {
+      libtrace::detail::put_thread_calls(report, s.calls_per_thread);
+      report.f64("busiest_percent", busiest_percent(s));
+    });
+    report.u64("frames", s.frames);
+    report.f64("duration_s", s.last_time - s.first_time);
+    report.u64("time_steps_back", s.time_steps_back);
+    report.u64("allocations_created", s.allocations_created);
+    report.u64("failed_creations", s.failed_creations);
+    report.u64("peak_live_allocations", s.peak_live_allocations);
+    report.u64("peak_live_allocations_line", s.peak_live_allocations_line);
+    report.u64("live_at_end", s.live_at_end);
+    report.u64("peak_live_bytes", s.peak_live_bytes);
+    report.u64("live_bytes_at_end", s.live_bytes_at_end);
+    report.u64("image_sizes_estimated", s.image_bytes_estimated);
+    report.u64("unresolved_memory_type_allocations", s.unresolved_type_allocations);
+    report.array("size_histogram_log2", s.size_histogram, [&](std::uint64_t v) { report.u64(v); });
+    report.object("lifetime_histogram", [&] {
+      for (std::size_t k = 0; k < s.lifetime_histogram.size(); ++k)
+        report.u64(kLifetimeLabels[k], s.lifetime_histogram[k]);
+    });
+    report.array("leaks", s.leaks, [&](const Leak& l) {
+      report.object([&] {
+        report.text("pointer", pointer(l.pointer));
+        report.u64("line", l.line);
+        report.text("function", function_name(l.function));
+        report.u64("bytes", l.bytes);
+        report.text("user_data", l.user_data);
+      });
+    });
+    report.array("pools", s.pools, [&](const Pool& p) {
+      report.object([&] {
+        report.text("pointer", pointer(p.pointer));
+        report.u64("line", p.line);
+        report.u64("memory_type", p.memory_type);
+        report.u64("block_size", p.block_size);
+        report.u64("min_blocks", p.min_blocks);
+        report.u64("max_blocks", p.max_blocks);
+        report.text("name", p.name);
+        report.u64("allocations", p.allocations);
+        report.boolean("destroyed", p.destroyed);
+      });
+    });
+    report.u64("unknown_pointer_destroys", s.unknown_pointer_destroys);
+    report.u64("reused_live_pointers", s.reused_live_pointers);
+    report.u64("warnings", s.warnings);
+    report.u64("dropped_lines", s.dropped_lines);
+    if (s.error) report.text("error", s.error->what());  // the figures cover the lines before it
+  });
   return report.finish();
 }
 

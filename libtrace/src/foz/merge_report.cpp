@@ -3,7 +3,6 @@
 
 #include <cstdio>
 
-#include "core/json_util.hpp"
 #include "core/report.hpp"
 #include "libtrace/foz/merge.hpp"
 
@@ -58,59 +57,50 @@ std::string table(const MergeReport& r) {
 
 std::string json(const MergeReport& r) {
   libtrace::detail::JsonReport report;
-  auto& w = report.writer();
-  auto per_tag = [&](const char* k, const std::array<std::uint64_t, kTagCount>& a) {
-    w.Key(k);
-    w.StartObject();
-    for (std::size_t t = 0; t < kTagCount; ++t) report.u64(std::string(tag_name(static_cast<Tag>(t))).c_str(), a[t]);
-    w.EndObject();
+  auto per_tag = [&](const char* key, const std::array<std::uint64_t, kTagCount>& a) {
+    report.object(key, [&] {
+      for (std::size_t t = 0; t < kTagCount; ++t) report.u64(tag_name(static_cast<Tag>(t)), a[t]);
+    });
   };
-  w.StartObject();
-  report.text("output", r.output);
-  report.u64("entries_written", r.entries_written);
-  report.u64("bytes_written", r.bytes_written);
-  report.u64("existing_entries", r.existing_entries);
-  report.u64("truncated_bytes", r.truncated_bytes);
-  per_tag("written_per_tag", r.written_per_tag);
-  per_tag("pruned_per_tag", r.pruned_per_tag);
-  report.u64("identical_duplicates", r.identical_duplicates);
-  report.u64("reencoded_duplicates", r.reencoded_duplicates);
-  w.Key("inputs");
-  w.StartArray();
-  for (const MergeInput& in : r.inputs) {
-    w.StartObject();
-    report.text("file", in.file);
-    report.u64("version", in.version);
-    report.u64("entries", in.entries);
-    report.u64("written", in.written);
-    report.u64("duplicates", in.duplicates);
-    report.u64("bad_entries_dropped", in.bad);
-    report.u64("unknown_tag_entries", in.unknown_tags);
-    w.Key("torn_tail");
-    w.Bool(in.torn);
-    w.EndObject();
-  }
-  w.EndArray();
-  w.Key("conflicts");
-  w.StartArray();
-  for (const MergeConflict& c : r.conflicts) {
-    w.StartObject();
-    report.text("tag", std::string(tag_name(c.tag)));
-    report.text("hash", hash_hex(c.hash));
-    report.text("kept_file", c.kept_file);
-    report.u64("kept_offset", c.kept_offset);
-    report.text("other_file", c.other_file);
-    report.u64("other_offset", c.other_offset);
-    report.text("detail", c.detail);
-    w.EndObject();
-  }
-  w.EndArray();
-  w.EndObject();
+  report.object([&] {
+    report.text("output", r.output);
+    report.u64("entries_written", r.entries_written);
+    report.u64("bytes_written", r.bytes_written);
+    report.u64("existing_entries", r.existing_entries);
+    report.u64("truncated_bytes", r.truncated_bytes);
+    per_tag("written_per_tag", r.written_per_tag);
+    per_tag("pruned_per_tag", r.pruned_per_tag);
+    report.u64("identical_duplicates", r.identical_duplicates);
+    report.u64("reencoded_duplicates", r.reencoded_duplicates);
+    report.array("inputs", r.inputs, [&](const MergeInput& in) {
+      report.object([&] {
+        report.text("file", in.file);
+        report.u64("version", in.version);
+        report.u64("entries", in.entries);
+        report.u64("written", in.written);
+        report.u64("duplicates", in.duplicates);
+        report.u64("bad_entries_dropped", in.bad);
+        report.u64("unknown_tag_entries", in.unknown_tags);
+        report.boolean("torn_tail", in.torn);
+      });
+    });
+    report.array("conflicts", r.conflicts, [&](const MergeConflict& c) {
+      report.object([&] {
+        report.text("tag", tag_name(c.tag));
+        report.text("hash", hash_hex(c.hash));
+        report.text("kept_file", c.kept_file);
+        report.u64("kept_offset", c.kept_offset);
+        report.text("other_file", c.other_file);
+        report.u64("other_offset", c.other_offset);
+        report.text("detail", c.detail);
+      });
+    });
+  });
   return report.finish();
 }
 
 }  // namespace
 
-std::string format_merge_report(const MergeReport& r, bool as_json) { return as_json ? json(r) : table(r); }
+std::string report_merge(const MergeReport& r, bool as_json) { return as_json ? json(r) : table(r); }
 
 }  // namespace libtrace::foz

@@ -35,7 +35,7 @@ std::string escape(const std::string& s) {
 
 }  // namespace
 
-std::string format_table(const Profile& p, const Summary& s) {
+std::string report_table(const Profile& p, const Summary& s) {
   detail::TableReport t(18);
   std::size_t unclosed = 0, unprofiled = 0;
   std::vector<int> pids;
@@ -84,88 +84,67 @@ std::string format_table(const Profile& p, const Summary& s) {
   return o;
 }
 
-std::string format_json(const Profile& p, const Summary& s) {
+std::string report_json(const Profile& p, const Summary& s) {
   detail::JsonReport j;
-  auto& w = j.writer();
-  const auto f = [&](const char* k, double v) {
-    w.Key(k);
-    w.Double(v);
-  };
-  w.StartObject();
-  j.u64("status", static_cast<std::uint64_t>(p.status));
-  j.u64("signal", static_cast<std::uint64_t>(p.signal));
-  j.u64("frames", p.frames);
-  f("wall_seconds", p.wall_seconds);
-  w.Key("layer_cpu_ns");
-  w.Int64(p.layer_cpu_ns);
-  f("overhead_percent", s.overhead_percent);
-  w.Key("gpu_ns_per_frame");
-  w.StartObject();
-  f("min", s.min_ns);
-  f("median", s.median_ns);
-  f("p95", s.p95_ns);
-  f("max", s.max_ns);
-  w.EndObject();
-  w.Key("counters");
-  w.StartObject();
-  for (std::size_t i = 0; i < p.counter_names.size(); ++i) j.u64(p.counter_names[i].c_str(), s.counter_totals[i]);
-  w.EndObject();
-  j.u64("torn_rows", p.torn_rows);
-  // Every device of every process of the command, in the order they were
-  // made; "device" in the samples is an index in this list.
-  w.Key("devices");
-  w.StartArray();
-  for (const ProfiledDevice& d : p.devices) {
-    w.StartObject();
-    j.u64("pid", static_cast<std::uint64_t>(d.pid));
-    j.u64("index_in_process", d.index);
-    w.Key("profiled");
-    w.Bool(d.profiled);
-    if (!d.profiled) j.text("why_not", d.why_not);
-    j.u64("frames", d.frames);
-    j.u64("samples", d.samples);
-    w.Key("layer_cpu_ns");
-    w.Int64(d.layer_cpu_ns);
-    w.EndObject();
-  }
-  w.EndArray();
-  w.Key("costliest");
-  w.StartArray();
-  for (const ScopeCost& c : s.costliest) {
-    w.StartObject();
-    j.u64("device", c.device);
-    j.u64("command_buffer", c.command_buffer);
-    j.text("scope", c.scope);
-    j.u64("samples", c.samples);
-    f("total_ns", c.total_ns);
-    f("mean_ns", c.mean_ns);
-    w.EndObject();
-  }
-  w.EndArray();
-  w.Key("samples");
-  w.StartArray();
-  for (const Row& r : p.rows) {
-    w.StartObject();
-    j.u64("device", r.device);
-    j.u64("frame", r.frame);
-    j.u64("command_buffer", r.command_buffer);
-    j.text("scope", r.scope);
-    f("gpu_ns", r.gpu_ns);
-    if (!r.counters.empty()) {
-      w.Key("counters");
-      w.StartObject();
-      for (std::size_t i = 0; i < r.counters.size() && i < p.counter_names.size(); ++i)
-        j.u64(p.counter_names[i].c_str(), r.counters[i]);
-      w.EndObject();
-    }
-    w.EndObject();
-  }
-  w.EndArray();
-  w.EndObject();
+  j.object([&] {
+    j.u64("status", static_cast<std::uint64_t>(p.status));
+    j.u64("signal", static_cast<std::uint64_t>(p.signal));
+    j.u64("frames", p.frames);
+    j.f64("wall_seconds", p.wall_seconds);
+    j.i64("layer_cpu_ns", p.layer_cpu_ns);
+    j.f64("overhead_percent", s.overhead_percent);
+    j.object("gpu_ns_per_frame", [&] {
+      j.f64("min", s.min_ns);
+      j.f64("median", s.median_ns);
+      j.f64("p95", s.p95_ns);
+      j.f64("max", s.max_ns);
+    });
+    j.object("counters", [&] {
+      for (std::size_t i = 0; i < p.counter_names.size(); ++i) j.u64(p.counter_names[i], s.counter_totals[i]);
+    });
+    j.u64("torn_rows", p.torn_rows);
+    // Every device of every process of the command, in the order they were
+    // made; "device" in the samples is an index in this list.
+    j.array("devices", p.devices, [&](const ProfiledDevice& d) {
+      j.object([&] {
+        j.u64("pid", static_cast<std::uint64_t>(d.pid));
+        j.u64("index_in_process", d.index);
+        j.boolean("profiled", d.profiled);
+        if (!d.profiled) j.text("why_not", d.why_not);
+        j.u64("frames", d.frames);
+        j.u64("samples", d.samples);
+        j.i64("layer_cpu_ns", d.layer_cpu_ns);
+      });
+    });
+    j.array("costliest", s.costliest, [&](const ScopeCost& c) {
+      j.object([&] {
+        j.u64("device", c.device);
+        j.u64("command_buffer", c.command_buffer);
+        j.text("scope", c.scope);
+        j.u64("samples", c.samples);
+        j.f64("total_ns", c.total_ns);
+        j.f64("mean_ns", c.mean_ns);
+      });
+    });
+    j.array("samples", p.rows, [&](const Row& r) {
+      j.object([&] {
+        j.u64("device", r.device);
+        j.u64("frame", r.frame);
+        j.u64("command_buffer", r.command_buffer);
+        j.text("scope", r.scope);
+        j.f64("gpu_ns", r.gpu_ns);
+        if (!r.counters.empty())
+          j.object("counters", [&] {
+            for (std::size_t i = 0; i < r.counters.size() && i < p.counter_names.size(); ++i)
+              j.u64(p.counter_names[i], r.counters[i]);
+          });
+      });
+    });
+  });
   return j.finish();
 }
 
-std::string format_csv(const Profile& p) {
+std::string report_csv(const Profile& p) {
   std::string o = "device,frame,command_buffer,scope,gpu_ns";
   for (const std::string& n : p.counter_names) o += "," + n;
   o += '\n';
@@ -181,7 +160,7 @@ std::string format_csv(const Profile& p) {
   return o;
 }
 
-std::string format_html(const Profile& p, const Summary& s, const std::string& title) {
+std::string report_html(const Profile& p, const Summary& s, const std::string& title) {
   // The plot: GPU time per frame as a polyline, median and p95 as lines.
   const double w = 960, h = 320, left = 70, bottom = 30, top = 10;
   // A first frame that compiles everything would flatten the rest: the scale
@@ -220,7 +199,7 @@ std::string format_html(const Profile& p, const Summary& s, const std::string& t
        "td,th{padding:2px 10px;text-align:right}th{border-bottom:1px solid #999}td:first-child,th:first-child"
        "{text-align:left}</style></head><body>\n<h1>"
     << escape(title) << "</h1>\n<h2>GPU time per frame</h2>\n"
-    << svg.str() << "\n<pre>" << escape(format_table(p, s)) << "</pre>\n</body></html>\n";
+    << svg.str() << "\n<pre>" << escape(report_table(p, s)) << "</pre>\n</body></html>\n";
   return o.str();
 }
 

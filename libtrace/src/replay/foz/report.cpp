@@ -1,9 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The replay summary: a table for people, JSON for machines, and the exit
 // status that sums it up.
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
-
 #include <cstdio>
 #include <map>
 
@@ -53,37 +50,21 @@ void list_unsupported(std::string& o, const std::vector<PipelineIssue>& v) {
   }
 }
 
-template <typename W>
-void put_issues(W& w, const char* key, const std::vector<PipelineIssue>& v) {
-  w.Key(key);
-  w.StartArray();
-  for (const auto& i : v) {
-    w.StartObject();
-    w.Key("type");
-    w.String(std::string(pipeline_type_name(i.type)).c_str());
-    w.Key("hash");
-    w.String(hash_hex(i.hash).c_str());
-    w.Key("index");
-    w.Uint64(i.index);
-    w.Key("outcome");
-    w.String(std::string(outcome_name(i.outcome)).c_str());
-    if (i.signal) {
-      w.Key("signal");
-      w.String(detail::signal_name(i.signal).c_str());
-    }
-    w.Key("reason");
-    w.String(i.reason.c_str(), static_cast<rapidjson::SizeType>(i.reason.size()));
-    w.EndObject();
-  }
-  w.EndArray();
+void put_issues(libtrace::detail::JsonReport& report, const char* key, const std::vector<PipelineIssue>& v) {
+  report.array(key, v, [&](const PipelineIssue& i) {
+    report.object([&] {
+      report.text("type", pipeline_type_name(i.type));
+      report.text("hash", hash_hex(i.hash));
+      report.u64("index", i.index);
+      report.text("outcome", outcome_name(i.outcome));
+      if (i.signal) report.text("signal", detail::signal_name(i.signal));
+      report.text("reason", i.reason);
+    });
+  });
 }
 
-template <typename W>
-void put_strings(W& w, const char* key, const std::vector<std::string>& v) {
-  w.Key(key);
-  w.StartArray();
-  for (const auto& s : v) w.String(s.c_str(), static_cast<rapidjson::SizeType>(s.size()));
-  w.EndArray();
+void put_strings(libtrace::detail::JsonReport& report, const char* key, const std::vector<std::string>& v) {
+  report.array(key, v, [&](const std::string& s) { report.text(s); });
 }
 
 }  // namespace
@@ -116,7 +97,7 @@ int replay_exit_status(const ReplayResult& r) {
   return 0;
 }
 
-std::string format_table(const ReplayResult& r) {
+std::string report_table(const ReplayResult& r) {
   std::string o;
   char line[256];
   o += "device      " + r.device + (r.driver.empty() ? "" : " (" + r.driver + ")") + "\n";
@@ -175,99 +156,64 @@ std::string format_table(const ReplayResult& r) {
   return o;
 }
 
-std::string format_json(const ReplayResult& r) {
+std::string report_json(const ReplayResult& r) {
   libtrace::detail::JsonReport report;
-  auto& w = report.writer();
-  w.StartObject();
-  w.Key("device");
-  w.String(r.device.c_str());
-  w.Key("driver");
-  w.String(r.driver.c_str());
-  w.Key("vendor_id");
-  w.Uint(r.vendor_id);
-  w.Key("device_id");
-  w.Uint(r.device_id);
-  w.Key("api_version");
-  w.String(vk::version_string(r.api_version).c_str());
-  w.Key("null_device");
-  w.Bool(r.null_device);
-  put_strings(w, "inputs", r.inputs);
-  w.Key("jobs");
-  w.Uint(r.jobs);
-  w.Key("in_process");
-  w.Bool(r.in_process);
-  w.Key("shard");
-  w.StartObject();
-  w.Key("index");
-  w.Uint64(r.shard.index);
-  w.Key("count");
-  w.Uint64(r.shard.count);
-  w.Key("from");
-  if (r.shard_source.empty())
-    w.Null();
-  else
-    w.String(r.shard_source.c_str(), static_cast<rapidjson::SizeType>(r.shard_source.size()));
-  w.EndObject();
-  w.Key("loop");
-  w.Uint(r.loop);
-  for (std::size_t t = 0; t < kPipelineTypes; ++t) {
-    const TypeCounts& c = r.counts[t];
-    w.Key(std::string(pipeline_type_name(static_cast<PipelineType>(t))).c_str());
-    w.StartObject();
-    const std::pair<const char*, std::uint64_t> fields[] = {
-        {"total", c.total},
-        {"ok", c.ok},
-        {"failed", c.failed},
-        {"skipped", c.skipped},
-        {"crashed", c.crashed},
-        {"timed_out", c.timed_out},
-        {"unsupported", c.unsupported},
-        {"already_done", c.already_done},
-        {"not_run", c.not_run},
-    };
-    for (const auto& [k, v] : fields) {
-      w.Key(k);
-      w.Uint64(v);
+  report.object([&] {
+    report.text("device", r.device);
+    report.text("driver", r.driver);
+    report.u64("vendor_id", r.vendor_id);
+    report.u64("device_id", r.device_id);
+    report.text("api_version", vk::version_string(r.api_version));
+    report.boolean("null_device", r.null_device);
+    put_strings(report, "inputs", r.inputs);
+    report.u64("jobs", r.jobs);
+    report.boolean("in_process", r.in_process);
+    report.object("shard", [&] {
+      report.u64("index", r.shard.index);
+      report.u64("count", r.shard.count);
+      if (r.shard_source.empty())
+        report.null("from");
+      else
+        report.text("from", r.shard_source);
+    });
+    report.u64("loop", r.loop);
+    for (std::size_t t = 0; t < kPipelineTypes; ++t) {
+      const TypeCounts& c = r.counts[t];
+      report.object(pipeline_type_name(static_cast<PipelineType>(t)), [&] {
+        report.u64("total", c.total);
+        report.u64("ok", c.ok);
+        report.u64("failed", c.failed);
+        report.u64("skipped", c.skipped);
+        report.u64("crashed", c.crashed);
+        report.u64("timed_out", c.timed_out);
+        report.u64("unsupported", c.unsupported);
+        report.u64("already_done", c.already_done);
+        report.u64("not_run", c.not_run);
+      });
     }
-    w.EndObject();
-  }
-  w.Key("seconds");
-  w.Double(r.seconds);
-  w.Key("pipelines_per_second");
-  w.Double(r.pipelines_per_second());
-  w.Key("peak_rss_bytes");
-  w.Uint64(std::max(r.peak_rss_parent, r.peak_rss_worker));
-  w.Key("peak_rss_parent_bytes");
-  w.Uint64(r.peak_rss_parent);
-  w.Key("peak_rss_worker_bytes");
-  w.Uint64(r.peak_rss_worker);
-  w.Key("workers_started");
-  w.Uint64(r.workers_started);
-  w.Key("redone_after_crash");
-  w.Uint64(r.lost_from_cache);
-  w.Key("pipeline_cache");
-  if (r.pipeline_cache.empty()) {
-    w.Null();
-  } else {
-    w.StartObject();
-    w.Key("path");
-    w.String(r.pipeline_cache.c_str());
-    w.Key("bytes");
-    w.Uint64(r.pipeline_cache_bytes);
-    w.EndObject();
-  }
-  w.Key("caches_loaded");
-  w.Uint(r.caches_loaded);
-  put_strings(w, "missing_features", r.missing_features);
-  put_issues(w, "faulty", r.faulty);
-  put_issues(w, "failed", r.failed);
-  put_issues(w, "unsupported", r.unsupported);
-  w.Key("issues_dropped");
-  w.Uint64(r.issues_dropped);
-  put_strings(w, "warnings", r.warnings);
-  w.Key("interrupted");
-  w.Bool(r.interrupted);
-  w.EndObject();
+    report.f64("seconds", r.seconds);
+    report.f64("pipelines_per_second", r.pipelines_per_second());
+    report.u64("peak_rss_bytes", std::max(r.peak_rss_parent, r.peak_rss_worker));
+    report.u64("peak_rss_parent_bytes", r.peak_rss_parent);
+    report.u64("peak_rss_worker_bytes", r.peak_rss_worker);
+    report.u64("workers_started", r.workers_started);
+    report.u64("redone_after_crash", r.lost_from_cache);
+    if (r.pipeline_cache.empty())
+      report.null("pipeline_cache");
+    else
+      report.object("pipeline_cache", [&] {
+        report.text("path", r.pipeline_cache);
+        report.u64("bytes", r.pipeline_cache_bytes);
+      });
+    report.u64("caches_loaded", r.caches_loaded);
+    put_strings(report, "missing_features", r.missing_features);
+    put_issues(report, "faulty", r.faulty);
+    put_issues(report, "failed", r.failed);
+    put_issues(report, "unsupported", r.unsupported);
+    report.u64("issues_dropped", r.issues_dropped);
+    put_strings(report, "warnings", r.warnings);
+    report.boolean("interrupted", r.interrupted);
+  });
   return report.finish();
 }
 

@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <vector>
 
-#include "core/json_util.hpp"
 #include "core/report.hpp"
 #include "core/text_util.hpp"
 #include "libtrace/foz/stat.hpp"
@@ -28,7 +27,7 @@ std::string app_label(const AppStats& a) {
 
 }  // namespace
 
-std::string format_table(const FozStats& s) {
+std::string report_table(const FozStats& s) {
   libtrace::detail::TableReport table(22);
   std::string& o = table.text();
   char line[512];
@@ -101,94 +100,78 @@ std::string format_table(const FozStats& s) {
   return o;
 }
 
-std::string format_json(const FozStats& s) {
+std::string report_json(const FozStats& s) {
   libtrace::detail::JsonReport report;
-  auto& w = report.writer();
-  w.StartObject();
-  report.text("format", "foz");
-  report.text("file", s.file);
-  report.u64("version", s.version);
-  report.u64("file_bytes", s.file_bytes);
-  report.u64("entries", s.entries);
-  w.Key("entries_per_tag");
-  w.StartObject();
-  for (std::size_t t = 0; t < kTagCount; ++t)
-    report.u64(std::string(tag_name(static_cast<Tag>(t))).c_str(), s.per_tag[t].entries);
-  w.EndObject();
-  report.u64("duplicates", s.duplicates);
-  report.u64("unknown_tag_entries", s.unknown_tags);
-  report.u64("stored_bytes", s.stored_bytes());
-  report.u64("uncompressed_bytes", s.uncompressed_bytes());
-  w.Key("compression_ratio");
-  w.Double(ratio(s.uncompressed_bytes(), s.stored_bytes()));
-  w.Key("per_tag");
-  w.StartObject();
-  for (std::size_t t = 0; t < kTagCount; ++t) {
-    const TagStats& ts = s.per_tag[t];
-    w.Key(std::string(tag_name(static_cast<Tag>(t))).c_str());
-    w.StartObject();
-    report.u64("entries", ts.entries);
-    report.u64("stored_bytes", ts.stored_bytes);
-    report.u64("uncompressed_bytes", ts.uncompressed_bytes);
-    report.u64("zlib_entries", ts.zlib_entries);
-    report.u64("crc_entries", ts.crc_entries);
-    w.EndObject();
-  }
-  w.EndObject();
-  report.u64("spirv_bytes", s.spirv_bytes);
-  w.Key("applications");
-  w.StartArray();
-  for (const AppStats& a : s.applications) {
-    w.StartObject();
-    report.text("hash", hash_hex(a.hash));
-    if (a.has_info) {
-      report.text("name", a.name);
-      report.text("engine", a.engine);
-    }
-    report.u64("graphics_pipelines", a.graphics);
-    report.u64("compute_pipelines", a.compute);
-    report.u64("raytracing_pipelines", a.raytracing);
-    report.u64("links", a.links);
-    w.EndObject();
-  }
-  w.EndArray();
-  w.Key("dangling_references");
-  w.StartArray();
-  for (const Dangling& d : s.dangling) {
-    w.StartObject();
-    report.text("tag", std::string(tag_name(d.tag)));
-    report.text("hash", hash_hex(d.hash));
-    report.text("referenced_by_tag", std::string(tag_name(d.from_tag)));
-    report.text("referenced_by_hash", hash_hex(d.from_hash));
-    report.u64("referrers", d.referrers);
-    w.EndObject();
-  }
-  w.EndArray();
-  report.u64("dangling_links", s.dangling_links);
-  w.Key("torn_tail");
-  w.Bool(s.torn);
-  if (s.torn) {
-    report.u64("torn_offset", s.valid_end);
-    report.text("torn_reason", s.torn_reason);
-  }
-  report.u64("crc_failures", s.crc_failures);
-  auto bad_list = [&](const char* k, const std::vector<BadEntry>& list) {
-    w.Key(k);
-    w.StartArray();
-    for (const BadEntry& b : list) {
-      w.StartObject();
-      report.u64("offset", b.offset);
-      report.text("tag", std::string(tag_name(b.tag)));
-      report.text("hash", hash_hex(b.hash));
-      report.text("error", b.why);
-      w.EndObject();
-    }
-    w.EndArray();
+  auto bad_list = [&](const char* key, const std::vector<BadEntry>& list) {
+    report.array(key, list, [&](const BadEntry& b) {
+      report.object([&] {
+        report.u64("offset", b.offset);
+        report.text("tag", tag_name(b.tag));
+        report.text("hash", hash_hex(b.hash));
+        report.text("error", b.why);
+      });
+    });
   };
-  bad_list("bad_entries", s.bad_entries);
-  bad_list("json_errors", s.json_errors);
-  if (s.error) report.text("error", s.error->what());
-  w.EndObject();
+  report.object([&] {
+    report.text("format", "foz");
+    report.text("file", s.file);
+    report.u64("version", s.version);
+    report.u64("file_bytes", s.file_bytes);
+    report.u64("entries", s.entries);
+    report.object("entries_per_tag", [&] {
+      for (std::size_t t = 0; t < kTagCount; ++t) report.u64(tag_name(static_cast<Tag>(t)), s.per_tag[t].entries);
+    });
+    report.u64("duplicates", s.duplicates);
+    report.u64("unknown_tag_entries", s.unknown_tags);
+    report.u64("stored_bytes", s.stored_bytes());
+    report.u64("uncompressed_bytes", s.uncompressed_bytes());
+    report.f64("compression_ratio", ratio(s.uncompressed_bytes(), s.stored_bytes()));
+    report.object("per_tag", [&] {
+      for (std::size_t t = 0; t < kTagCount; ++t) {
+        const TagStats& ts = s.per_tag[t];
+        report.object(tag_name(static_cast<Tag>(t)), [&] {
+          report.u64("entries", ts.entries);
+          report.u64("stored_bytes", ts.stored_bytes);
+          report.u64("uncompressed_bytes", ts.uncompressed_bytes);
+          report.u64("zlib_entries", ts.zlib_entries);
+          report.u64("crc_entries", ts.crc_entries);
+        });
+      }
+    });
+    report.u64("spirv_bytes", s.spirv_bytes);
+    report.array("applications", s.applications, [&](const AppStats& a) {
+      report.object([&] {
+        report.text("hash", hash_hex(a.hash));
+        if (a.has_info) {
+          report.text("name", a.name);
+          report.text("engine", a.engine);
+        }
+        report.u64("graphics_pipelines", a.graphics);
+        report.u64("compute_pipelines", a.compute);
+        report.u64("raytracing_pipelines", a.raytracing);
+        report.u64("links", a.links);
+      });
+    });
+    report.array("dangling_references", s.dangling, [&](const Dangling& d) {
+      report.object([&] {
+        report.text("tag", tag_name(d.tag));
+        report.text("hash", hash_hex(d.hash));
+        report.text("referenced_by_tag", tag_name(d.from_tag));
+        report.text("referenced_by_hash", hash_hex(d.from_hash));
+        report.u64("referrers", d.referrers);
+      });
+    });
+    report.u64("dangling_links", s.dangling_links);
+    report.boolean("torn_tail", s.torn);
+    if (s.torn) {
+      report.u64("torn_offset", s.valid_end);
+      report.text("torn_reason", s.torn_reason);
+    }
+    report.u64("crc_failures", s.crc_failures);
+    bad_list("bad_entries", s.bad_entries);
+    bad_list("json_errors", s.json_errors);
+    if (s.error) report.text("error", s.error->what());
+  });
   return report.finish();
 }
 

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: MIT
+// What a trimmed capture keeps before its range starts: the calls that made
+// what is alive now, encoded, and nothing else. At the range's start they
+// are written first, in their order, so that a replay makes the same
+// objects; then the contents of memory and images (trim_state.cpp).
+//
+// A kept call stays while something it made or did still matters:
+//   create   the objects it returned are alive, or a kept call still names
+//            one of them (a pipeline names the shader modules and the cache
+//            it was made from, long destroyed: those are made, used and
+//            destroyed again on replay);
+//   bind     the object it bound is alive;
+//   update   it is the last write of one descriptor (set, binding, element);
+//   record   it is in its command buffer's current recording;
+//   destroy  kept only while a kept call names the object it destroyed.
+// Handle values come back after a destroy: each object made is an object of
+// its own here, whatever its value.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "capture/trace/encode.hpp"
+#include "capture/trace/stream.hpp"
+
+namespace libtrace::capture::trace {
+
+class Keeper {
+ public:
+  // A call entered: its enter event (made without a stream) and the handles
+  // it names. Returns its place in the order of kept calls.
+  std::uint64_t enter(Event& e, bool whole, const std::vector<Touched>& refs);
+  // It returned. Not `ok`: forgotten. Otherwise its leave details (after
+  // the call number; none for a whole call).
+  void leave(std::uint64_t seq, bool ok, Event* details);
+
+  // What keeps a returned call (see above).
+  void own_created(std::uint64_t seq, const std::vector<Touched>& outputs, std::uint64_t parent);
+  void own_by_object(std::uint64_t seq, std::uint64_t handle);
+  void own_by_recording(std::uint64_t seq, std::uint64_t command_buffer);
+  // Descriptor (binding, element) pairs of one set, as binding << 32 | element.
+  void own_by_slots(std::uint64_t seq, std::uint64_t set, const std::vector<std::uint64_t>& slots);
+  // A destroy: the objects go; the call is kept while a kept call names one.
+  void destroyed(std::uint64_t seq, const std::vector<std::uint64_t>& handles);
+  // No longer needed: dropped unless something above keeps it.
+  void settle(std::uint64_t seq);
+
+  // vkBeginCommandBuffer and the resets: the recording so far is over.
+  void end_recording(std::uint64_t command_buffer);
+  void end_recordings_of_children(std::uint64_t pool);
+  // vkResetDescriptorPool: its sets are gone.
+  void kill_children(std::uint64_t pool);
+
+  // Every kept call, in order, into `s`.
+  void write(Stream& s);
+  std::size_t calls() const;
+  std::size_t bytes() const;
+
+ private:
+  struct Record {
+    std::string enter, leave;
+    std::vector<DefinitionSpan> enter_defs, leave_defs;
+    std::vector<std::uint64_t> needs;  // objects named
+    std::uint32_t owners = 0;
+    bool whole = false, done = false;
+  };
+  struct Object {
+    std::uint64_t handle = 0;
+    std::uint64_t creator = 0;
+    std::vector<std::uint64_t> destroys;                     // kept destroy calls
+    std::vector<std::uint64_t> attached;                     // binds
+    std::vector<std::uint64_t> children;                     // objects that go with it
+    std::vector<std::uint64_t> recording;                    // a command buffer's
+    std::unordered_map<std::uint64_t, std::uint64_t> slots;  // a descriptor set's: slot -> writer
+    std::uint32_t users = 0;                                 // kept calls that name it
+    bool dead = false;
+  };
+
+  std::uint64_t alive_locked(std::uint64_t handle) const;
+  void release_locked(std::uint64_t seq);
+  void drop_locked(std::uint64_t seq);
+  void kill_locked(std::uint64_t id);
+  void unuse_locked(std::uint64_t id);
+  void end_recording_locked(Object& o);
+
+  mutable std::mutex mu_;
+  std::uint64_t next_seq_ = 1, next_id_ = 1;
+  std::map<std::uint64_t, Record> records_;
+  std::unordered_map<std::uint64_t, Object> objects_;       // by id
+  std::unordered_map<std::uint64_t, std::uint64_t> alive_;  // handle -> id
+  std::size_t bytes_ = 0;
+};
+
+}  // namespace libtrace::capture::trace
