@@ -100,6 +100,14 @@ for kind, top in (('src', ('libtrace', 'src')), ('public', ('libtrace', 'include
             elif target not in allowed[mod]:
                 problems.append(f'{where}: module {mod} may not include {target} ("{name}")')
 
+# 2a. A module without volk depends on none with it, directly or through
+#     another: a layer's module (gpa, capture) must not pull a Vulkan loader
+#     into the application it is loaded in.
+for mod in sorted(direct):
+    if mod not in volk_ok:
+        for d in sorted((allowed[mod] - {mod}) & volk_ok):
+            problems.append(f'libtrace/README.md: module {mod} uses no volk but depends on {d}, which does')
+
 # 2b. The library never names a tool: a tool prints "<tool>: " before every
 #     message, so a name inside would print twice ("trak-replay: trak-replay: ...").
 tool_name_re = re.compile(r'"trak-[a-z]+')
@@ -139,6 +147,16 @@ for path in files_under('layers'):
         if m.group(1) != 'vkNegotiateLoaderLayerInterfaceVersion':
             problems.append(f'{rel(path)}: a layer exports {m.group(1)} (only vkNegotiateLoaderLayerInterfaceVersion)')
 
+# 3c. A layer is built from modules without volk (layers/meson.build's table):
+#     the application it is loaded in has its own Vulkan loader.
+layer_build = open(os.path.join(root, 'layers', 'meson.build'), encoding='utf-8').read()
+layer_table = layer_build.split('layer_table = {', 1)[-1].split('\n}', 1)[0]
+for name, deps in re.findall(r"'([a-z_]+)'\s*:\s*\[([^\]]*)\]", layer_table):
+    for d in re.findall(r'\b([a-z_]+)_dep\b', deps):
+        mod = {m.replace('/', '_'): m for m in direct}.get(d)
+        if mod in volk_ok:
+            problems.append(f'layers/meson.build: layer {name} links {mod}, which uses volk')
+
 # 4. Tests reach internals through libtrace_internal_dep, never by relative paths.
 for path in files_under('tests'):
     text = open(path, encoding='utf-8', errors='replace').read()
@@ -154,8 +172,8 @@ for mod, deps in direct.items():
         continue
     text = open(build, encoding='utf-8').read()
     lib = text.split("static_library('trak-", 1)[-1].split('\n)', 1)[0]
-    found = {d.replace('_', '/', 1) if d.startswith('replay_') else d for d in dep_re.findall(lib)}
-    found &= set(direct) | {m.replace('/', '_') for m in direct}
+    by_dep_name = {m.replace('/', '_'): m for m in direct}  # replay_foz_dep, gpa_client_dep
+    found = {by_dep_name[d] for d in dep_re.findall(lib) if d in by_dep_name}
     want = set(deps)
     if found != want:
         problems.append(f'{rel(build)}: links modules {sorted(found)}, libtrace/README.md says {sorted(want)}')

@@ -9,11 +9,13 @@
 #include <memory>
 #include <sstream>
 
-#include "libtrace/gpa/info.hpp"
-#include "libtrace/gpa/profile.hpp"
+#include "libtrace/gpa/client/info.hpp"
+#include "libtrace/gpa/client/profile.hpp"
 #include "libtrace/layer/find.hpp"
 #include "libtrace/layer/run.hpp"
 #include "tool_main.hpp"
+
+namespace gpa = libtrace::gpa::client;
 
 namespace {
 
@@ -43,7 +45,7 @@ std::vector<std::string> command_of(std::vector<std::string> rest, bool dashes,
 // run before the application starts instead of leaving a counter out.
 std::string checked_counters(const std::string& list) {
   if (list == "none") return list;
-  const std::vector<std::string> known = libtrace::gpa::counter_names();
+  const std::vector<std::string> known = gpa::counter_names();
   std::vector<std::string> seen;
   std::istringstream in(list);
   for (std::string name; std::getline(in, name, ',');) {
@@ -98,7 +100,7 @@ bool same_file(const std::string& a, const std::string& b) {
 }
 
 // Why there is nothing to summarize, in one line; empty when there is.
-std::string why_no_profile(const libtrace::gpa::Profile& p, const std::string& name) {
+std::string why_no_profile(const gpa::Profile& p, const std::string& name) {
   if (!p.rows.empty()) return {};
   const auto profiled = std::count_if(p.devices.begin(), p.devices.end(), [](const auto& d) { return d.profiled; });
   if (p.devices.empty()) return libtrace::layer::why_layer_unseen("VK_LAYER_TRAK_gpa", name, "device");
@@ -166,8 +168,8 @@ application's (128 + N when signal N ended it); 127 when it cannot be found, 126
     if (*info) {
       if (parsed < argc) throw tools::UsageError("info runs no command");
       if (!dir.empty()) libtrace::layer::add_layer_folder(dir);
-      const libtrace::gpa::Info i = libtrace::gpa::query_info(device);
-      std::cout << (json ? libtrace::gpa::report_json(i) : libtrace::gpa::report_table(i));
+      const gpa::Info i = gpa::query_info(device);
+      std::cout << (json ? gpa::report_json(i) : gpa::report_table(i));
       return i.listed ? tools::kOk : tools::kFailure;
     }
     const std::vector<std::string> command = command_of(profile->remaining(), parsed < argc, after_dashes);
@@ -181,15 +183,14 @@ application's (128 + N when signal N ended it); 127 when it cannot be found, 126
       throw libtrace::Error(libtrace::Errc::io, "VkLayer_trak_gpa.json", "not found beside this build or install");
     const auto samples_file = open_output("-o", output), page = open_output("--html", html);
 
-    const libtrace::gpa::Profile p =
-        libtrace::gpa::run_profile({command, per, counters, dir, tools::warning_sink("trak-gpa")});
+    const gpa::Profile p = gpa::run_profile({command, per, counters, dir, tools::warning_sink("trak-gpa")});
     if (p.exec_errno) {
       const bool missing = p.exec_errno == ENOENT;
       std::cerr << "trak-gpa: " << command.front() << ": "
                 << (missing ? "command not found" : std::strerror(p.exec_errno)) << '\n';
       return missing ? 127 : 126;
     }
-    const libtrace::gpa::Summary s = libtrace::gpa::summarize(p);
+    const gpa::Summary s = gpa::summarize(p);
     const std::string name = command.front().substr(command.front().rfind('/') + 1);
     if (const std::string why = why_no_profile(p, name); !why.empty()) {
       std::cerr << "trak-gpa: " << why << '\n';
@@ -197,11 +198,10 @@ application's (128 + N when signal N ended it); 127 when it cannot be found, 126
       if (p.rows.empty() && per != "command-buffer")
         std::cerr << "trak-gpa: warning: no " << (per == "draw" ? "draw or dispatch" : "render pass")
                   << " was sampled: " << name << " recorded none in its primary command buffers\n";
-      std::cerr << libtrace::gpa::report_table(p, s);
+      std::cerr << gpa::report_table(p, s);
     }
-    write_output(samples_file.get(),
-                 ends_with(output, ".csv") ? libtrace::gpa::report_csv(p) : libtrace::gpa::report_json(p, s));
-    write_output(page.get(), libtrace::gpa::report_html(p, s, "trak-gpa profile: " + command.front()));
+    write_output(samples_file.get(), ends_with(output, ".csv") ? gpa::report_csv(p) : gpa::report_json(p, s));
+    write_output(page.get(), gpa::report_html(p, s, "trak-gpa profile: " + command.front()));
     return p.status;
   });
 }

@@ -15,7 +15,7 @@
 
 #include "gpa/rows_file.hpp"
 #include "libtrace/core/error.hpp"
-#include "libtrace/gpa/profile.hpp"
+#include "libtrace/gpa/client/profile.hpp"
 #include "test_util.hpp"
 
 namespace {
@@ -27,10 +27,10 @@ std::string file_of(const test::ScratchDir& dir, unsigned n) {
   return dir / (std::to_string(::getpid()) + "." + std::to_string(n) + ".csv");
 }
 
-gpa::Profile read_text(const std::string& text, std::vector<std::string>* warnings = nullptr) {
-  gpa::Profile p;
+gpa::client::Profile read_text(const std::string& text, std::vector<std::string>* warnings = nullptr) {
+  gpa::client::Profile p;
   std::istringstream in(text);
-  gpa::read_rows(in, "dev", p, [&](const std::string& where, const std::string& why) {
+  gpa::client::read_rows(in, "dev", p, [&](const std::string& where, const std::string& why) {
     if (warnings) warnings->push_back(where + ": " + why);
   });
   return p;
@@ -73,7 +73,7 @@ TEST_CASE("gpa rows file: one file per device, headed with its pid and number, r
   CHECK(text.find('\n') > head.size());  // a time follows
 
   std::vector<std::string> warnings;
-  const gpa::Profile p = read_text(text, &warnings);
+  const gpa::client::Profile p = read_text(text, &warnings);
   CHECK(warnings.empty());
   REQUIRE(p.devices.size() == 1);
   CHECK(p.devices[0].pid == ::getpid());
@@ -89,7 +89,7 @@ TEST_CASE("gpa rows file: one file per device, headed with its pid and number, r
   CHECK(p.rows[1].counters == std::vector<std::uint64_t>{36});
 
   // b wrote its header only: a device that made no sample.
-  const gpa::Profile q = read_text(test::read_file(file_of(dir, first + 1)));
+  const gpa::client::Profile q = read_text(test::read_file(file_of(dir, first + 1)));
   REQUIRE(q.devices.size() == 1);
   CHECK(q.devices[0].index == first + 1);
   CHECK(q.rows.empty());
@@ -126,12 +126,13 @@ TEST_CASE("gpa rows: malformed lines are refused naming the line") {
 TEST_CASE("gpa rows: a device sampling other counters than the first keeps its GPU times only") {
   const std::string first = "frame,command_buffer,scope,gpu_ns,vs_invocations\n1,0,command buffer,10,3\n";
   const std::string other = "frame,command_buffer,scope,gpu_ns,cs_invocations\n1,0,command buffer,20,4\n";
-  gpa::Profile p;
+  gpa::client::Profile p;
   std::vector<std::string> warnings;
   for (const std::string* text : {&first, &other}) {
     std::istringstream in(*text);
-    gpa::read_rows(in, "dev " + std::to_string(p.devices.size()), p,
-                   [&](const std::string& where, const std::string& why) { warnings.push_back(where + ": " + why); });
+    gpa::client::read_rows(
+        in, "dev " + std::to_string(p.devices.size()), p,
+        [&](const std::string& where, const std::string& why) { warnings.push_back(where + ": " + why); });
   }
   REQUIRE(warnings.size() == 1);
   CHECK(warnings[0] == "dev 1: sampled other counters than the first device: its samples keep their GPU times only");
@@ -149,9 +150,9 @@ TEST_CASE("gpa summary: per-frame GPU time by nearest rank, scopes by total, ove
   for (int f = 1; f <= 20; ++f) text += std::to_string(f) + ",0,command buffer," + std::to_string(100 * f) + ",2\n";
   text += "20,1,render pass 0,5000,1\n";
   text += "# cpu_ns=3000000 frames=20\n";
-  gpa::Profile p = read_text(text);
+  gpa::client::Profile p = read_text(text);
   p.wall_seconds = 0.5;
-  const gpa::Summary s = gpa::summarize(p);
+  const gpa::client::Summary s = gpa::client::summarize(p);
   CHECK(s.frames == 20);
   CHECK(s.min_ns == 100);
   CHECK(s.max_ns == 7000);     // 2000 + 5000

@@ -9,7 +9,7 @@
 
 #include "libtrace/gpa/vk_amd_gpa_interface.h"
 
-namespace libtrace::gpa {
+namespace libtrace::gpa::client {
 
 struct CounterInfo {
   std::uint32_t event = 0;
@@ -47,4 +47,4 @@ Info query_info(const std::string& device);
 std::string report_table(const Info& info);
 std::string report_json(const Info& info);
 
-}  // namespace libtrace::gpa
+}  // namespace libtrace::gpa::client

@@ -12,7 +12,7 @@
 
 #include "libtrace/core/error.hpp"
 
-namespace libtrace::gpa {
+namespace libtrace::gpa::client {
 
 // The counters the layer samples: the device's pipeline statistics, by the
 // short names `--counters` takes, in event order.
@@ -92,4 +92,4 @@ std::string report_csv(const Profile& p);
 // A self-contained page: the GPU time per frame as a plot, then the tables.
 std::string report_html(const Profile& p, const Summary& s, const std::string& title);
 
-}  // namespace libtrace::gpa
+}  // namespace libtrace::gpa::client

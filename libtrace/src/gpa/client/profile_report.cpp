@@ -6,9 +6,9 @@
 #include <tuple>
 
 #include "core/report.hpp"
-#include "libtrace/gpa/profile.hpp"
+#include "libtrace/gpa/client/profile.hpp"
 
-namespace libtrace::gpa {
+namespace libtrace::gpa::client {
 
 namespace {
 
@@ -203,4 +203,4 @@ std::string report_html(const Profile& p, const Summary& s, const std::string& t
   return o.str();
 }
 
-}  // namespace libtrace::gpa
+}  // namespace libtrace::gpa::client

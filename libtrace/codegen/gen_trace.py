@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Emit the trace layer's entry points from the Vulkan registry.
 
-usage: gen_trace.py GEN_REGISTRY_PY VK_XML OUT_CPP
+usage: gen_trace.py VK_XML OUT_CPP
 
 One function per command a plain `#include <vulkan/vulkan_core.h>` declares
 (aliases included: a driver may hand out only the name its extension brings),
@@ -19,53 +19,41 @@ four that create and destroy instances and devices, the next step down is the
 layer's bookkeeping (down_<name>), not the dispatch table.
 """
 
-import importlib.util
 import sys
 
-NOTE = '// Generated from vk.xml by libtrace/src/capture/gen_trace.py: do not edit.\n'
-INSTANCE_HANDLES = {'VkInstance', 'VkPhysicalDevice'}
-DEVICE_HANDLES = {'VkDevice', 'VkQueue', 'VkCommandBuffer'}
+import vkxml
+
+NOTE = '// Generated from vk.xml by libtrace/codegen/gen_trace.py: do not edit.\n'
 NOT_WRAPPED = {'vkGetInstanceProcAddr', 'vkGetDeviceProcAddr', 'vkEnumerateInstanceVersion',
                'vkEnumerateInstanceExtensionProperties', 'vkEnumerateInstanceLayerProperties',
                'vkEnumerateDeviceLayerProperties'}
 DOWN_CUSTOM = {'vkCreateInstance', 'vkDestroyInstance', 'vkCreateDevice', 'vkDestroyDevice'}
 
 
-def load(path):
-    spec = importlib.util.spec_from_file_location('gen_registry', path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
 def main(argv):
-    if len(argv) != 4:
-        sys.exit('usage: gen_trace.py GEN_REGISTRY_PY VK_XML OUT_CPP')
-    gen = load(argv[1])
-    reg = gen.Registry(argv[2])
-    reg.select()
+    if len(argv) != 3:
+        sys.exit('usage: gen_trace.py VK_XML OUT_CPP')
+    reg = vkxml.load(argv[1])
     out = [NOTE, '#include "capture/trace/call.hpp"\n\n', 'namespace libtrace::capture::trace {\n\n']
     out.append('namespace {\n\n')
     table = []
     for name in sorted(reg.kept_cmds):
         if name in NOT_WRAPPED:
             continue
-        cmd = reg.commands[name]
-        while cmd.get('alias'):
-            cmd = reg.commands[cmd.get('alias')]
-        params = [p for p in cmd.findall('param') if gen.api_ok(p)]
+        cmd = vkxml.command(reg, name)
+        params = vkxml.params(cmd)
         ret = cmd.find('proto/type').text
         first = params[0].find('type').text if params else None
         if name in DOWN_CUSTOM:
             level, down = ('Level::global' if name == 'vkCreateInstance' else
-                           'Level::instance' if first in INSTANCE_HANDLES else 'Level::device'), f'down_{name}'
-        elif first in INSTANCE_HANDLES:
+                           'Level::instance' if first in vkxml.INSTANCE_HANDLES else 'Level::device'), f'down_{name}'
+        elif first in vkxml.INSTANCE_HANDLES:
             level, down = 'Level::instance', f'c.instance_table().{name[2:]}'
-        elif first in DEVICE_HANDLES:
+        elif first in vkxml.DEVICE_HANDLES:
             level, down = 'Level::device', f'c.device_table().{name[2:]}'
         else:
             continue
-        decl = ', '.join(''.join(p.itertext()).strip() for p in params)
+        decl = ', '.join(vkxml.declaration(p) for p in params)
         names = [p.find('name').text for p in params]
         args = ', '.join(names)
         ptrs = ', '.join(f'const_cast<void*>(static_cast<const void*>(&{n}))' for n in names)
@@ -88,8 +76,7 @@ def main(argv):
     out.append('};\n')
     out.append(f'const std::size_t kEntryPointCount = {len(table)};\n\n')
     out.append('}  // namespace libtrace::capture::trace\n')
-    with open(argv[3], 'w', encoding='utf-8') as f:
-        f.write(''.join(out))
+    vkxml.write(argv[2], ''.join(out))
 
 
 if __name__ == '__main__':

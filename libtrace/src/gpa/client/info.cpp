@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "libtrace/gpa/info.hpp"
+#include "libtrace/gpa/client/info.hpp"
 
 #include <cstring>
 #include <sstream>
@@ -9,7 +9,7 @@
 #include "libtrace/gpa/layer.hpp"
 #include "libtrace/vk/device.hpp"
 
-namespace libtrace::gpa {
+namespace libtrace::gpa::client {
 
 namespace {
 
@@ -207,4 +207,4 @@ std::string report_json(const Info& i) {
   return j.finish();
 }
 
-}  // namespace libtrace::gpa
+}  // namespace libtrace::gpa::client

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "libtrace/gpa/profile.hpp"
+#include "libtrace/gpa/client/profile.hpp"
 
 namespace {
 
@@ -21,9 +21,9 @@ struct Warnings {
   }
 };
 
-void read(const std::string& text, gpa::Profile& p, Warnings& w) {
+void read(const std::string& text, gpa::client::Profile& p, Warnings& w) {
   std::istringstream in(text);
-  gpa::read_rows(in, "pid 7 device 0", p, w.sink());
+  gpa::client::read_rows(in, "pid 7 device 0", p, w.sink());
 }
 
 const char* const kWhole =
@@ -35,7 +35,7 @@ const char* const kWhole =
 }  // namespace
 
 TEST_CASE("gpa: a closed profile: frames, samples and the layer's CPU time") {
-  gpa::Profile p;
+  gpa::client::Profile p;
   Warnings w;
   read(std::string(kWhole) + "# cpu_ns=5000 frames=2\n", p, w);
   CHECK(w.lines.empty());
@@ -50,7 +50,7 @@ TEST_CASE("gpa: a closed profile: frames, samples and the layer's CPU time") {
 }
 
 TEST_CASE("gpa: a row torn by the end of its process is dropped with a warning, the rest kept") {
-  gpa::Profile p;
+  gpa::client::Profile p;
   Warnings w;
   read(std::string(kWhole) + "3,0,comm", p, w);
   CHECK(p.rows.size() == 2);
@@ -62,14 +62,14 @@ TEST_CASE("gpa: a row torn by the end of its process is dropped with a warning, 
 }
 
 TEST_CASE("gpa: a malformed row that is not the last is an error naming its line") {
-  gpa::Profile p;
+  gpa::client::Profile p;
   Warnings w;
   CHECK_THROWS_WITH_AS(read(std::string(kWhole) + "3,0,command buffer\n4,0,command buffer,1,2,3\n", p, w),
                        "pid 7 device 0: line 5: 3 fields, the header has 6", Error);
 }
 
 TEST_CASE("gpa: two devices stay apart: their frames add up, their rows keep their device") {
-  gpa::Profile p;
+  gpa::client::Profile p;
   Warnings w;
   read(std::string(kWhole) + "# cpu_ns=10 frames=2\n", p, w);
   read(std::string(kWhole) + "# cpu_ns=20 frames=2\n", p, w);
@@ -78,13 +78,13 @@ TEST_CASE("gpa: two devices stay apart: their frames add up, their rows keep the
   CHECK(p.layer_cpu_ns == 30);
   REQUIRE(p.rows.size() == 4);
   CHECK(p.rows[3].device == 1);
-  const gpa::Summary s = gpa::summarize(p);
+  const gpa::client::Summary s = gpa::client::summarize(p);
   CHECK(s.frames == 4);  // frame 1 of each device is a frame of its own
   CHECK(s.frame_ns == std::vector<double>{1000, 2000, 1000, 2000});
 }
 
 TEST_CASE("gpa: a device the layer could not profile is there, with why") {
-  gpa::Profile p;
+  gpa::client::Profile p;
   Warnings w;
   read("# device pid=9 n=0 start_ns=1\n# unprofiled=no-extension\n", p, w);
   REQUIRE(p.devices.size() == 1);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "libtrace/gpa/profile.hpp"
+#include "libtrace/gpa/client/profile.hpp"
 
 #include <dirent.h>
 #include <unistd.h>
@@ -18,7 +18,7 @@
 #include "libtrace/gpa/layer.hpp"
 #include "libtrace/layer/run.hpp"
 
-namespace libtrace::gpa {
+namespace libtrace::gpa::client {
 
 std::vector<std::string> counter_names() {
   std::vector<std::string> out;
@@ -244,4 +244,4 @@ Summary summarize(const Profile& p) {
   return s;
 }
 
-}  // namespace libtrace::gpa
+}  // namespace libtrace::gpa::client

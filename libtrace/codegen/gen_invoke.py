@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Emit the trace replay's invokers from the Vulkan registry.
 
-usage: gen_invoke.py GEN_REGISTRY_PY VK_XML OUT_CPP
+usage: gen_invoke.py VK_XML OUT_CPP
 
 A replayed call's arguments are decoded at run time (decode.cpp, from the
 registry tables that also drove the capture's encoder) into one 8-byte slot
@@ -10,23 +10,17 @@ cast back to the command's own parameter types: one per command signature of
 vulkan_core.h, aliases sharing their target's, in a table sorted by name.
 """
 
-import importlib.util
 import re
 import sys
 
-NOTE = '// Generated from vk.xml by libtrace/src/replay/trace/gen_invoke.py: do not edit.\n'
+import vkxml
 
-
-def load(path):
-    spec = importlib.util.spec_from_file_location('gen_registry', path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+NOTE = '// Generated from vk.xml by libtrace/codegen/gen_invoke.py: do not edit.\n'
 
 
 def param_type(p):
     """The C type of a parameter: `const float blendConstants[4]` -> `const float*`."""
-    full = ''.join(p.itertext()).strip()
+    full = vkxml.declaration(p)
     name = p.find('name').text
     at = full.rfind(name)
     head, tail = full[:at].strip(), full[at + len(name):]
@@ -34,21 +28,17 @@ def param_type(p):
 
 
 def main(argv):
-    if len(argv) != 4:
-        sys.exit('usage: gen_invoke.py GEN_REGISTRY_PY VK_XML OUT_CPP')
-    gen = load(argv[1])
-    reg = gen.Registry(argv[2])
-    reg.select()
+    if len(argv) != 3:
+        sys.exit('usage: gen_invoke.py VK_XML OUT_CPP')
+    reg = vkxml.load(argv[1])
     out = [NOTE, '#include "replay/trace/invoke.hpp"\n\n', 'namespace libtrace::replay_trace {\n\nnamespace {\n\n']
     made = {}
     table = []
     for name in sorted(reg.kept_cmds):
-        target = name
-        while reg.commands[target].get('alias'):
-            target = reg.commands[target].get('alias')
+        target = vkxml.alias_target(reg, name)
         cmd = reg.commands[target]
         if target not in made:
-            params = [p for p in cmd.findall('param') if gen.api_ok(p)]
+            params = vkxml.params(cmd)
             ret = cmd.find('proto/type').text
             if ret == 'PFN_vkVoidFunction':
                 continue
@@ -65,8 +55,7 @@ def main(argv):
     out.append('};\n')
     out.append(f'const std::size_t kInvokerCount = {len(table)};\n\n')
     out.append('}  // namespace libtrace::replay_trace\n')
-    with open(argv[3], 'w', encoding='utf-8') as f:
-        f.write(''.join(out))
+    vkxml.write(argv[2], ''.join(out))
 
 
 if __name__ == '__main__':

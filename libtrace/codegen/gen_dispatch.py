@@ -1,13 +1,12 @@
 #!/usr/bin/env python3
 """Emit a Vulkan layer's dispatch tables from the Vulkan registry.
 
-usage: gen_dispatch.py GEN_REGISTRY_PY VK_XML OUT_HPP OUT_CPP
+usage: gen_dispatch.py VK_XML OUT_HPP OUT_CPP
 
 A layer calls down the chain through the function pointers the next layer
 hands out. This writes two tables of them, one member per command that a
-plain `#include <vulkan/vulkan_core.h>` declares (the command set of
-gen_registry.py, whose registry parser is imported from GEN_REGISTRY_PY so
-both generators see the same Vulkan):
+plain `#include <vulkan/vulkan_core.h>` declares (vkxml.py's command set,
+the registry tables' too):
 
   InstanceTable  commands dispatched on a VkInstance or VkPhysicalDevice
   DeviceTable    commands dispatched on a VkDevice, VkQueue or VkCommandBuffer
@@ -19,40 +18,25 @@ brings. Members are the command names without "vk". Global commands
 place in either table.
 """
 
-import importlib.util
 import sys
 
-HEADER_NOTE = '// Generated from vk.xml by libtrace/src/layer/gen_dispatch.py: do not edit.\n'
+import vkxml
 
-INSTANCE_HANDLES = {'VkInstance', 'VkPhysicalDevice'}
-DEVICE_HANDLES = {'VkDevice', 'VkQueue', 'VkCommandBuffer'}
-
-
-def load_registry_module(path):
-    spec = importlib.util.spec_from_file_location('gen_registry', path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+HEADER_NOTE = '// Generated from vk.xml by libtrace/codegen/gen_dispatch.py: do not edit.\n'
 
 
 def first_param_type(reg, name):
-    cmd = reg.commands[name]
-    while cmd.get('alias'):
-        cmd = reg.commands[cmd.get('alias')]
-    params = [p for p in cmd.findall('param') if reg_api_ok(p)]
+    params = vkxml.params(vkxml.command(reg, name))
     return params[0].find('type').text if params else None
-
-
-reg_api_ok = None
 
 
 def split(reg):
     instance, device = [], []
     for name in sorted(reg.kept_cmds):
         first = first_param_type(reg, name)
-        if first in INSTANCE_HANDLES:
+        if first in vkxml.INSTANCE_HANDLES:
             instance.append(name)
-        elif first in DEVICE_HANDLES:
+        elif first in vkxml.DEVICE_HANDLES:
             device.append(name)
     return instance, device
 
@@ -72,14 +56,9 @@ def loader(fn, table_type, handle_type, gpa_type, cmds):
 
 
 def main(argv):
-    if len(argv) != 5:
-        sys.exit('usage: gen_dispatch.py GEN_REGISTRY_PY VK_XML OUT_HPP OUT_CPP')
-    global reg_api_ok
-    gen = load_registry_module(argv[1])
-    reg_api_ok = gen.api_ok
-    reg = gen.Registry(argv[2])
-    reg.select()
-    instance, device = split(reg)
+    if len(argv) != 4:
+        sys.exit('usage: gen_dispatch.py VK_XML OUT_HPP OUT_CPP')
+    instance, device = split(vkxml.load(argv[1]))
 
     hpp = [HEADER_NOTE, '#pragma once\n\n#include <vulkan/vulkan_core.h>\n\n',
            'namespace libtrace::layer {\n\n',
@@ -94,10 +73,8 @@ def main(argv):
            loader('load_instance_table', 'InstanceTable', 'VkInstance', 'PFN_vkGetInstanceProcAddr', instance),
            loader('load_device_table', 'DeviceTable', 'VkDevice', 'PFN_vkGetDeviceProcAddr', device),
            '}  // namespace libtrace::layer\n']
-    with open(argv[3], 'w', encoding='utf-8') as f:
-        f.write(''.join(hpp))
-    with open(argv[4], 'w', encoding='utf-8') as f:
-        f.write(''.join(cpp))
+    vkxml.write(argv[2], ''.join(hpp))
+    vkxml.write(argv[3], ''.join(cpp))
 
 
 if __name__ == '__main__':
