@@ -1,1 +1,1 @@
-"$CAPTURE" --help | grep -E '^(Usage|  --foz|  --trace|  --snapshot|  trak-capture --foz /tmp|  trak-capture --trace cube)'
+"$CAPTURE" --help | grep -E '^(Usage|  --foz|  --trace|  --snapshot|  --frames|  --trigger|  trak-capture --foz /tmp|  trak-capture --trace cube)'
