@@ -75,6 +75,16 @@ class JsonReport {
     w_.EndArray();
   }
 
+  // The same for the indexes 0 .. count-1 (std::views::iota, which clang 14
+  // cannot compile against libstdc++ 12's ranges: the fuzz build's compiler).
+  template <typename Item>
+  void array_of_indexes(std::string_view key, std::size_t count, Item&& item) {
+    put_key(key);
+    w_.StartArray();
+    for (std::size_t i = 0; i < count; ++i) item(i);
+    w_.EndArray();
+  }
+
   // Bare values: the elements of an array.
   void u64(std::uint64_t v) { w_.Uint64(v); }
   void f64(double v) { w_.Double(v); }

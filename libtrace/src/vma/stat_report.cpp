@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <ranges>
 #include <utility>
 #include <vector>
 
@@ -168,14 +167,14 @@ std::string report_json(const Stats& s) {
         report.text(v);
       }
     });
-    report.array("heaps", std::views::iota(std::size_t{0}, c.heaps.size()), [&](std::size_t i) {
+    report.array_of_indexes("heaps", c.heaps.size(), [&](std::size_t i) {
       report.object([&] {
         report.u64("size", c.heaps[i].size);
         report.u64("flags", c.heaps[i].flags);
         report.u64("peak_live_bytes", i < s.peak_bytes_per_heap.size() ? s.peak_bytes_per_heap[i] : 0);
       });
     });
-    report.array("memory_types", std::views::iota(std::size_t{0}, c.types.size()), [&](std::size_t i) {
+    report.array_of_indexes("memory_types", c.types.size(), [&](std::size_t i) {
       report.object([&] {
         report.u64("heap", c.types[i].heap);
         report.u64("property_flags", c.types[i].property_flags);

@@ -3,7 +3,6 @@
 // wording where it has them) and more, or one JSON object.
 
 #include <cstdio>
-#include <ranges>
 
 #include "core/report.hpp"
 #include "libtrace/replay/vma/replay.hpp"
@@ -212,7 +211,7 @@ std::string report_json(const ReplayResult& r) {
       for (const auto& [c, b] : r.device_allocations) count += c, bytes += b;
       report.u64("count", count);
       report.u64("bytes", bytes);
-      report.array("per_type", std::views::iota(std::size_t{0}, r.device_allocations.size()), [&](std::size_t t) {
+      report.array_of_indexes("per_type", r.device_allocations.size(), [&](std::size_t t) {
         report.object([&] {
           report.u64("type", t);
           report.u64("count", r.device_allocations[t].first);
@@ -250,7 +249,7 @@ std::string report_json(const ReplayResult& r) {
     });
     report.u64("unknown_objects", r.unknown_objects);
     report.object("total", [&] { heap(r.total); });
-    report.array("heaps", std::views::iota(std::size_t{0}, r.heaps.size()), [&](std::size_t h) {
+    report.array_of_indexes("heaps", r.heaps.size(), [&](std::size_t h) {
       report.object([&] {
         report.u64("index", h);
         report.u64("size", r.device_heaps[h].size);
