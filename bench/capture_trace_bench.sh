@@ -22,11 +22,12 @@ cd "$(dirname "$0")/.."
 reps=${1:-5}
 frames=${BENCH_FRAMES:-1500}
 command -v gfxrecon-info >/dev/null || { echo "needs gfxreconstruct (apt-get install gfxreconstruct)" >&2; exit 1; }
-# trak as users get it: a release build.
-[ -f build-release/build.ninja ] || meson setup build-release --buildtype=release >/dev/null
-ninja -C build-release -j2 layers/capture/libVkLayer_trak_capture.so tools/stat/trak-stat >/dev/null
-trak_layer=$PWD/build-release/layers/capture
-stat=$PWD/build-release/tools/stat/trak-stat
+# trak as users get it: a release build (BENCH_BUILD=DIR: another one).
+build=${BENCH_BUILD:-build-release}
+[ -f "$build/build.ninja" ] || meson setup "$build" --buildtype=release >/dev/null
+ninja -C "$build" -j2 layers/capture/libVkLayer_trak_capture.so tools/stat/trak-stat >/dev/null
+trak_layer=$(cd "$build" && pwd)/layers/capture
+stat=$(cd "$build" && pwd)/tools/stat/trak-stat
 
 icd=/usr/share/vulkan/icd.d/lvp_icd.$(uname -m).json
 export VK_DRIVER_FILES=$icd VK_ICD_FILENAMES=$icd MESA_SHADER_CACHE_DISABLE=true

@@ -41,11 +41,52 @@ constexpr auto kFlushEvery = std::chrono::milliseconds(200);
 // of glxgears on zink), and every chunk compresses afresh.
 constexpr auto kNudgeEvery = std::chrono::milliseconds(100);
 
+// Ids beyond the registry's, for trak's own calls and structs.
+constexpr std::uint32_t kExtraIds = 64;
+
+// Signature definitions of kept events, once per process: a definition is
+// the same bytes wherever it stands (names from the registry), and an enum's
+// (VkFormat's: 8 KB) written into every kept call that uses it would cost the
+// application more than the whole capture does.
+class Definitions {
+ public:
+  Definitions() {
+    const std::size_t sizes[4] = {registry::commands().size(), registry::structs().size(), registry::enums().size(),
+                                  registry::enums().size()};
+    for (int k = 0; k < 4; ++k) {
+      have_[k] = std::vector<std::atomic<std::uint8_t>>(sizes[k] + kExtraIds);
+      bytes_[k].resize(sizes[k] + kExtraIds);
+    }
+  }
+  bool has(Sig k, std::uint32_t id) const {
+    const auto& v = have_[static_cast<int>(k)];
+    return id < v.size() && v[id].load(std::memory_order_acquire);
+  }
+  // Set once, never changed after: readers need no lock.
+  void put(Sig k, std::uint32_t id, std::string_view def) {
+    auto& v = have_[static_cast<int>(k)];
+    if (id >= v.size()) return;
+    const std::lock_guard lock(mu_);
+    if (v[id].load(std::memory_order_relaxed)) return;
+    bytes_[static_cast<int>(k)][id] = std::string(def);
+    v[id].store(1, std::memory_order_release);
+  }
+  std::string_view get(Sig k, std::uint32_t id) const { return bytes_[static_cast<int>(k)][id]; }
+
+ private:
+  std::mutex mu_;
+  std::vector<std::atomic<std::uint8_t>> have_[4];
+  std::vector<std::string> bytes_[4];
+};
+
+Definitions& definitions() {
+  static Definitions* d = new Definitions;  // never destroyed: hooks may run while the process exits
+  return *d;
+}
+
 std::atomic<std::uint32_t> g_threads{0};
 std::atomic<std::uint32_t> g_forks{0};  // a child of fork() numbers its threads anew
 std::atomic<std::uint64_t> g_frames{0};
-// Ids beyond the registry's, for trak's own calls and structs.
-constexpr std::uint32_t kExtraIds = 64;
 
 std::string self_command() {
   std::ifstream f("/proc/self/cmdline", std::ios::binary);
@@ -60,11 +101,12 @@ std::string self_command() {
 
 bool Event::define(Sig k, std::uint32_t id) {
   if (!s_) {
+    // Kept: where the definition stands, its bytes in definitions().
     for (const auto& d : spans_)
-      if (d.kind == k && d.id == id) return false;  // written earlier in this event
+      if (d.kind == k && d.id == id) return false;  // marked earlier in this event
     const auto at = static_cast<std::uint32_t>(buf_.size());
-    spans_.push_back({k, id, at, at});
-    return true;
+    spans_.push_back({k, id, at});
+    return !definitions().has(k, id);
   }
   if (s_->is_defined(k, id)) return false;
   if (locked_) {
@@ -77,12 +119,19 @@ bool Event::define(Sig k, std::uint32_t id) {
   return true;
 }
 
+void Event::end_define() {
+  if (s_) return;
+  DefinitionSpan& d = spans_.back();
+  definitions().put(d.kind, d.id, std::string_view(buf_).substr(d.begin));
+  buf_.resize(d.begin);
+}
+
 void Event::splice(std::string_view bytes, const std::vector<DefinitionSpan>& spans) {
   std::size_t at = 0;
   for (const DefinitionSpan& d : spans) {
     buf_.append(bytes.substr(at, d.begin - at));
-    if (define(d.kind, d.id)) buf_.append(bytes.substr(d.begin, d.end - d.begin));
-    at = d.end;
+    if (define(d.kind, d.id)) buf_.append(definitions().get(d.kind, d.id));
+    at = d.begin;
   }
   buf_.append(bytes.substr(at));
 }

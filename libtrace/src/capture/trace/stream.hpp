@@ -31,11 +31,12 @@ enum class Sig : std::uint8_t { function, structure, enumeration, bitmask };
 
 class Stream;
 
-// A signature definition inside a kept event's bytes (Event() below).
+// Where a signature's definition would stand in a kept event's bytes
+// (Event() below); the definition's bytes are kept once per process.
 struct DefinitionSpan {
   Sig kind;
   std::uint32_t id;
-  std::uint32_t begin, end;  // byte offsets in the event
+  std::uint32_t begin;  // byte offset in the event
 };
 
 // One event being serialized. A signature is written in full the first time
@@ -44,10 +45,10 @@ struct DefinitionSpan {
 // that lost that race is serialized again under the lock.
 //
 // An event made without a stream is kept for later (a trimmed capture keeps
-// the calls that made the live state until its range starts): every
-// definition is written in full once per event and its bytes are marked,
-// and splice() copies the event into a stream's event with only the
-// definitions that stream still lacks.
+// the calls that made the live state until its range starts): where each
+// definition stands is marked and its bytes are kept once per process, and
+// splice() copies the event into a stream's event with the definitions that
+// stream still lacks put back in place.
 class Event {
  public:
   explicit Event(Stream& s) : s_(&s) {}
@@ -62,9 +63,7 @@ class Event {
   // Whether the caller must write signature `id` of kind `k` in full; if
   // so, end_define() follows the definition.
   bool define(Sig k, std::uint32_t id);
-  void end_define() {
-    if (!s_) spans_.back().end = static_cast<std::uint32_t>(buf_.size());
-  }
+  void end_define();
   // A kept event's bytes into this one, each definition only if the stream
   // lacks it.
   void splice(std::string_view bytes, const std::vector<DefinitionSpan>& spans);
