@@ -53,4 +53,18 @@ std::size_t template_element_size(TemplateElement e) {
   }
 }
 
+std::uint64_t image_part_bytes(const registry::FormatInfo& f, VkImageAspectFlags aspect, VkExtent3D extent) {
+  std::uint64_t block = 0;
+  if (aspect == VK_IMAGE_ASPECT_DEPTH_BIT && f.depth_bits)
+    block = f.depth_bits == 16 ? 2 : 4;
+  else if (aspect == VK_IMAGE_ASPECT_STENCIL_BIT && f.stencil_bits)
+    block = 1;
+  else if (aspect == VK_IMAGE_ASPECT_COLOR_BIT && !f.depth_bits && !f.stencil_bits)
+    block = f.block_size;
+  const std::uint64_t blocks = std::uint64_t{(extent.width + f.block_width - 1) / f.block_width} *
+                               ((extent.height + f.block_height - 1) / f.block_height) *
+                               ((extent.depth + f.block_depth - 1) / f.block_depth);
+  return blocks * block;
+}
+
 }  // namespace libtrace::vktrace

@@ -22,6 +22,12 @@ namespace libtrace::vktrace {
 // a pointer (recorded as its address). Such a type held inline is recorded
 // as a blob of its declared size.
 std::size_t scalar_size(const registry::Member& m);
+
+// The bytes of one subresource of `aspect` (one VkImageAspectFlagBits) at
+// `extent`, packed as vkCmdCopyImageToBuffer packs it (trakImagePart's data):
+// texel blocks of the format, tight; depth in 2 or 4 bytes, stencil in 1.
+// 0 for an aspect the format does not have.
+std::uint64_t image_part_bytes(const registry::FormatInfo& f, VkImageAspectFlags aspect, VkExtent3D extent);
 // What an array of the member strides by: a pointer for arrays of pointers.
 std::size_t element_size(const registry::Member& m);
 

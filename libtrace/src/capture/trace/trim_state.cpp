@@ -28,6 +28,7 @@
 #include "capture/trace/trim.hpp"
 #include "layer/layer.hpp"
 #include "libtrace/core/error.hpp"
+#include "vktrace/values.hpp"
 
 namespace libtrace::capture::trace {
 
@@ -220,24 +221,22 @@ struct Part {
 };
 
 std::vector<Part> image_parts(const ImageInfo& img, const registry::FormatInfo& f) {
-  std::vector<std::pair<VkImageAspectFlagBits, std::uint32_t>> aspects;  // and bytes per block
-  if (f.depth_bits) aspects.emplace_back(VK_IMAGE_ASPECT_DEPTH_BIT, f.depth_bits == 16 ? 2 : 4);
-  if (f.stencil_bits) aspects.emplace_back(VK_IMAGE_ASPECT_STENCIL_BIT, 1);
-  if (aspects.empty()) aspects.emplace_back(VK_IMAGE_ASPECT_COLOR_BIT, f.block_size);
+  std::vector<VkImageAspectFlagBits> aspects;
+  if (f.depth_bits) aspects.push_back(VK_IMAGE_ASPECT_DEPTH_BIT);
+  if (f.stencil_bits) aspects.push_back(VK_IMAGE_ASPECT_STENCIL_BIT);
+  if (aspects.empty()) aspects.push_back(VK_IMAGE_ASPECT_COLOR_BIT);
   std::vector<Part> parts;
   VkDeviceSize at = 0;
-  for (const auto& [aspect, block] : aspects)
+  const VkDeviceSize align = VkDeviceSize{f.block_size} * 4;  // a multiple of every block size of it, and of 4
+  for (const VkImageAspectFlagBits aspect : aspects)
     for (std::uint32_t mip = 0; mip < img.mips; ++mip)
       for (std::uint32_t layer = 0; layer < img.layers; ++layer) {
         const VkExtent3D e{std::max(1u, img.extent.width >> mip), std::max(1u, img.extent.height >> mip),
                            std::max(1u, img.extent.depth >> mip)};
-        const VkDeviceSize blocks = VkDeviceSize{(e.width + f.block_width - 1) / f.block_width} *
-                                    ((e.height + f.block_height - 1) / f.block_height) *
-                                    ((e.depth + f.block_depth - 1) / f.block_depth);
-        const VkDeviceSize align = VkDeviceSize{block} * 4;  // a multiple of the block and of 4
+        const VkDeviceSize size = vktrace::image_part_bytes(f, aspect, e);
         at = (at + align - 1) / align * align;
-        parts.push_back({aspect, mip, layer, e, at, blocks * block});
-        at += blocks * block;
+        parts.push_back({aspect, mip, layer, e, at, size});
+        at += size;
       }
   return parts;
 }

@@ -14,6 +14,7 @@
 #include "libtrace/vk/device.hpp"
 #include "replay/trace/replayer.hpp"
 #include "vktrace/calls.hpp"
+#include "vktrace/values.hpp"
 
 namespace libtrace::replay_trace {
 
@@ -360,24 +361,15 @@ std::string part_problem(const VkImageCreateInfo& ci, const VkBufferImageCopy& r
   if (!f || f->planes || ci.samples != VK_SAMPLE_COUNT_1_BIT)
     return "texels of an image whose format or samples a copy cannot take";
   const VkImageSubresourceLayers& sub = r.imageSubresource;
-  const VkImageAspectFlags aspect = sub.aspectMask;
-  const bool ok_aspect = (aspect == VK_IMAGE_ASPECT_COLOR_BIT && !f->depth_bits && !f->stencil_bits) ||
-                         (aspect == VK_IMAGE_ASPECT_DEPTH_BIT && f->depth_bits) ||
-                         (aspect == VK_IMAGE_ASPECT_STENCIL_BIT && f->stencil_bits);
-  if (!ok_aspect) return "an aspect the image's format does not have";
   if (sub.mipLevel >= ci.mipLevels || sub.baseArrayLayer >= ci.arrayLayers)
     return "a mip level or layer past the image's";
   const VkExtent3D e{std::max(1u, ci.extent.width >> sub.mipLevel), std::max(1u, ci.extent.height >> sub.mipLevel),
                      std::max(1u, ci.extent.depth >> sub.mipLevel)};
   if (r.imageExtent.width != e.width || r.imageExtent.height != e.height || r.imageExtent.depth != e.depth)
     return "an extent other than the mip level's";
-  const std::uint64_t block = aspect == VK_IMAGE_ASPECT_DEPTH_BIT     ? (f->depth_bits == 16 ? 2 : 4)
-                              : aspect == VK_IMAGE_ASPECT_STENCIL_BIT ? 1
-                                                                      : f->block_size;
-  const std::uint64_t blocks = std::uint64_t{(e.width + f->block_width - 1) / f->block_width} *
-                               ((e.height + f->block_height - 1) / f->block_height) *
-                               ((e.depth + f->block_depth - 1) / f->block_depth);
-  if (bytes != blocks * block) return "texel data of another size than the subresource's";
+  const std::uint64_t want = vktrace::image_part_bytes(*f, sub.aspectMask, e);
+  if (!want) return "an aspect the image's format does not have";
+  if (bytes != want) return "texel data of another size than the subresource's";
   return {};
 }
 
