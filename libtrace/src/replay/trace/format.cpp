@@ -39,14 +39,18 @@ std::string format_table(const Result& r) {
   t.row("frames", std::to_string(r.frames));
   if (r.timed_frames) {
     t.row("fps", fixed(double(r.timed_frames) / r.seconds, 1) + " (" + std::to_string(r.timed_frames) + " frames in " +
-                     fixed(r.seconds, 3) + " s" + (r.passes > 1 ? ", " + std::to_string(r.passes) + " passes" : "") + ")");
-    t.row("frame ms", "min " + fixed(percentile(r.frame_ms, 0), 2) + ", median " + fixed(percentile(r.frame_ms, 0.5), 2) +
-                          ", p95 " + fixed(percentile(r.frame_ms, 0.95), 2) + ", max " + fixed(percentile(r.frame_ms, 1), 2));
+                     fixed(r.seconds, 3) + " s" + (r.passes > 1 ? ", " + std::to_string(r.passes) + " passes" : "") +
+                     ")");
+    t.row("frame ms", "min " + fixed(percentile(r.frame_ms, 0), 2) + ", median " +
+                          fixed(percentile(r.frame_ms, 0.5), 2) + ", p95 " + fixed(percentile(r.frame_ms, 0.95), 2) +
+                          ", max " + fixed(percentile(r.frame_ms, 1), 2));
   }
   for (const MemoryUse& m : r.memory_capture)
-    t.row("memory capture", m.flags + ": " + std::to_string(m.objects) + " allocations, " + std::to_string(m.bytes) + " bytes");
+    t.row("memory capture",
+          m.flags + ": " + std::to_string(m.objects) + " allocations, " + std::to_string(m.bytes) + " bytes");
   for (const MemoryUse& m : r.memory_here)
-    t.row("memory here", m.flags + ": " + std::to_string(m.objects) + " objects, " + std::to_string(m.bytes) + " bytes");
+    t.row("memory here",
+          m.flags + ": " + std::to_string(m.objects) + " objects, " + std::to_string(m.bytes) + " bytes");
   for (const std::string& a : r.adapted) t.row("adapted", a);
   for (const std::string& s : r.snapshots) t.row("snapshot", s);
   for (const FrameCheck& f : r.checks)
@@ -81,12 +85,14 @@ std::string format_json(const Result& r) {
   w.Double(r.seconds > 0 ? double(r.timed_frames) / r.seconds : 0);
   w.Key("frame_ms");
   w.StartObject();
-  for (const auto& [k, p] : {std::pair{"min", 0.0}, std::pair{"median", 0.5}, std::pair{"p95", 0.95}, std::pair{"max", 1.0}}) {
+  for (const auto& [k, p] :
+       {std::pair{"min", 0.0}, std::pair{"median", 0.5}, std::pair{"p95", 0.95}, std::pair{"max", 1.0}}) {
     w.Key(k);
     w.Double(percentile(r.frame_ms, p));
   }
   w.EndObject();
-  for (const auto& [key, list] : {std::pair{"memory_capture", &r.memory_capture}, std::pair{"memory_here", &r.memory_here}}) {
+  for (const auto& [key, list] :
+       {std::pair{"memory_capture", &r.memory_capture}, std::pair{"memory_here", &r.memory_here}}) {
     w.Key(key);
     w.StartArray();
     for (const MemoryUse& m : *list) {
@@ -113,8 +119,10 @@ std::string format_json(const Result& r) {
     w.Key("max_difference");
     w.Int(f.max_difference);
     w.Key("psnr");
-    if (std::isinf(f.psnr)) w.Null();  // JSON has no infinity: equal images
-    else w.Double(f.psnr);
+    if (std::isinf(f.psnr))
+      w.Null();  // JSON has no infinity: equal images
+    else
+      w.Double(f.psnr);
     w.Key("size_differs");
     w.Bool(f.size_differs);
     w.Key("passed");
@@ -124,8 +132,10 @@ std::string format_json(const Result& r) {
   }
   w.EndArray();
   w.Key("error");
-  if (r.error) j.text(r.error->what());
-  else w.Null();
+  if (r.error)
+    j.text(r.error->what());
+  else
+    w.Null();
   w.EndObject();
   return j.finish();
 }
