@@ -180,7 +180,7 @@ inline int run_trace(TraceCli& t, const std::string& input, std::unique_ptr<libt
     quiet.compare = false;
     add_pass(r, libtrace::replay_trace::replay(libtrace::open_decoder(again), name, quiet));
   }
-  std::cout << (json ? libtrace::replay_trace::format_json(r) : libtrace::replay_trace::format_table(r));
+  std::cout << (json ? libtrace::replay_trace::report_json(r) : libtrace::replay_trace::report_table(r));
   std::cout.flush();
   if (r.error) throw *r.error;
   // Frames asked for that the capture does not have.

@@ -36,6 +36,37 @@ std::string_view apitrace_container_name(Container c) {
   return "?";
 }
 
+namespace detail {
+
+ChunkFramer::ChunkFramer(Container c, int level) : c_(c), level_(level) {
+  if (c_ != Container::snappy && c_ != Container::zstd)
+    throw Error(Errc::usage, "", std::string(container_name(c_)) + " is not a chunked container");
+  if (c_ == Container::zstd && level_ < 0) level_ = 3;  // zstd's own default
+}
+
+std::string_view ChunkFramer::opening() const {
+  // zstd frames carry their own magic.
+  return c_ == Container::snappy ? std::string_view(kSnappyMagic, sizeof kSnappyMagic) : std::string_view();
+}
+
+std::size_t ChunkFramer::bound(std::size_t n) const {
+  return c_ == Container::snappy ? snappy_chunk_bound(n) : zstd_frame_bound(n);
+}
+
+std::size_t ChunkFramer::frame(const void* in, std::size_t n, void* out) const {
+  return c_ == Container::snappy ? snappy_chunk(in, n, out) : zstd_frame(level_, in, n, out);
+}
+
+void ChunkFramer::wrote(std::size_t framed, std::size_t n) {
+  if (c_ == Container::zstd) frames_.emplace_back(static_cast<std::uint32_t>(framed), static_cast<std::uint32_t>(n));
+}
+
+// A snappy stream just ends; a zstd one without its seek table (a capture
+// whose process was killed) is plain frames, which every zstd reader reads.
+std::string ChunkFramer::closing() const { return c_ == Container::zstd ? zstd_seek_table(frames_) : std::string(); }
+
+}  // namespace detail
+
 std::optional<Container> parse_container(std::string_view name) {
   if (name == "snappy") return Container::snappy;
   if (name == "gzip" || name == "zlib") return Container::gzip;

@@ -109,10 +109,16 @@ class SnappyDecoder final : public Decoder {
 class SnappyEncoder final : public Sink {
  public:
   SnappyEncoder(Sink& out, unsigned threads)
-      : out_(out), pool_(threads, kSnappyChunk, 0, compress, [this](const ChunkPool::Job& j) {
-          out_.write(j.out.data(), j.out.size());
-        }) {
-    out_.write(kSnappyMagic, sizeof kSnappyMagic);
+      : out_(out),
+        framer_(Container::snappy, -1),
+        pool_(
+            threads, kSnappyChunk, 0,
+            [this](ChunkPool::Job& j) {
+              j.out.resize(framer_.bound(j.in.size()));
+              j.out.resize(framer_.frame(j.in.data(), j.in.size(), j.out.data()));
+            },
+            [this](const ChunkPool::Job& j) { out_.write(j.out.data(), j.out.size()); }) {
+    out_.write(framer_.opening().data(), framer_.opening().size());
   }
 
   void write(const void* data, std::size_t size) override { pool_.write(data, size); }
@@ -122,13 +128,9 @@ class SnappyEncoder final : public Sink {
   }
 
  private:
-  static void compress(ChunkPool::Job& job) {
-    job.out.resize(snappy_chunk_bound(job.in.size()));
-    job.out.resize(snappy_chunk(job.in.data(), job.in.size(), job.out.data()));
-  }
-
   Sink& out_;
-  ChunkPool pool_;
+  const ChunkFramer framer_;
+  ChunkPool pool_;  // last: its workers stop before the members they use go
 };
 
 }  // namespace

@@ -102,7 +102,7 @@ class ZstdEncoder final : public Sink {
  public:
   ZstdEncoder(Sink& out, int level, unsigned threads)
       : out_(out),
-        level_(level < 0 ? kDefaultLevel : level),
+        framer_(Container::zstd, level),
         pool_(
             threads, kZstdFrame, 0, [this](ChunkPool::Job& j) { compress(j); },
             [this](const ChunkPool::Job& j) { emit(j); }) {}
@@ -111,12 +111,10 @@ class ZstdEncoder final : public Sink {
 
   void finish() override {
     pool_.finish(false);
-    const std::string table = zstd_seek_table(entries_);
+    const std::string table = framer_.closing();
     out_.write(table.data(), table.size());
     out_.finish();
   }
-
-  static constexpr int kDefaultLevel = 3;
 
  private:
   void compress(ChunkPool::Job& job) const {
@@ -124,30 +122,35 @@ class ZstdEncoder final : public Sink {
       job.out.clear();
       return;
     }
-    // One context per frame: workers share nothing.
-    std::unique_ptr<ZSTD_CCtx, CCtxDeleter> ctx(ZSTD_createCCtx());
-    if (!ctx) throw Error(Errc::io, "", "zstd: cannot create encoder");
-    ZSTD_CCtx_setParameter(ctx.get(), ZSTD_c_compressionLevel, level_);
-    ZSTD_CCtx_setParameter(ctx.get(), ZSTD_c_checksumFlag, 1);
-    job.out.resize(ZSTD_compressBound(job.in.size()));
-    const std::size_t n = ZSTD_compress2(ctx.get(), job.out.data(), job.out.size(), job.in.data(), job.in.size());
-    if (ZSTD_isError(n)) throw Error(Errc::io, "", std::string("zstd: ") + ZSTD_getErrorName(n));
-    job.out.resize(n);
+    job.out.resize(framer_.bound(job.in.size()));
+    job.out.resize(framer_.frame(job.in.data(), job.in.size(), job.out.data()));
   }
 
   void emit(const ChunkPool::Job& job) {
     if (job.out.empty()) return;
     out_.write(job.out.data(), job.out.size());
-    entries_.emplace_back(static_cast<std::uint32_t>(job.out.size()), static_cast<std::uint32_t>(job.in.size()));
+    framer_.wrote(job.out.size(), job.in.size());
   }
 
   Sink& out_;
-  int level_;
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> entries_;
+  ChunkFramer framer_;
   ChunkPool pool_;  // last: its workers stop before the members they use go
 };
 
 }  // namespace
+
+std::size_t zstd_frame_bound(std::size_t n) { return ZSTD_compressBound(n); }
+
+std::size_t zstd_frame(int level, const void* in, std::size_t n, void* out) {
+  // One context per frame: frames compress on many threads at once.
+  std::unique_ptr<ZSTD_CCtx, CCtxDeleter> ctx(ZSTD_createCCtx());
+  if (!ctx) throw Error(Errc::io, "", "zstd: cannot create encoder");
+  ZSTD_CCtx_setParameter(ctx.get(), ZSTD_c_compressionLevel, level);
+  ZSTD_CCtx_setParameter(ctx.get(), ZSTD_c_checksumFlag, 1);
+  const std::size_t done = ZSTD_compress2(ctx.get(), out, zstd_frame_bound(n), in, n);
+  if (ZSTD_isError(done)) throw Error(Errc::io, "", std::string("zstd: ") + ZSTD_getErrorName(done));
+  return done;
+}
 
 std::string zstd_seek_table(const std::vector<std::pair<std::uint32_t, std::uint32_t>>& frames) {
   std::string t;

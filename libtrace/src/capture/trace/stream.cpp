@@ -12,8 +12,6 @@
 #include <fstream>
 #include <new>
 
-#include <zstd.h>
-
 #include "apitrace/grammar.hpp"
 #include "capture/launcher_report.hpp"
 #include "capture/names.hpp"
@@ -136,11 +134,14 @@ void Event::splice(std::string_view bytes, const std::vector<DefinitionSpan>& sp
   buf_.append(bytes.substr(at));
 }
 
-Stream::Stream(const std::string& path, const std::map<std::string, std::string>& properties, bool zstd)
-    : Stream(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), path, properties, zstd) {}
+Stream::Stream(const std::string& path, const std::map<std::string, std::string>& properties, Container container)
+    : Stream(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), path, properties, container) {}
 
-Stream::Stream(int fd, const std::string& path, const std::map<std::string, std::string>& properties, bool zstd)
-    : path_(path), fd_(fd), zstd_(zstd) {
+// zstd at level 1: the helper thread keeps up with the application (a submit
+// may wait for it); trak-repack --codec zstd --level 19 makes the archive copy.
+Stream::Stream(int fd, const std::string& path, const std::map<std::string, std::string>& properties,
+               Container container)
+    : path_(path), fd_(fd), framer_(container, 1) {
   // Written in place, not to a temporary: a capture whose application is
   // killed must still be there, readable up to the kill.
   if (fd_ < 0) throw Error(Errc::io, path, std::strerror(errno));
@@ -156,14 +157,14 @@ Stream::Stream(int fd, const std::string& path, const std::map<std::string, std:
   }
   header.str("");
   chunk_ = std::move(header.buf_);
-  // zstd frames carry their own magic.
-  if (!zstd_) {
-    if (::write(fd_, detail::kSnappyMagic, sizeof detail::kSnappyMagic) != sizeof detail::kSnappyMagic) {
+  const std::string_view opening = framer_.opening();
+  if (!opening.empty()) {
+    if (::write(fd_, opening.data(), opening.size()) != static_cast<ssize_t>(opening.size())) {
       const int e = errno;
       ::close(fd_);
       throw Error(Errc::io, path, std::strerror(e ? e : ENOSPC));
     }
-    written_ = sizeof detail::kSnappyMagic;
+    written_ = opening.size();
   }
   thread_ = std::thread([this] { run(); });
 }
@@ -217,11 +218,11 @@ std::map<std::string, std::string> properties() {
   return {{"application", self_command()}, {"process.id", std::to_string(::getpid())}};
 }
 
-bool zstd_asked() {
+Container container_asked() {
   const std::string codec = layer::env(kEnvTraceCodec);
   if (!codec.empty() && codec != "snappy" && codec != "zstd")
     layer::log_once(kLayerName, "unknown " + std::string(kEnvTraceCodec) + " (snappy or zstd): snappy it is", codec);
-  return codec == "zstd";
+  return codec == "zstd" ? Container::zstd : Container::snappy;
 }
 
 }  // namespace
@@ -238,7 +239,7 @@ Stream* Stream::get() {
   try {
     const auto [fd, path] = claim_file(asked);
     if (path != asked) layer::log(kLayerName, asked + " is another process's capture: this one writes " + path);
-    g_stream.store(new Stream(fd, path, properties(), zstd_asked()), std::memory_order_release);
+    g_stream.store(new Stream(fd, path, properties(), container_asked()), std::memory_order_release);
     tell_launcher(kReportTrace, path);
   } catch (const std::exception& e) {
     layer::log_once(kLayerName, "cannot create the trace; nothing is traced", e.what());
@@ -254,7 +255,7 @@ Stream* Stream::open_range(const std::string& asked, std::uint64_t first_frame) 
   if (path != asked) layer::log(kLayerName, asked + " is another process's capture: this one writes " + path);
   auto props = properties();
   props[vktrace::kFirstFrameProperty] = std::to_string(first_frame);
-  auto* s = new Stream(fd, path, props, zstd_asked());
+  auto* s = new Stream(fd, path, props, container_asked());
   g_stream.store(s, std::memory_order_release);
   tell_launcher(kReportTrace, path);
   return s;
@@ -400,26 +401,16 @@ void Stream::flush_before_dying(std::chrono::milliseconds limit) {
 
 void Stream::write_chunk(const std::string& chunk) {
   if (write_failed_ || chunk.empty()) return;
-  std::string out;
-  if (zstd_) {
-    // Level 1: the capture's helper thread keeps up with the application
-    // (a submit may wait for it); trak-repack --codec zstd --level 19
-    // makes the archive copy.
-    out.resize(ZSTD_compressBound(chunk.size()));
-    const std::size_t n = ZSTD_compress(out.data(), out.size(), chunk.data(), chunk.size(), 1);
-    if (ZSTD_isError(n)) {
-      layer::log_once(kLayerName, "cannot compress the trace; the rest of it is lost", ZSTD_getErrorName(n));
-      write_failed_ = true;
-      return;
-    }
-    out.resize(n);
-  } else {
-    out.resize(detail::snappy_chunk_bound(chunk.size()));
-    out.resize(detail::snappy_chunk(chunk.data(), chunk.size(), out.data()));
+  std::string out(framer_.bound(chunk.size()), '\0');
+  try {
+    out.resize(framer_.frame(chunk.data(), chunk.size(), out.data()));
+  } catch (const std::exception& e) {
+    layer::log_once(kLayerName, "cannot compress the trace; the rest of it is lost", e.what());
+    write_failed_ = true;
+    return;
   }
   write_all(out);
-  if (zstd_ && !write_failed_)
-    frames_written_.emplace_back(static_cast<std::uint32_t>(out.size()), static_cast<std::uint32_t>(chunk.size()));
+  if (!write_failed_) framer_.wrote(out.size(), chunk.size());
 }
 
 // Whole or not at all: a torn chunk or frame is cut off again.
@@ -459,13 +450,9 @@ void Stream::finish() {
     space_.notify_all();
   }
   if (thread_.joinable()) thread_.join();
-  if (zstd_) write_seek_table();
+  write_all(framer_.closing());
   if (fd_ >= 0) ::close(fd_);
   fd_ = -1;
 }
-
-// A stream that never gets here (the process was killed) is plain zstd
-// frames, which every zstd reader reads all the same.
-void Stream::write_seek_table() { write_all(detail::zstd_seek_table(frames_written_)); }
 
 }  // namespace libtrace::capture::trace

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "apitrace/grammar.hpp"
+#include "core/codec_internal.hpp"
 
 namespace libtrace::capture::trace {
 
@@ -90,12 +91,14 @@ class Event {
 class Stream {
  public:
   // Creates (truncates) `path`; throws Error(io). The properties go into the
-  // stream's header; `zstd` writes zstd frames
-  // (one per chunk, a seek table at the end) instead of snappy chunks.
-  Stream(const std::string& path, const std::map<std::string, std::string>& properties, bool zstd = false);
+  // stream's header; the container is snappy or zstd (frames and a seek
+  // table, readable without it up to a crash).
+  Stream(const std::string& path, const std::map<std::string, std::string>& properties,
+         Container container = Container::snappy);
   // Writes to `fd` (open for writing, at offset 0; a negative one is
   // errno's failure to open `path`), which the stream then owns.
-  Stream(int fd, const std::string& path, const std::map<std::string, std::string>& properties, bool zstd = false);
+  Stream(int fd, const std::string& path, const std::map<std::string, std::string>& properties,
+         Container container = Container::snappy);
   ~Stream();
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
@@ -174,13 +177,10 @@ class Stream {
   void write_chunk(const std::string& chunk);
 
   void write_all(const std::string& bytes);
-  void write_seek_table();
 
   std::string path_;
   int fd_ = -1;
-  const bool zstd_ = false;
-  // zstd: each whole frame's (compressed, decompressed) size, for the seek table.
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> frames_written_;
+  detail::ChunkFramer framer_;  // the helper thread's alone
   std::mutex mu_;
   std::string chunk_;
   std::uint64_t next_call_ = 0;

@@ -51,13 +51,13 @@ void emit(Stream& s, const char* name, std::vector<void*> args) {
   if (!info.cmd) return;
   const std::uint32_t tid = Stream::thread_id();
   const VkResult ok = VK_SUCCESS;
-  const auto enter = [&](Event& e) { put_enter(e, tid, info, args.data()); };
+  const auto enter = [&](Event& to) { put_enter(to, tid, info, args.data()); };
   Event e(s);
   enter(e);
   const std::uint64_t no = s.commit(e, Stream::Kind::enter, enter);
-  const auto leave = [&](Event& e) {
-    begin_leave(e, no);
-    put_leave_details(e, info, args.data(), info.ret == Ret::result ? &ok : nullptr);
+  const auto leave = [&](Event& to) {
+    begin_leave(to, no);
+    put_leave_details(to, info, args.data(), info.ret == Ret::result ? &ok : nullptr);
   };
   Event l(s);
   leave(l);

@@ -114,7 +114,7 @@ Result replay(std::unique_ptr<Decoder> decoder, const std::string& name, const O
 // Adds the timed frames of another pass of the same capture to `total`.
 void add_pass(Result& total, const Result& pass);
 
-std::string format_table(const Result& r);
-std::string format_json(const Result& r);
+std::string report_table(const Result& r);
+std::string report_json(const Result& r);
 
 }  // namespace libtrace::replay_trace

@@ -30,7 +30,7 @@ void add_pass(Result& total, const Result& pass) {
   if (pass.error && !total.error) total.error = pass.error;
 }
 
-std::string format_table(const Result& r) {
+std::string report_table(const Result& r) {
   detail::TableReport t(14);
   t.row("file", r.file);
   t.row("device", r.device);
@@ -66,7 +66,7 @@ std::string format_table(const Result& r) {
   return t.text();
 }
 
-std::string format_json(const Result& r) {
+std::string report_json(const Result& r) {
   detail::JsonReport j;
   auto& w = j.writer();
   w.StartObject();
