@@ -134,8 +134,7 @@ class HelpFormatter final : public CLI::Formatter {
   // A tool that runs a command (prefix_command) says where the command goes.
   std::string make_usage(const CLI::App* app, std::string name) const override {
     std::string u = CLI::Formatter::make_usage(app, std::move(name));
-    if (app->get_prefix_command() && !u.empty() && u.back() == '\n')
-      u.insert(u.size() - 1, " [--] COMMAND [ARGS...]");
+    if (app->get_prefix_command() && !u.empty() && u.back() == '\n') u.insert(u.size() - 1, " [--] COMMAND [ARGS...]");
     return u;
   }
 

@@ -20,8 +20,8 @@ struct DeviceTrace;
 struct Device {
   VkDevice handle = VK_NULL_HANDLE;
   VkPhysicalDevice gpu = VK_NULL_HANDLE;
-  layer::DeviceTable t;                 // the next layer's
-  std::shared_ptr<FozCapture> capture;  // null: no archive for it
+  layer::DeviceTable t;                       // the next layer's
+  std::shared_ptr<FozCapture> capture;        // null: no archive for it
   std::shared_ptr<trace::DeviceTrace> trace;  // null: not traced
 };
 

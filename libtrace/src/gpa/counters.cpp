@@ -36,9 +36,7 @@ constexpr Counter kCounters[] = {
 
 std::span<const Counter> counters() { return kCounters; }
 
-const Counter* find_counter(std::uint32_t event) {
-  return event < std::size(kCounters) ? &kCounters[event] : nullptr;
-}
+const Counter* find_counter(std::uint32_t event) { return event < std::size(kCounters) ? &kCounters[event] : nullptr; }
 
 const Counter* find_counter(std::string_view name) {
   for (const Counter& c : kCounters)

@@ -14,9 +14,9 @@ namespace libtrace::gpa {
 
 namespace {
 
-constexpr std::uint32_t kSlots = 64;              // samples per chunk
-constexpr VkDeviceSize kTimestampBytes = 16;      // a slot's pair of timestamps
-constexpr std::uint32_t kComplete = 1;            // the marker of a complete session
+constexpr std::uint32_t kSlots = 64;          // samples per chunk
+constexpr VkDeviceSize kTimestampBytes = 16;  // a slot's pair of timestamps
+constexpr std::uint32_t kComplete = 1;        // the marker of a complete session
 
 // A single pipeline stage names where a timestamp goes; several (or the host
 // stage) go to the bottom of the pipe, after all of them, and none to the
@@ -41,7 +41,7 @@ struct Emulation::Session {
   struct Sample {
     VkGpaSampleTypeAMD type = VK_GPA_SAMPLE_TYPE_TIMING_AMD;
     VkPipelineStageFlagBits post = VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT;
-    std::vector<std::uint32_t> positions;  // per requested counter: its place in a statistics result
+    std::vector<std::uint32_t> positions;      // per requested counter: its place in a statistics result
     VkCommandBuffer open_in = VK_NULL_HANDLE;  // the command buffer of a sample not ended yet
   };
   std::mutex mu;
@@ -145,8 +145,8 @@ VkResult Emulation::create_session(const VkGpaSessionCreateInfoAMD* ci, VkGpaSes
 void Emulation::destroy_session(VkGpaSessionAMD handle) {
   if (!handle) return;
   const std::lock_guard lock(mu_);
-  const auto it = std::find_if(sessions_.begin(), sessions_.end(),
-                               [&](const auto& s) { return s.get() == session(handle); });
+  const auto it =
+      std::find_if(sessions_.begin(), sessions_.end(), [&](const auto& s) { return s.get() == session(handle); });
   if (it == sessions_.end()) return;
   for (Chunk& c : (*it)->chunks) destroy_chunk(c);
   sessions_.erase(it);
@@ -194,7 +194,8 @@ VkResult Emulation::cmd_begin_sample(VkCommandBuffer cb, VkGpaSessionAMD handle,
         }
       for (std::uint32_t i = 0; i < info->perfCounterCount; ++i) {
         const VkGpaPerfCounterAMD& want = info->pPerfCounters[i];
-        const Counter* c = want.blockType == kStatsBlock && want.blockInstance == 0 ? find_counter(want.eventID) : nullptr;
+        const Counter* c =
+            want.blockType == kStatsBlock && want.blockInstance == 0 ? find_counter(want.eventID) : nullptr;
         if (!c || !(ctx_.statistics & c->statistic)) {
           layer::log_once(kLayerName,
                           "counter (block " + std::to_string(want.blockType) + ", instance " +

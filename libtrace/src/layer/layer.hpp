@@ -13,8 +13,8 @@
 
 #include <cstdint>
 #include <memory>
-#include <new>
 #include <mutex>
+#include <new>
 #include <shared_mutex>
 #include <string>
 #include <string_view>

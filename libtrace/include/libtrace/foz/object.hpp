@@ -231,8 +231,8 @@ Hash compute_hash(const Object& object, const Lookup& lookup, const std::string&
 // lookup, a graphics pipeline leaves out the state blocks its subpass does
 // not use (color blend, depth/stencil), as Fossilize's layer records live
 // create infos; the hash never depends on them either way.
-std::string serialize_payload(const Object& object, const std::string& where,
-                              const HandleResolver* resolve = nullptr, const Lookup* lookup = nullptr);
+std::string serialize_payload(const Object& object, const std::string& where, const HandleResolver* resolve = nullptr,
+                              const Lookup* lookup = nullptr);
 
 // Streams one whole-state JSON document built from objects of any tags, in
 // the layout Fossilize's StateReplayer reads (shader code as base64 "code"),

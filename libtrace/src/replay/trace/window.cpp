@@ -52,12 +52,13 @@ Window::Window(VkInstance instance, VkPhysicalDevice gpu, VkDevice device, VkQue
   if (!w.conn || xcb_connection_has_error(w.conn)) throw Error(Errc::unsupported, "--present window", "no X display");
   const xcb_screen_t* screen = xcb_setup_roots_iterator(xcb_get_setup(w.conn)).data;
   w.window = xcb_generate_id(w.conn);
-  xcb_create_window(w.conn, XCB_COPY_FROM_PARENT, w.window, screen->root, 0, 0, static_cast<std::uint16_t>(extent.width),
-                    static_cast<std::uint16_t>(extent.height), 0, XCB_WINDOW_CLASS_INPUT_OUTPUT, screen->root_visual, 0,
-                    nullptr);
+  xcb_create_window(w.conn, XCB_COPY_FROM_PARENT, w.window, screen->root, 0, 0,
+                    static_cast<std::uint16_t>(extent.width), static_cast<std::uint16_t>(extent.height), 0,
+                    XCB_WINDOW_CLASS_INPUT_OUTPUT, screen->root_visual, 0, nullptr);
   xcb_map_window(w.conn, w.window);
   xcb_flush(w.conn);
-  const auto create = reinterpret_cast<PFN_vkCreateXcbSurfaceKHR>(vkGetInstanceProcAddr(instance, "vkCreateXcbSurfaceKHR"));
+  const auto create =
+      reinterpret_cast<PFN_vkCreateXcbSurfaceKHR>(vkGetInstanceProcAddr(instance, "vkCreateXcbSurfaceKHR"));
   if (!create) throw Error(Errc::unsupported, "--present window", "the instance has no VK_KHR_xcb_surface");
   const VkXcbSurfaceCreateInfoKHR sci{VK_STRUCTURE_TYPE_XCB_SURFACE_CREATE_INFO_KHR, nullptr, 0, w.conn, w.window};
   vk::check(create(instance, &sci, nullptr, &w.surface), "vkCreateXcbSurfaceKHR");
@@ -77,11 +78,23 @@ Window::Window(VkInstance instance, VkPhysicalDevice gpu, VkDevice device, VkQue
   // Not paced by the display: the replay's speed is what is measured.
   const bool immediate = std::find(modes.begin(), modes.end(), VK_PRESENT_MODE_IMMEDIATE_KHR) != modes.end();
   const VkExtent2D size = caps.currentExtent.width == UINT32_MAX ? extent : caps.currentExtent;
-  const VkSwapchainCreateInfoKHR ci{VK_STRUCTURE_TYPE_SWAPCHAIN_CREATE_INFO_KHR, nullptr, 0, w.surface,
-                                    std::max(2u, caps.minImageCount), formats[0].format, formats[0].colorSpace, size, 1,
-                                    VK_IMAGE_USAGE_TRANSFER_DST_BIT, VK_SHARING_MODE_EXCLUSIVE, 0, nullptr,
-                                    caps.currentTransform, VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR,
-                                    immediate ? VK_PRESENT_MODE_IMMEDIATE_KHR : VK_PRESENT_MODE_FIFO_KHR, VK_TRUE,
+  const VkSwapchainCreateInfoKHR ci{VK_STRUCTURE_TYPE_SWAPCHAIN_CREATE_INFO_KHR,
+                                    nullptr,
+                                    0,
+                                    w.surface,
+                                    std::max(2u, caps.minImageCount),
+                                    formats[0].format,
+                                    formats[0].colorSpace,
+                                    size,
+                                    1,
+                                    VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                                    VK_SHARING_MODE_EXCLUSIVE,
+                                    0,
+                                    nullptr,
+                                    caps.currentTransform,
+                                    VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR,
+                                    immediate ? VK_PRESENT_MODE_IMMEDIATE_KHR : VK_PRESENT_MODE_FIFO_KHR,
+                                    VK_TRUE,
                                     VK_NULL_HANDLE};
   vk::check(vkCreateSwapchainKHR(device, &ci, nullptr, &w.swapchain), "vkCreateSwapchainKHR");
   w.extent = size;
@@ -121,11 +134,11 @@ void Window::show(VkImage image, VkExtent2D extent) {
        VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_QUEUE_FAMILY_IGNORED, VK_QUEUE_FAMILY_IGNORED, w.images[index], all}};
   vkCmdPipelineBarrier(w.cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
                        nullptr, 2, to);
-  const VkImageBlit blit{{VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
-                         {{0, 0, 0}, {static_cast<std::int32_t>(extent.width), static_cast<std::int32_t>(extent.height), 1}},
-                         {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
-                         {{0, 0, 0},
-                          {static_cast<std::int32_t>(w.extent.width), static_cast<std::int32_t>(w.extent.height), 1}}};
+  const VkImageBlit blit{
+      {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+      {{0, 0, 0}, {static_cast<std::int32_t>(extent.width), static_cast<std::int32_t>(extent.height), 1}},
+      {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+      {{0, 0, 0}, {static_cast<std::int32_t>(w.extent.width), static_cast<std::int32_t>(w.extent.height), 1}}};
   vkCmdBlitImage(w.cmd, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, w.images[index],
                  VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &blit, VK_FILTER_LINEAR);
   VkImageMemoryBarrier back[2] = {to[0], to[1]};
@@ -142,8 +155,8 @@ void Window::show(VkImage image, VkExtent2D extent) {
   const VkPipelineStageFlags stage = VK_PIPELINE_STAGE_TRANSFER_BIT;
   const VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO, nullptr, 1, &w.acquired, &stage, 1, &w.cmd, 1, &w.blitted};
   vk::check(vkQueueSubmit(w.queue, 1, &si, w.done), "vkQueueSubmit");
-  const VkPresentInfoKHR present{VK_STRUCTURE_TYPE_PRESENT_INFO_KHR, nullptr, 1, &w.blitted, 1, &w.swapchain, &index,
-                                 nullptr};
+  const VkPresentInfoKHR present{
+      VK_STRUCTURE_TYPE_PRESENT_INFO_KHR, nullptr, 1, &w.blitted, 1, &w.swapchain, &index, nullptr};
   vkQueuePresentKHR(w.queue, &present);
   vkWaitForFences(w.device, 1, &w.done, VK_TRUE, UINT64_MAX);
   vkResetFences(w.device, 1, &w.done);
