@@ -2,6 +2,7 @@
 // trak-convert: a trace as text (like `apitrace dump`), JSON Lines, or a new
 // trace stream; a VMA recording as CSV of another version, JSON Lines, or a
 // trace stream; a Fossilize .foz archive as JSON and back.
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
@@ -76,9 +77,13 @@ int main(int argc, char** argv) {
       "trak-convert"};
   libtrace::convert::ConvertOptions opt;
   std::string to = "text", color = "auto", codec = "snappy", grep;
-  std::vector<std::string> calls;
-  bool no_progress = false;
-  app.add_option("input", opt.input, "Trace, VMA recording or .foz archive; '-' reads stdin")->capture_default_str();
+  std::vector<std::string> calls, frames;
+  bool no_progress = false, blobs = false;
+  std::vector<std::string> inputs{"-"};
+  app.add_option("input", inputs,
+                 "Trace, VMA recording or .foz archive; '-' reads stdin. Several traces or recordings dump one after "
+                 "the other (text, jsonl)")
+      ->capture_default_str();
   auto* out_opt = app.add_option("-o,--output", opt.output, "Output file; '-' writes stdout")
                       ->capture_default_str()
                       ->type_name("FILE");
@@ -103,6 +108,19 @@ int main(int argc, char** argv) {
          "Only these calls: 4 | 0-100/2 | 0-1000/draw | */frame | @FILE (repeatable; a recording's calls count from 0)")
       ->allow_extra_args(false)
       ->type_name("SET");
+  app.add_option("--frames", frames,
+                 "Traces: only the calls of these frames, counted from 0: 5 | 0-5/draw | 5/frame | @FILE "
+                 "(repeatable; with --calls, calls in either, as apitrace trim)")
+      ->allow_extra_args(false)
+      ->type_name("SET");
+  app.add_option("--thread", opt.select.threads,
+                 "Traces: only the calls of this thread (repeatable; decimal, as apitrace trim; --thread-ids shows "
+                 "it in hex)")
+      ->allow_extra_args(false)
+      ->type_name("ID");
+  app.add_flag("--blobs", blobs,
+               "Text: each blob's bytes into blob_call<NO>[_<k>].bin in the current folder, printed as "
+               "blob(\"NAME\") (as apitrace dump --blobs)");
   app.add_flag("-v,--verbose", opt.dump.verbose, "Also show verbose calls (glGetString, glGetError() = 0, ...)");
   app.add_flag("--thread-ids,!--no-thread-ids", opt.dump.thread_ids, "Show thread ids as @N (default no)");
   app.add_flag("--call-nos,!--no-call-nos", opt.dump.call_nos, "Show call numbers (default yes)");
@@ -134,6 +152,10 @@ int main(int argc, char** argv) {
   cat gears.trace | trak-convert - -o gears.txt  read a pipe
   trak-convert gears.trace --to jsonl | jq -c 'select(.name == "glDrawArrays") | .args'
   trak-convert gears.trace --calls 0-1000 --to trace -o first1000.trace
+  trak-convert game.trace --frames 100-102 --to trace -o three.trace   frames 100 to 102, as apitrace trim
+  trak-convert game.trace --frames 0-5/draw --thread 1   the draw calls of frames 0-5 made on thread 1
+  trak-convert a.trace b.trace | less            several traces, one after the other
+  trak-convert gears.trace --blobs --calls 38   blob data into blob_call38.bin
   trak-convert app.vma.csv --to csv --format-version 1.5 -o app-1.5.csv   VMA recording, older format
   trak-convert app.vma.csv --to jsonl | jq -c 'select(.function == "vmaCreateBuffer")'
   trak-convert app.vma.csv --to trace -o app.trace && apitrace dump app.trace
@@ -146,8 +168,12 @@ int main(int argc, char** argv) {
       std::cout << tools::kVersion << '\n';
       return tools::kOk;
     }
-    tools::refuse_terminal_input(opt.input);
-    tools::refuse_output_is_input(opt.input, opt.output);
+    opt.input = inputs.front();
+    for (const auto& i : inputs) {
+      tools::refuse_terminal_input(i);
+      tools::refuse_output_is_input(i, opt.output);
+    }
+    if (std::count(inputs.begin(), inputs.end(), "-") > 1) throw tools::UsageError("stdin ('-') is one input at most");
     foz_flags.to = to;
     foz_flags.to_given = to_opt->count() > 0;
     foz_flags.codec = codec_opt->count() ? codec : "";
@@ -156,8 +182,61 @@ int main(int argc, char** argv) {
     // Archives hold no calls: --calls there would be silently ignored.
     auto no_calls = [&] {
       if (!calls.empty()) throw tools::UsageError("--calls applies to traces and VMA recordings");
-      if (grep_opt->count()) throw tools::UsageError("--grep applies to traces");
+      if (grep_opt->count() || !frames.empty() || !opt.select.threads.empty() || blobs)
+        throw tools::UsageError("--grep, --frames, --thread and --blobs apply to traces");
     };
+    // Options of a trace's or a recording's conversion, checked once the
+    // input is known to be one.
+    auto trace_options = [&] {
+      if (to == "json" || to == "json-dir") throw tools::UsageError("--to " + to + " applies to .foz archives");
+      if (to == "foz") throw tools::UsageError("--to foz applies to JSON (a document or a directory of entry files)");
+      if (foz_flags.check_hashes) throw tools::UsageError("--check-hashes applies to .foz archives and their JSON");
+      if (codec == "zlib" || codec == "none") throw tools::UsageError("--codec " + codec + " applies to --to foz");
+      opt.recording_version = rec_version;
+      opt.warnings = tools::warning_sink("trak-convert");
+      opt.format = to == "jsonl"   ? libtrace::convert::OutputFormat::jsonl
+                   : to == "trace" ? libtrace::convert::OutputFormat::trace
+                   : to == "csv"   ? libtrace::convert::OutputFormat::csv
+                                   : libtrace::convert::OutputFormat::text;
+      if (!rec_version.empty() && opt.format != libtrace::convert::OutputFormat::csv)
+        throw tools::UsageError("--format-version applies to --to csv");
+      opt.dump.color =
+          color == "always" || (color == "auto" && libtrace::is_stdio(opt.output) && libtrace::stdout_is_terminal());
+      if (opt.format != libtrace::convert::OutputFormat::text) opt.dump.color = false;
+      if (opt.format == libtrace::convert::OutputFormat::csv) opt.dump.color = false;
+      for (const auto& c : calls) opt.select.calls.add(c);
+      opt.select.calls_given = !calls.empty();
+      for (const auto& f : frames) opt.select.frames.add(f);
+      opt.select.frames_given = !frames.empty();
+      if (blobs) {
+        if (opt.format != libtrace::convert::OutputFormat::text)
+          throw tools::UsageError("--blobs applies to text output");
+        opt.dump.blob_dir = ".";
+      }
+      if (grep_opt->count()) {
+        try {
+          opt.dump.grep = std::make_shared<const std::regex>(grep);
+        } catch (const std::regex_error& e) {
+          throw tools::UsageError("--grep: not a regular expression: " + grep + " (" + e.what() + ")");
+        }
+      }
+      opt.encoder.container = *libtrace::parse_container(codec);
+      if (opt.format == libtrace::convert::OutputFormat::trace) {
+        libtrace::check_level(opt.encoder.container, opt.encoder.level);
+        tools::refuse_binary_terminal(opt.output, out_opt->count() > 0);
+      } else if (opt.encoder.level >= 0 || app.count("--codec")) {
+        throw tools::UsageError("--codec and --level apply only to --to trace");
+      }
+      opt.progress = tools::progress_bar("trak-convert", !no_progress);
+    };
+    if (inputs.size() > 1) {
+      trace_options();
+      if (opt.format != libtrace::convert::OutputFormat::text && opt.format != libtrace::convert::OutputFormat::jsonl)
+        throw tools::UsageError("several inputs dump one after the other --to text or jsonl; --to " + to +
+                                " takes one input");
+      libtrace::convert::convert_traces(opt, inputs);
+      return tools::kOk;
+    }
     if (!libtrace::is_stdio(opt.input) && std::filesystem::is_directory(opt.input)) {
       no_calls();
       return json_to_archive(opt.input, opt.output, out_opt->count() > 0, foz_flags, nullptr);
@@ -174,38 +253,7 @@ int main(int argc, char** argv) {
       throw tools::UsageError("--grep applies to traces");
     if (foz) return archive_to_json(opt.input, opt.output, foz_flags, in);
     if (foz_json) return json_to_archive(opt.input, opt.output, out_opt->count() > 0, foz_flags, &in);
-    if (to == "json" || to == "json-dir") throw tools::UsageError("--to " + to + " applies to .foz archives");
-    if (to == "foz") throw tools::UsageError("--to foz applies to JSON (a document or a directory of entry files)");
-    if (foz_flags.check_hashes) throw tools::UsageError("--check-hashes applies to .foz archives and their JSON");
-    if (codec == "zlib" || codec == "none") throw tools::UsageError("--codec " + codec + " applies to --to foz");
-    opt.recording_version = rec_version;
-    opt.warnings = tools::warning_sink("trak-convert");
-    opt.format = to == "jsonl"   ? libtrace::convert::OutputFormat::jsonl
-                 : to == "trace" ? libtrace::convert::OutputFormat::trace
-                 : to == "csv"   ? libtrace::convert::OutputFormat::csv
-                                 : libtrace::convert::OutputFormat::text;
-    if (!rec_version.empty() && opt.format != libtrace::convert::OutputFormat::csv)
-      throw tools::UsageError("--format-version applies to --to csv");
-    opt.dump.color =
-        color == "always" || (color == "auto" && libtrace::is_stdio(opt.output) && libtrace::stdout_is_terminal());
-    if (opt.format != libtrace::convert::OutputFormat::text) opt.dump.color = false;
-    if (opt.format == libtrace::convert::OutputFormat::csv) opt.dump.color = false;
-    for (const auto& c : calls) opt.dump.calls.add(c);
-    if (grep_opt->count()) {
-      try {
-        opt.dump.grep = std::make_shared<const std::regex>(grep);
-      } catch (const std::regex_error& e) {
-        throw tools::UsageError("--grep: not a regular expression: " + grep + " (" + e.what() + ")");
-      }
-    }
-    opt.encoder.container = *libtrace::parse_container(codec);
-    if (opt.format == libtrace::convert::OutputFormat::trace) {
-      libtrace::check_level(opt.encoder.container, opt.encoder.level);
-      tools::refuse_binary_terminal(opt.output, out_opt->count() > 0);
-    } else if (opt.encoder.level >= 0 || app.count("--codec")) {
-      throw tools::UsageError("--codec and --level apply only to --to trace");
-    }
-    opt.progress = tools::progress_bar("trak-convert", !no_progress);
+    trace_options();
     libtrace::convert::convert_trace(opt, in, std::move(sniffed));
     return tools::kOk;
   });

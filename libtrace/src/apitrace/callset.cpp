@@ -110,4 +110,17 @@ std::uint64_t CallSet::last() const {
   return m;
 }
 
+CallSelection::Verdict CallSelection::next(std::uint64_t call_no, std::uint32_t thread, std::uint32_t flags) {
+  // apitrace 11.1's dump stops at the first call past the set's end, and its
+  // trim once past both the calls' and the frames' end.
+  const bool past_calls = !calls_given || call_no > calls.last();
+  if (!frames_given ? calls_given && past_calls : past_calls && frame_ > frames.last()) return Verdict::stop;
+  bool keep = !frames_given ? calls.contains(call_no, flags)
+                            : (calls_given && calls.contains(call_no, flags)) || frames.contains(frame_, flags);
+  // Another thread's calls are left out, but its frame ends still count.
+  if (!threads.empty() && std::find(threads.begin(), threads.end(), thread) == threads.end()) keep = false;
+  if (flags & kCallEndFrame) ++frame_;
+  return keep ? Verdict::keep : Verdict::skip;
+}
+
 }  // namespace libtrace::apitrace

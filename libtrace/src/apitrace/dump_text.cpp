@@ -4,11 +4,13 @@
 #include <charconv>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 
 #include "core/float_format.hpp"
 #include "core/text_util.hpp"
 #include "libtrace/apitrace/call_flags.hpp"
 #include "libtrace/apitrace/dump.hpp"
+#include "libtrace/core/error.hpp"
 
 namespace libtrace::apitrace {
 
@@ -74,7 +76,10 @@ class Renderer {
       case Kind::blob:
         color(kGreen);
         out_ += "blob(";
-        put_u64(out_, v.len);
+        if (opt_.blob_dir.empty())
+          put_u64(out_, v.len);
+        else
+          blob_file(v);
         out_ += ')';
         color(kNormal);
         return;
@@ -143,7 +148,14 @@ class Renderer {
     } else if (c == '\r') {
       // dropped, as apitrace does
     } else if (c == '\n') {
-      out_ += opt_.multiline ? "\n" : "\\n";
+      if (!opt_.multiline) {
+        out_ += "\\n";
+      } else {
+        // apitrace ends the colour before a line break and starts it again after.
+        color(kNormal);
+        out_ += '\n';
+        color(kBlue);
+      }
     } else {
       const unsigned o1 = (c >> 3) & 7;
       const unsigned o0 = c & 7;
@@ -246,9 +258,25 @@ class Renderer {
     out_ += '}';
   }
 
+  void blob_file(const Value& v) {
+    std::string name = "blob_call" + std::to_string(call_.no);
+    if (blobs_) name += "_" + std::to_string(blobs_);
+    name += ".bin";
+    ++blobs_;
+    if (!v.has_data) throw Error(Errc::usage, name, "the blob's bytes were not kept (ParserOptions::keep_blob_data)");
+    OutputFile f((std::filesystem::path(opt_.blob_dir) / name).string());
+    const std::string_view bytes = call_.str(v);
+    f.write(bytes.data(), bytes.size());
+    f.commit();
+    out_ += '"';
+    out_ += name;
+    out_ += '"';
+  }
+
   const Call& call_;
   const DumpOptions& opt_;
   std::string& out_;
+  unsigned blobs_ = 0;  // written so far for this call
 };
 
 void frame_line(const StackFrame& f, std::string& out) {
@@ -280,10 +308,14 @@ void dump_header(const TraceHeader& header, const DumpOptions& opt, std::string&
   static const Call empty_call;
   for (const auto& [key, value] : header.properties) {
     out += "// ";
-    out += key;  // raw: apitrace escapes only the value
-    out += " = \"";
+    out += key;  // raw: apitrace escapes and colours only the value
+    out += " = ";
+    if (opt.color) out += kBlue;
+    out += '"';
     Renderer(empty_call, opt, out).escape(value);
-    out += "\"\n";
+    out += '"';
+    if (opt.color) out += kNormal;
+    out += '\n';
   }
 }
 

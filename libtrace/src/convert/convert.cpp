@@ -150,7 +150,9 @@ void convert_recording(const ConvertOptions& opt, InputFile& in, std::unique_ptr
   };
   // --calls numbers a recording's calls from 0 in file order, as the trace
   // it converts to numbers them.
-  const CallSet& calls = opt.dump.calls;
+  if (opt.select.frames_given || !opt.select.threads.empty())
+    throw Error(Errc::usage, in.name(), "--frames and --thread apply to traces; a recording has no frames or threads");
+  const CallSet& calls = opt.select.calls;
   const std::uint64_t last = calls.last();
   std::uint64_t no = 0;
   try {
@@ -179,7 +181,78 @@ void convert_recording(const ConvertOptions& opt, InputFile& in, std::unique_ptr
   }
   finish();
   if (opt.progress) opt.progress(in.offset(), in.offset());
-  out.commit();
+}
+
+// One input into `out`, which the caller commits.
+void convert_into(const ConvertOptions& opt, InputFile& in, Sniffed sniffed, OutputFile& out) {
+  ParserOptions popt;
+  popt.keep_blob_data = opt.format == OutputFormat::trace || !opt.dump.blob_dir.empty();
+  popt.warnings = opt.warnings;
+  std::unique_ptr<Sink> encoder;
+  std::unique_ptr<Writer> writer;
+  std::string text;
+  text.reserve(kTextFlush * 2);
+  if (sniffed.format != Format::apitrace && sniffed.format != Format::vma_recording)
+    throw Error(Errc::unsupported, in.name(),
+                "this is " + std::string(format_name(sniffed.format)) + ", neither a trace nor a recording");
+  auto decoder = std::move(sniffed.stream);
+  if (sniffed.format == Format::vma_recording) {
+    convert_recording(opt, in, std::move(decoder), out);
+    return;
+  }
+  if (opt.format == OutputFormat::csv)
+    throw Error(Errc::usage, in.name(), "--to csv applies to VMA recordings; this is a trace");
+  Parser parser(prefetch(std::move(decoder)), in.name(), popt);
+  const TraceHeader& header = parser.header();
+  switch (opt.format) {
+    case OutputFormat::text:
+      // apitrace dump --grep prints the calls alone.
+      if (!opt.dump.grep) dump_header(header, opt.dump, text);
+      break;
+    case OutputFormat::jsonl: jsonl_header(header, container_name(parser.container()), text); break;
+    case OutputFormat::trace:
+    case OutputFormat::csv:
+      encoder = make_encoder(opt.encoder, out);
+      writer = std::make_unique<Writer>(*encoder, header);
+      break;
+  }
+  CallSelection select = opt.select;
+  std::uint64_t n = 0;
+  try {
+    while (const Call* call = parser.next()) {
+      const auto verdict = select.next(call->no, call->thread, call->flags);
+      if (verdict == CallSelection::Verdict::stop) break;
+      if (verdict == CallSelection::Verdict::keep &&
+          (!opt.dump.grep || std::regex_search(call->name().begin(), call->name().end(), *opt.dump.grep))) {
+        switch (opt.format) {
+          case OutputFormat::text: dump_call(*call, opt.dump, text); break;
+          case OutputFormat::jsonl: jsonl_call(*call, text); break;
+          case OutputFormat::trace:
+          case OutputFormat::csv: writer->write_call(*call); break;
+        }
+        if (text.size() >= kTextFlush) {
+          out.write(text.data(), text.size());
+          text.clear();
+        }
+      }
+      if (opt.progress && ++n % kProgressEvery == 0) opt.progress(parser.file_offset(), in.size());
+    }
+  } catch (const Error&) {
+    // Everything complete so far goes out, even into a failed trace output,
+    // which is then a valid (shorter) trace.
+    out.write(text.data(), text.size());
+    if (writer) {
+      writer->flush();
+      encoder->finish();
+    }
+    throw;
+  }
+  out.write(text.data(), text.size());
+  if (writer) {
+    writer->flush();
+    encoder->finish();
+  }
+  if (opt.progress) opt.progress(in.offset(), in.offset());
 }
 
 }  // namespace
@@ -190,77 +263,25 @@ void convert_trace(const ConvertOptions& opt) {
 }
 
 void convert_trace(const ConvertOptions& opt, InputFile& in, Sniffed sniffed) {
-  ParserOptions popt;
-  popt.keep_blob_data = opt.format == OutputFormat::trace;
-  popt.warnings = opt.warnings;
   OutputFile out(opt.output);
-  std::unique_ptr<Sink> encoder;
-  std::unique_ptr<Writer> writer;
-  std::string text;
-  text.reserve(kTextFlush * 2);
   try {
-    if (sniffed.format != Format::apitrace && sniffed.format != Format::vma_recording)
-      throw Error(Errc::unsupported, in.name(),
-                  "this is " + std::string(format_name(sniffed.format)) + ", neither a trace nor a recording");
-    auto decoder = std::move(sniffed.stream);
-    if (sniffed.format == Format::vma_recording) {
-      convert_recording(opt, in, std::move(decoder), out);
-      return;
+    convert_into(opt, in, std::move(sniffed), out);
+    out.commit();
+  } catch (const Error& e) {
+    fail_keeping_partial(e, out);
+  }
+}
+
+void convert_traces(const ConvertOptions& opt, const std::vector<std::string>& inputs) {
+  if (inputs.size() > 1 && opt.format != OutputFormat::text && opt.format != OutputFormat::jsonl)
+    throw Error(Errc::usage, "",
+                "several inputs convert to text or jsonl, one after the other; a trace or CSV takes one");
+  OutputFile out(opt.output);
+  try {
+    for (const std::string& path : inputs) {
+      InputFile in(path);
+      convert_into(opt, in, sniff(in), out);
     }
-    if (opt.format == OutputFormat::csv)
-      throw Error(Errc::usage, in.name(), "--to csv applies to VMA recordings; this is a trace");
-    Parser parser(prefetch(std::move(decoder)), in.name(), popt);
-    const TraceHeader& header = parser.header();
-    switch (opt.format) {
-      case OutputFormat::text:
-        // apitrace dump --grep prints the calls alone.
-        if (!opt.dump.grep) dump_header(header, opt.dump, text);
-        break;
-      case OutputFormat::jsonl: jsonl_header(header, container_name(parser.container()), text); break;
-      case OutputFormat::trace:
-      case OutputFormat::csv:
-        encoder = make_encoder(opt.encoder, out);
-        writer = std::make_unique<Writer>(*encoder, header);
-        break;
-    }
-    const CallSet& calls = opt.dump.calls;
-    const std::uint64_t last = calls.last();
-    std::uint64_t n = 0;
-    try {
-      while (const Call* call = parser.next()) {
-        // apitrace 11.1 stops at the first call past the set's end.
-        if (call->no > last) break;
-        if (calls.contains(call->no, call->flags) &&
-            (!opt.dump.grep || std::regex_search(call->name().begin(), call->name().end(), *opt.dump.grep))) {
-          switch (opt.format) {
-            case OutputFormat::text: dump_call(*call, opt.dump, text); break;
-            case OutputFormat::jsonl: jsonl_call(*call, text); break;
-            case OutputFormat::trace:
-            case OutputFormat::csv: writer->write_call(*call); break;
-          }
-          if (text.size() >= kTextFlush) {
-            out.write(text.data(), text.size());
-            text.clear();
-          }
-        }
-        if (opt.progress && ++n % kProgressEvery == 0) opt.progress(parser.file_offset(), in.size());
-      }
-    } catch (const Error&) {
-      // Everything complete so far goes out, even into a failed trace output,
-      // which is then a valid (shorter) trace.
-      out.write(text.data(), text.size());
-      if (writer) {
-        writer->flush();
-        encoder->finish();
-      }
-      throw;
-    }
-    out.write(text.data(), text.size());
-    if (writer) {
-      writer->flush();
-      encoder->finish();
-    }
-    if (opt.progress) opt.progress(in.offset(), in.offset());
     out.commit();
   } catch (const Error& e) {
     fail_keeping_partial(e, out);

@@ -34,4 +34,28 @@ class CallSet {
   std::vector<Range> ranges_;
 };
 
+// Which calls a dump or a cut keeps, chosen as `apitrace trim` chooses them:
+// the calls in `calls`, or in the frames in `frames` (frames count from 0,
+// each ended by a call flagged kCallEndFrame; "0-5/draw" keeps the draw
+// calls of frames 0 to 5), and only those of the threads in `threads`. With
+// no calls and no frames given, every call. Calls go through keep() in
+// stream order.
+class CallSelection {
+ public:
+  CallSet calls;
+  bool calls_given = false;
+  CallSet frames;
+  bool frames_given = false;
+  std::vector<std::uint32_t> threads;  // empty: every thread
+
+  enum class Verdict { keep, skip, stop };
+  // kept, left out, or past the last call and frame asked for: no later call
+  // is kept either.
+  Verdict next(std::uint64_t call_no, std::uint32_t thread, std::uint32_t flags);
+  std::uint64_t frame() const { return frame_; }
+
+ private:
+  std::uint64_t frame_ = 0;
+};
+
 }  // namespace libtrace::apitrace

@@ -21,7 +21,11 @@ struct DumpOptions {
   bool arg_names = true;
   bool multiline = true;  // newlines in strings kept; blank line after frames
   bool color = false;     // ANSI escapes as apitrace's --color=always
-  CallSet calls;          // empty: every call
+  // Each blob's bytes into a file of this folder, named as apitrace dump
+  // --blobs names them (blob_call<NO>.bin, then blob_call<NO>_<k>.bin for
+  // the call's k-th further blob) and printed as blob("NAME"); empty: blobs
+  // print as blob(SIZE). Needs the parser to keep blob data.
+  std::string blob_dir;
   // Only calls whose function name the expression finds a match in (as
   // apitrace dump --grep); null: every call. Traces only.
   std::shared_ptr<const std::regex> grep;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "libtrace/apitrace/dump.hpp"
 #include "libtrace/core/codec.hpp"
@@ -20,10 +21,11 @@ struct ConvertOptions {
   std::string input = "-";
   std::string output = "-";
   OutputFormat format = OutputFormat::text;
-  apitrace::DumpOptions dump;     // text (and call selection for all)
-  EncoderOptions encoder;         // trace output
-  std::string recording_version;  // csv output: "1.5"; empty keeps the input's
-  bool keep_going = false;        // recordings: malformed lines become warnings
+  apitrace::DumpOptions dump;      // text
+  apitrace::CallSelection select;  // for every output (a recording's: calls only)
+  EncoderOptions encoder;          // trace output
+  std::string recording_version;   // csv output: "1.5"; empty keeps the input's
+  bool keep_going = false;         // recordings: malformed lines become warnings
   WarningSink warnings;
   Progress progress;
 };
@@ -38,5 +40,10 @@ struct ConvertOptions {
 void convert_trace(const ConvertOptions& opt);
 // The same on an input already sniffed (a trace or a recording).
 void convert_trace(const ConvertOptions& opt, InputFile& in, Sniffed sniffed);
+
+// Several inputs (traces or recordings, each told apart by content) into one
+// text or JSON Lines output, one after the other, as `apitrace dump` prints
+// several traces; opt.input is not read. Throws Error(usage) for other outputs.
+void convert_traces(const ConvertOptions& opt, const std::vector<std::string>& inputs);
 
 }  // namespace libtrace::convert
