@@ -142,6 +142,7 @@ TEST_CASE("kept calls: what made the live objects, and what a kept call names th
 TEST_CASE("kept calls: the last write of each descriptor, and a command buffer's current recording") {
   Keeper k;
   VkDevice device = reinterpret_cast<VkDevice>(std::uintptr_t{0x1000});
+  const VkAllocationCallbacks* alloc = nullptr;
   // A set to write (as if vkAllocateDescriptorSets had made it).
   VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, nullptr,
                                  reinterpret_cast<VkDescriptorPool>(std::uintptr_t{0x40}), 1, nullptr};
@@ -173,7 +174,6 @@ TEST_CASE("kept calls: the last write of each descriptor, and a command buffer's
   // A command buffer's recording, then a second one: only the second stays.
   VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, nullptr, 0, 0};
   const VkCommandPoolCreateInfo* ppci = &pci;
-  const VkAllocationCallbacks* alloc = nullptr;
   VkCommandPool command_pool = reinterpret_cast<VkCommandPool>(std::uintptr_t{0x71});
   VkCommandPool* pcommand_pool = &command_pool;
   void* a0[] = {&device, &ppci, &alloc, &pcommand_pool};
