@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <string_view>
 
 #include "libtrace/core/io.hpp"
 
@@ -27,7 +28,17 @@ inline void write_file(const std::string& path, const std::string& bytes) {
   f << bytes;
 }
 
-// A fresh directory removed at scope exit.
+// The lines of an indented raw string literal, without their indentation and
+// without blank lines, each ended by '\n': text files written in a test as
+// they would look on disk.
+inline std::string unindent(std::string_view text) {
+  std::string out;
+  std::istringstream in{std::string(text)};
+  for (std::string line; std::getline(in, line);)
+    if (const auto at = line.find_first_not_of(' '); at != std::string::npos) out += line.substr(at) + '\n';
+  return out;
+}
+
 // The memory layout of VMA's documentation example (a Radeon RX Vega): a
 // recording's header and Config section, for tests to append calls to.
 inline const std::string kVegaConfig =
@@ -41,6 +52,7 @@ inline const std::string kVegaConfig =
     "PhysicalDeviceMemory,Type,2,heapIndex,2\nPhysicalDeviceMemory,Type,2,propertyFlags,7\n"
     "PhysicalDeviceMemory,Type,3,heapIndex,1\nPhysicalDeviceMemory,Type,3,propertyFlags,14\nConfig,End\n";
 
+// A fresh directory removed at scope exit.
 struct ScratchDir {
   std::string path;
   ScratchDir() {
@@ -49,6 +61,18 @@ struct ScratchDir {
   }
   ~ScratchDir() { std::system(("rm -rf '" + path + "'").c_str()); }
   std::string operator/(const std::string& name) const { return path + "/" + name; }
+};
+
+// A library call's options (a tool's, with `input` and `output`) reading a
+// file of tests/data and writing into a fresh scratch directory.
+template <class Options>
+struct Job {
+  ScratchDir dir;
+  Options opt;
+  Job(const std::string& input, const std::string& output) {
+    opt.input = data(input);
+    opt.output = dir / output;
+  }
 };
 
 struct StringSink final : libtrace::Sink {

@@ -118,12 +118,7 @@ TEST_CASE("vma_buddy: random allocations and frees keep every invariant") {
   std::vector<Live> live;
   std::uint64_t placed = 0;
   for (int i = 0; i < 20000; ++i) {
-    if (!live.empty() && rng() % 100 < 45) {
-      const std::size_t k = rng() % live.size();
-      b.free(live[k].offset);
-      live[k] = live.back();
-      live.pop_back();
-    } else {
+    if (!test::free_some(b, live, rng, 45)) {
       const Request r{1 + rng() % (1 << (rng() % 17)), 1ull << (rng() % 10), static_cast<Kind>(1 + rng() % 5), false};
       const auto off = b.find(r);
       if (!off) continue;

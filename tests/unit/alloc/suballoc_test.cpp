@@ -7,6 +7,8 @@
 #include <random>
 #include <vector>
 
+#include "alloc/suballoc_util.hpp"
+
 using namespace libtrace::alloc;
 
 namespace {
@@ -152,12 +154,7 @@ TEST_CASE("vma_suballoc: random allocations and frees keep every invariant") {
   std::vector<Live> live;
   std::uint64_t failures = 0;
   for (int i = 0; i < 20000; ++i) {
-    if (!live.empty() && rng() % 100 < 45) {
-      const std::size_t k = rng() % live.size();
-      b.free(live[k].offset);
-      live[k] = live.back();
-      live.pop_back();
-    } else {
+    if (!test::free_some(b, live, rng, 45)) {
       const std::uint64_t size = 1 + rng() % (1 << (rng() % 20));
       const std::uint64_t align = 1ull << (rng() % 13);
       const Kind kind = static_cast<Kind>(1 + rng() % 5);

@@ -10,14 +10,19 @@ using namespace libtrace::apitrace;
 
 namespace {
 
+Value of_kind(Kind kind) {
+  Value v;
+  v.kind = kind;
+  return v;
+}
+
 std::string dump_string_arg(const std::string& s, bool multiline = true) {
   FunctionSig f;
   f.name = "glS";
   f.arg_names = {"s"};
   Call c;
   c.sig = &f;
-  Value v;
-  v.kind = Kind::string;
+  Value v = of_kind(Kind::string);
   v.len = s.size();
   v.has_data = true;
   c.bytes = s;
@@ -61,16 +66,14 @@ TEST_CASE("dump_text: tabs raw, carriage returns dropped, newlines by --multilin
 }
 
 TEST_CASE("dump_text: floats as %.7g, doubles as %.16g") {
-  Value f;
-  f.kind = Kind::float32;
+  Value f = of_kind(Kind::float32);
   f.num.d = static_cast<double>(1e10f);
   CHECK(dump_value(f) == "0 f(v = 1e+10)\n");
   f.num.d = static_cast<double>(-1e-07f);
   CHECK(dump_value(f) == "0 f(v = -1e-07)\n");
   f.num.d = static_cast<double>(3.14159265f);
   CHECK(dump_value(f) == "0 f(v = 3.141593)\n");
-  Value d;
-  d.kind = Kind::float64;
+  Value d = of_kind(Kind::float64);
   d.num.d = 0.1;
   CHECK(dump_value(d) == "0 f(v = 0.1)\n");
 }
@@ -78,8 +81,7 @@ TEST_CASE("dump_text: floats as %.7g, doubles as %.16g") {
 TEST_CASE("dump_text: enums take the first matching name, else the number") {
   EnumSig e;
   e.values = {{"GL_ZERO", 0}, {"GL_NONE", 0}};
-  Value v;
-  v.kind = Kind::enumeration;
+  Value v = of_kind(Kind::enumeration);
   v.num.i = 0;
   CHECK(dump_value(v, &e) == "0 f(v = GL_ZERO)\n");
   v.num.i = 4660;
@@ -89,8 +91,7 @@ TEST_CASE("dump_text: enums take the first matching name, else the number") {
 TEST_CASE("dump_text: bitmask decomposition") {
   BitmaskSig b;
   b.flags = {{"NONE", 0}, {"A", 1}, {"B", 2}};
-  Value v;
-  v.kind = Kind::bitmask;
+  Value v = of_kind(Kind::bitmask);
   v.num.u = 0;
   CHECK(dump_value(v, &b) == "0 f(v = NONE)\n");
   v.num.u = 3;
@@ -140,15 +141,12 @@ TEST_CASE("dump_text: nested single arrays, anonymous members, GUIDs") {
     c.values.push_back(v);
     return static_cast<std::uint32_t>(c.values.size() - 1);
   };
-  Value one;
-  one.kind = Kind::uint;
+  Value one = of_kind(Kind::uint);
   one.num.u = 1;
-  Value inner;
-  inner.kind = Kind::array;
+  Value inner = of_kind(Kind::array);
   inner.count = 1;
   inner.first = add(one);
-  Value outer;
-  outer.kind = Kind::array;
+  Value outer = of_kind(Kind::array);
   outer.count = 1;
   outer.first = add(inner);
   c.args = {add(outer)};
@@ -161,15 +159,13 @@ TEST_CASE("dump_text: nested single arrays, anonymous members, GUIDs") {
   s.member_names = {"", "b"};
   Call d;
   d.sig = &f;
-  Value n;
-  n.kind = Kind::uint;
+  Value n = of_kind(Kind::uint);
   n.num.u = 1;
   d.values.push_back(n);
   n.num.u = 2;
   d.values.push_back(n);
   d.values[0].next = 1;
-  Value st;
-  st.kind = Kind::structure;
+  Value st = of_kind(Kind::structure);
   st.sig = &s;
   st.count = 2;
   st.first = 0;

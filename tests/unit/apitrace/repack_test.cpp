@@ -10,28 +10,23 @@ using namespace libtrace;
 using namespace libtrace::apitrace;
 
 TEST_CASE("repack: gzip and back keeps every call; verify passes") {
-  test::ScratchDir dir;
-  RepackOptions opt;
-  opt.input = test::data("texture.trace");
-  opt.output = dir / "t.gz";
-  opt.encoder.container = Container::gzip;
-  opt.verify = true;
-  const RepackResult r = repack_trace(opt);
+  test::Job<RepackOptions> j("texture.trace", "t.gz");
+  j.opt.encoder.container = Container::gzip;
+  j.opt.verify = true;
+  const RepackResult r = repack_trace(j.opt);
   CHECK(r.calls_verified > 3000);
-  RepackOptions back = opt;
-  back.input = dir / "t.gz";
-  back.output = dir / "t.trace";
+  RepackOptions back = j.opt;
+  back.input = j.dir / "t.gz";
+  back.output = j.dir / "t.trace";
   back.encoder.container = Container::snappy;
   repack_trace(back);
-  CHECK(compare_traces(test::data("texture.trace"), dir / "t.trace") == r.calls_verified);
+  CHECK(compare_traces(test::data("texture.trace"), j.dir / "t.trace") == r.calls_verified);
 }
 
 TEST_CASE("repack: the comparison behind --verify catches a corrupted output") {
-  test::ScratchDir dir;
-  RepackOptions opt;
-  opt.input = test::data("gears.trace");
-  opt.output = dir / "g.trace";
-  repack_trace(opt);
+  test::Job<RepackOptions> j("gears.trace", "g.trace");
+  repack_trace(j.opt);
+  const test::ScratchDir& dir = j.dir;
   // Same container, one byte of one call changed inside the stream: flip a
   // float in the middle by rewriting through a different stream.
   std::string bytes = test::read_file(dir / "g.trace");

@@ -10,54 +10,42 @@ using namespace libtrace;
 using namespace libtrace::convert;
 
 TEST_CASE("convert: text to a file equals apitrace's dump") {
-  test::ScratchDir dir;
-  ConvertOptions opt;
-  opt.input = test::data("es2gears.br.trace");
-  opt.output = dir / "out.txt";
-  convert_trace(opt);
-  CHECK(test::read_file(dir / "out.txt") == test::read_file(test::data("es2gears.dump.txt")));
+  test::Job<ConvertOptions> j("es2gears.br.trace", "out.txt");
+  convert_trace(j.opt);
+  CHECK(test::read_file(j.dir / "out.txt") == test::read_file(test::data("es2gears.dump.txt")));
 }
 
 TEST_CASE("convert: trace -> trace -> text keeps every call") {
-  test::ScratchDir dir;
-  ConvertOptions opt;
-  opt.input = test::data("texture.trace");
-  opt.output = dir / "t.trace";
-  opt.format = OutputFormat::trace;
-  opt.encoder.container = Container::brotli;
-  opt.encoder.level = 1;
-  convert_trace(opt);
-  opt.input = dir / "t.trace";
-  opt.output = dir / "t.txt";
-  opt.format = OutputFormat::text;
-  convert_trace(opt);
-  CHECK(test::read_file(dir / "t.txt") == test::read_file(test::data("texture.dump.txt")));
+  test::Job<ConvertOptions> j("texture.trace", "t.trace");
+  j.opt.format = OutputFormat::trace;
+  j.opt.encoder.container = Container::brotli;
+  j.opt.encoder.level = 1;
+  convert_trace(j.opt);
+  j.opt.input = j.dir / "t.trace";
+  j.opt.output = j.dir / "t.txt";
+  j.opt.format = OutputFormat::text;
+  convert_trace(j.opt);
+  CHECK(test::read_file(j.dir / "t.txt") == test::read_file(test::data("texture.dump.txt")));
 }
 
 TEST_CASE("convert: an input cut inside a call leaves OUT.partial with every recovered call") {
-  test::ScratchDir dir;
-  ConvertOptions opt;
-  opt.input = test::data("gears.trunc60.trace");
-  opt.output = dir / "out.txt";
+  test::Job<ConvertOptions> j("gears.trunc60.trace", "out.txt");
   try {
-    convert_trace(opt);
+    convert_trace(j.opt);
     FAIL("no exception");
   } catch (const Error& e) {
     CHECK(e.code() == Errc::truncated);
-    CHECK(std::string(e.what()).find("output so far kept in " + dir / "out.txt.partial") != std::string::npos);
+    CHECK(std::string(e.what()).find("output so far kept in " + j.dir / "out.txt.partial") != std::string::npos);
   }
-  CHECK(test::read_file(dir / "out.txt.partial") == test::read_file(test::data("gears.trunc60.dump.txt")));
+  CHECK(test::read_file(j.dir / "out.txt.partial") == test::read_file(test::data("gears.trunc60.dump.txt")));
 }
 
 TEST_CASE("convert: an input cut short between two call events converts whole, with one warning") {
-  test::ScratchDir dir;
-  ConvertOptions opt;
-  opt.input = test::data("gears.trunc.trace");
-  opt.output = dir / "out.txt";
+  test::Job<ConvertOptions> j("gears.trunc.trace", "out.txt");
   std::vector<std::string> warned;
-  opt.warnings = [&](const std::string& where, const std::string& why) { warned.push_back(where + ": " + why); };
-  convert_trace(opt);
-  CHECK(test::read_file(dir / "out.txt") == test::read_file(test::data("gears.trunc.dump.txt")));
+  j.opt.warnings = [&](const std::string& where, const std::string& why) { warned.push_back(where + ": " + why); };
+  convert_trace(j.opt);
+  CHECK(test::read_file(j.dir / "out.txt") == test::read_file(test::data("gears.trunc.dump.txt")));
   REQUIRE(warned.size() == 1);
   CHECK(warned[0].find("unexpected end of file inside a snappy chunk") != std::string::npos);
 }

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <string_view>
 #include <utility>
 
 #include "foz/object_test_util.hpp"
@@ -128,31 +129,30 @@ TEST_CASE("foz object: malformed and ill-typed JSON is an error naming the entry
   CHECK(parse_error(R"({"version":6,"samplers":{},"setLayouts":{}})") ==
         "e: document: holds more than one object (\"setLayouts\" besides others)");
   CHECK(parse_error(R"({"version":6,"samplers":{"zz":{}}})") == "e: samplers: object key \"zz\" is not a hash");
-  std::string s = kSampler;
-  s.replace(s.find("\"minFilter\":1"), 13, "\"minFilter\":-1");
-  CHECK(parse_error(s) ==
-        "e: samplers.27ceff9929c09a63.minFilter: expected an unsigned 32-bit integer, got an integer");
-  s = kSampler;
-  s.replace(s.find("\"maxLod\":0.0"), 12, "\"maxLod\":\"0\"");
-  CHECK(parse_error(s) == "e: samplers.27ceff9929c09a63.maxLod: expected a number, got a string");
-  s = kSampler;
-  s.replace(s.find("\"flags\":0,"), 10, "");
-  CHECK(parse_error(s) == "e: samplers.27ceff9929c09a63: missing member \"flags\"");
-  s = kSampler;
-  s.replace(s.find("\"flags\":0"), 9, "\"flags\":0,\"extra\":1");
-  CHECK(parse_error(s) == "e: samplers.27ceff9929c09a63: unknown member \"extra\"");
-  s = kSampler;
-  s.replace(s.find("\"maxLod\":0.0"), 12, "\"maxLod\":1e300");
-  CHECK(parse_error(s) == "e: samplers.27ceff9929c09a63.maxLod: number out of the range of a 32-bit float");
-  // No Vulkan enum holds a value past 0x7fffffff; storing one would be
-  // undefined behaviour (found by fuzzing: a dynamic state of 3000347000).
-  s = kSampler;
-  s.replace(s.find("\"compareOp\":0"), 13, "\"compareOp\":2147483648");
-  CHECK(parse_error(s) ==
-        "e: samplers.27ceff9929c09a63.compareOp: value 2147483648 is above every Vulkan enum's range (0x7fffffff)");
-  s = kSampler;
-  s.replace(s.find("\"compareOp\":0"), 13, "\"compareOp\":2147483647");
-  CHECK(parse_error(s) == "no error");
+  // kSampler with one member changed.
+  const struct {
+    std::string_view from, to;
+    const char* error;
+  } edits[] = {
+      {R"("minFilter":1)", R"("minFilter":-1)",
+       "e: samplers.27ceff9929c09a63.minFilter: expected an unsigned 32-bit integer, got an integer"},
+      {R"("maxLod":0.0)", R"("maxLod":"0")", "e: samplers.27ceff9929c09a63.maxLod: expected a number, got a string"},
+      {R"("flags":0,)", "", "e: samplers.27ceff9929c09a63: missing member \"flags\""},
+      {R"("flags":0)", R"("flags":0,"extra":1)", "e: samplers.27ceff9929c09a63: unknown member \"extra\""},
+      {R"("maxLod":0.0)", R"("maxLod":1e300)",
+       "e: samplers.27ceff9929c09a63.maxLod: number out of the range of a 32-bit float"},
+      // No Vulkan enum holds a value past 0x7fffffff; storing one would be
+      // undefined behaviour (found by fuzzing: a dynamic state of 3000347000).
+      {R"("compareOp":0)", R"("compareOp":2147483648)",
+       "e: samplers.27ceff9929c09a63.compareOp: value 2147483648 is above every Vulkan enum's range (0x7fffffff)"},
+      {R"("compareOp":0)", R"("compareOp":2147483647)", "no error"},
+  };
+  for (const auto& e : edits) {
+    CAPTURE(e.to);
+    std::string s = kSampler;
+    s.replace(s.find(e.from), e.from.size(), e.to);
+    CHECK(parse_error(s) == e.error);
+  }
 }
 
 TEST_CASE("foz object: unknown sTypes, dangling counts and bad handles are errors, never dropped") {
@@ -183,18 +183,26 @@ TEST_CASE("foz object: unknown sTypes, dangling counts and bad handles are error
 
 TEST_CASE("foz object: shader module payloads are checked: varint range, SPIR-V size, base64") {
   const std::string head = R"({"version":6,"shaderModules":{"0000000000000001":{"varintOffset":0,"varintSize":)";
-  CHECK(parse_error(head + R"(3,"codeSize":4,"flags":0}}})" + std::string("\0\x01\x02", 3)) ==
-        "e: shaderModules.0000000000000001: varint range 0+3 overruns the 2 binary bytes after the JSON");
-  CHECK(parse_error(head + R"(2,"codeSize":4,"flags":0}}})" + std::string("\0\x81\x82", 3)) ==
-        "e: shaderModules.0000000000000001: invalid varint SPIR-V at byte 2 of 2 (1 words expected)");
-  CHECK(parse_error(head + R"(2,"codeSize":8,"flags":0}}})" + std::string("\0\x81\x02", 3)) ==
-        "e: shaderModules.0000000000000001: invalid varint SPIR-V at byte 2 of 2 (2 words expected)");
-  CHECK(parse_error(head + R"(2,"codeSize":4,"flags":0}}})" + std::string("\0\x01\x02", 3)) ==
-        "e: shaderModules.0000000000000001: invalid varint SPIR-V at byte 1 of 2 (1 words expected)");
-  CHECK(parse_error(head + R"(2,"codeSize":6,"flags":0}}})" + std::string("\0\x01\x02", 3)) ==
-        "e: shaderModules.0000000000000001.codeSize: must be a non-zero multiple of 4, is 6");
-  CHECK(parse_error(head + R"(2,"codeSize":400000000000,"flags":0}}})" + std::string("\0\x01\x02", 3)) ==
-        "e: shaderModules.0000000000000001: codeSize 400000000000 needs more than the 2 varint bytes");
+  // The JSON's varintSize and codeSize, its binary bytes, the error after the entry's name.
+  const struct {
+    const char* sizes;
+    std::string binary;
+    const char* error;
+  } varints[] = {
+      {R"(3,"codeSize":4)", std::string("\0\x01\x02", 3),
+       ": varint range 0+3 overruns the 2 binary bytes after the JSON"},
+      {R"(2,"codeSize":4)", std::string("\0\x81\x82", 3), ": invalid varint SPIR-V at byte 2 of 2 (1 words expected)"},
+      {R"(2,"codeSize":8)", std::string("\0\x81\x02", 3), ": invalid varint SPIR-V at byte 2 of 2 (2 words expected)"},
+      {R"(2,"codeSize":4)", std::string("\0\x01\x02", 3), ": invalid varint SPIR-V at byte 1 of 2 (1 words expected)"},
+      {R"(2,"codeSize":6)", std::string("\0\x01\x02", 3), ".codeSize: must be a non-zero multiple of 4, is 6"},
+      {R"(2,"codeSize":400000000000)", std::string("\0\x01\x02", 3),
+       ": codeSize 400000000000 needs more than the 2 varint bytes"},
+  };
+  for (const auto& v : varints) {
+    CAPTURE(v.sizes);
+    CHECK(parse_error(head + v.sizes + R"(,"flags":0}}})" + v.binary) ==
+          "e: shaderModules.0000000000000001" + std::string(v.error));
+  }
   CHECK(parse_error(R"({"version":6,"shaderModules":{"01":{"codeSize":4,"flags":0,"code":"AQID"}}})") ==
         "e: shaderModules.01.code: holds fewer than codeSize 4 bytes");
   CHECK(parse_error(R"({"version":6,"shaderModules":{"01":{"codeSize":4,"flags":0,"code":"AQIDBAUG"}}})") ==

@@ -33,18 +33,10 @@ TEST_CASE("layer: negotiation answers interface version 2 with the layer's entry
 TEST_CASE("layer: the instance link is taken and advanced for the next layer down") {
   VkLayerInstanceLink second{nullptr, gipa2, nullptr};
   VkLayerInstanceLink first{&second, gipa, nullptr};
-  VkLayerInstanceCreateInfo link{};
-  link.sType = VK_STRUCTURE_TYPE_LOADER_INSTANCE_CREATE_INFO;
-  link.function = VK_LAYER_LINK_INFO;
-  link.u.pLayerInfo = &first;
+  VkLayerInstanceCreateInfo link{VK_STRUCTURE_TYPE_LOADER_INSTANCE_CREATE_INFO, nullptr, VK_LAYER_LINK_INFO, {&first}};
   // Another loader struct (a callback) comes first in the chain.
-  VkLayerInstanceCreateInfo other{};
-  other.sType = VK_STRUCTURE_TYPE_LOADER_INSTANCE_CREATE_INFO;
-  other.function = VK_LOADER_DATA_CALLBACK;
-  other.pNext = &link;
-  VkInstanceCreateInfo ci{};
-  ci.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
-  ci.pNext = &other;
+  VkLayerInstanceCreateInfo other{VK_STRUCTURE_TYPE_LOADER_INSTANCE_CREATE_INFO, &link, VK_LOADER_DATA_CALLBACK, {}};
+  VkInstanceCreateInfo ci{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, &other, 0, nullptr, 0, nullptr, 0, nullptr};
   CHECK((layer::take_instance_link(&ci) == gipa));
   CHECK(link.u.pLayerInfo == &second);
   CHECK((layer::take_instance_link(&ci) == gipa2));
@@ -57,13 +49,8 @@ TEST_CASE("layer: the instance link is taken and advanced for the next layer dow
 
 TEST_CASE("layer: the device link gives both entry points") {
   VkLayerDeviceLink next{nullptr, gipa, gdpa};
-  VkLayerDeviceCreateInfo link{};
-  link.sType = VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO;
-  link.function = VK_LAYER_LINK_INFO;
-  link.u.pLayerInfo = &next;
-  VkDeviceCreateInfo ci{};
-  ci.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
-  ci.pNext = &link;
+  VkLayerDeviceCreateInfo link{VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO, nullptr, VK_LAYER_LINK_INFO, {&next}};
+  VkDeviceCreateInfo ci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &link, 0, 0, nullptr, 0, nullptr, 0, nullptr, nullptr};
   const layer::DeviceLink got = layer::take_device_link(&ci);
   CHECK((got.gipa == gipa));
   CHECK((got.gdpa == gdpa));

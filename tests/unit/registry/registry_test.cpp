@@ -24,6 +24,25 @@ const Member& must_member(const Struct& s, std::string_view name) {
   return *m;
 }
 
+const FormatInfo& must_format(VkFormat format) {
+  const FormatInfo* f = find_format(format);
+  REQUIRE(f);
+  return *f;
+}
+
+// Checks that a table is sorted by name and finds each entry by its name
+// with `find`, then calls `check` on each entry.
+template <class Table, class Find, class Check>
+void each_entry(const Table& all, Find find, Check check) {
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const auto& x = all[i];
+    CAPTURE(x.name());
+    if (i > 0) CHECK(std::string_view(all[i - 1].name()) < std::string_view(x.name()));
+    CHECK(find(x.name()) == &x);
+    check(x);
+  }
+}
+
 std::string_view sv(const char* s) { return s ? std::string_view(s) : std::string_view("(null)"); }
 
 }  // namespace
@@ -302,95 +321,79 @@ TEST_CASE("registry: platform and provisional declarations are left out") {
 }
 
 TEST_CASE("registry: every table is consistent") {
-  auto s_all = structs();
-  for (std::size_t i = 0; i < s_all.size(); ++i) {
-    const Struct& s = s_all[i];
-    CAPTURE(s.name());
-    if (i > 0) CHECK(std::string_view(s_all[i - 1].name()) < std::string_view(s.name()));
-    CHECK(find_struct(s.name()) == &s);
-    CHECK(s.size > 0);
-    CHECK(s.align > 0);
-    CHECK(s.size % s.align == 0);
-    if (s.s_type >= 0) CHECK(find_struct(static_cast<VkStructureType>(s.s_type)) == &s);
-    REQUIRE_FALSE(s.members().empty());
-    std::uint32_t prev = 0;
-    for (const Member& m : s.members()) {
-      CAPTURE(m.name());
-      CHECK(m.offset + m.size <= s.size);
-      if (!s.is_union) {
-        CHECK(m.offset >= prev);
-        prev = m.offset;
-      } else {
-        CHECK(m.offset == 0);
-      }
-      CHECK(m.len_member < static_cast<std::int16_t>(s.members().size()));
-      CHECK((m.nested() != nullptr) == (m.type == Type::struct_ || m.type == Type::union_));
-      if (m.type == Type::enum_ || m.type == Type::bitmask) CHECK(m.enum_info() != nullptr);
-      if (m.pointer_depth > 0 && m.bit_width == 0) CHECK(m.size == sizeof(void*));
-      if (m.type == Type::pnext) CHECK(std::string_view(m.name()) == "pNext");
-    }
-    if (!s.members().empty() && std::string_view(s.members()[0].name()) == "sType" && s.s_type >= 0)
-      CHECK(s.members()[0].type == Type::enum_);
-  }
-
-  auto e_all = enums();
-  for (std::size_t i = 0; i < e_all.size(); ++i) {
-    const Enum& e = e_all[i];
-    CAPTURE(e.name());
-    if (i > 0) CHECK(std::string_view(e_all[i - 1].name()) < std::string_view(e.name()));
-    CHECK(find_enum(e.name()) == &e);
-    if (e.flags_name()) CHECK(find_enum(e.flags_name()) == &e);
-    for (std::size_t k = 0; k < e.values().size(); ++k) {
-      const EnumValue& v = e.values()[k];
-      const char* name = enum_value_name(e, v.value);
-      REQUIRE(name != nullptr);
-      const EnumValue* first = find_enum_value(e, name);
-      REQUIRE(first != nullptr);
-      CHECK(first->value == v.value);
-      if (!v.alias) CHECK_FALSE(first->alias);
-      if (k > 0) CHECK(e.values()[k - 1].value <= v.value);
-      if (!e.is_64bit) CHECK((v.value >= INT32_MIN && v.value <= UINT32_MAX));
-    }
-  }
-
-  auto c_all = commands();
-  for (std::size_t i = 0; i < c_all.size(); ++i) {
-    const Command& c = c_all[i];
-    CAPTURE(c.name());
-    if (i > 0) CHECK(std::string_view(c_all[i - 1].name()) < std::string_view(c.name()));
-    CHECK(find_command(c.name()) == &c);
-    if (c.alias_of()) {
-      CHECK(c.alias_of()->alias_of() == nullptr);
-      CHECK(c.alias_of()->params().data() == c.params().data());
-    }
-    for (const Member& p : c.params()) {
-      CAPTURE(p.name());
-      CHECK(p.offset == 0);
-      CHECK(p.size == 0);
-      CHECK(p.len_member < static_cast<std::int16_t>(c.params().size()));
-      CHECK((p.nested() != nullptr) == (p.type == Type::struct_ || p.type == Type::union_));
-    }
-  }
+  each_entry(
+      structs(), [](const char* name) { return find_struct(name); },
+      [](const Struct& s) {
+        CHECK(s.size > 0);
+        CHECK(s.align > 0);
+        CHECK(s.size % s.align == 0);
+        if (s.s_type >= 0) CHECK(find_struct(static_cast<VkStructureType>(s.s_type)) == &s);
+        REQUIRE_FALSE(s.members().empty());
+        std::uint32_t prev = 0;
+        for (const Member& m : s.members()) {
+          CAPTURE(m.name());
+          CHECK(m.offset + m.size <= s.size);
+          if (!s.is_union) {
+            CHECK(m.offset >= prev);
+            prev = m.offset;
+          } else {
+            CHECK(m.offset == 0);
+          }
+          CHECK(m.len_member < static_cast<std::int16_t>(s.members().size()));
+          CHECK((m.nested() != nullptr) == (m.type == Type::struct_ || m.type == Type::union_));
+          if (m.type == Type::enum_ || m.type == Type::bitmask) CHECK(m.enum_info() != nullptr);
+          if (m.pointer_depth > 0 && m.bit_width == 0) CHECK(m.size == sizeof(void*));
+          if (m.type == Type::pnext) CHECK(std::string_view(m.name()) == "pNext");
+        }
+        if (!s.members().empty() && std::string_view(s.members()[0].name()) == "sType" && s.s_type >= 0)
+          CHECK(s.members()[0].type == Type::enum_);
+      });
+  each_entry(
+      enums(), [](const char* name) { return find_enum(name); },
+      [](const Enum& e) {
+        if (e.flags_name()) CHECK(find_enum(e.flags_name()) == &e);
+        for (std::size_t k = 0; k < e.values().size(); ++k) {
+          const EnumValue& v = e.values()[k];
+          const char* name = enum_value_name(e, v.value);
+          REQUIRE(name != nullptr);
+          const EnumValue* first = find_enum_value(e, name);
+          REQUIRE(first != nullptr);
+          CHECK(first->value == v.value);
+          if (!v.alias) CHECK_FALSE(first->alias);
+          if (k > 0) CHECK(e.values()[k - 1].value <= v.value);
+          if (!e.is_64bit) CHECK((v.value >= INT32_MIN && v.value <= UINT32_MAX));
+        }
+      });
+  each_entry(
+      commands(), [](const char* name) { return find_command(name); },
+      [](const Command& c) {
+        if (c.alias_of()) {
+          CHECK(c.alias_of()->alias_of() == nullptr);
+          CHECK(c.alias_of()->params().data() == c.params().data());
+        }
+        for (const Member& p : c.params()) {
+          CAPTURE(p.name());
+          CHECK(p.offset == 0);
+          CHECK(p.size == 0);
+          CHECK(p.len_member < static_cast<std::int16_t>(c.params().size()));
+          CHECK((p.nested() != nullptr) == (p.type == Type::struct_ || p.type == Type::union_));
+        }
+      });
 }
 
 TEST_CASE("formats: texel blocks as vk.xml's <formats> has them") {
-  const auto* rgba = find_format(VK_FORMAT_R8G8B8A8_UNORM);
-  REQUIRE(rgba);
-  CHECK(rgba->block_size == 4);
-  CHECK(rgba->block_width == 1);
-  CHECK(rgba->depth_bits == 0);
-  const auto* d24s8 = find_format(VK_FORMAT_D24_UNORM_S8_UINT);
-  REQUIRE(d24s8);
-  CHECK(d24s8->depth_bits == 24);
-  CHECK(d24s8->stencil_bits == 8);
-  const auto* bc1 = find_format(VK_FORMAT_BC1_RGB_UNORM_BLOCK);
-  REQUIRE(bc1);
-  CHECK(bc1->block_size == 8);
-  CHECK(bc1->block_width == 4);
-  CHECK(bc1->block_height == 4);
-  const auto* nv12 = find_format(VK_FORMAT_G8_B8R8_2PLANE_420_UNORM);
-  REQUIRE(nv12);
-  CHECK(nv12->planes == 2);
+  const FormatInfo& rgba = must_format(VK_FORMAT_R8G8B8A8_UNORM);
+  CHECK(rgba.block_size == 4);
+  CHECK(rgba.block_width == 1);
+  CHECK(rgba.depth_bits == 0);
+  const FormatInfo& d24s8 = must_format(VK_FORMAT_D24_UNORM_S8_UINT);
+  CHECK(d24s8.depth_bits == 24);
+  CHECK(d24s8.stencil_bits == 8);
+  const FormatInfo& bc1 = must_format(VK_FORMAT_BC1_RGB_UNORM_BLOCK);
+  CHECK(bc1.block_size == 8);
+  CHECK(bc1.block_width == 4);
+  CHECK(bc1.block_height == 4);
+  CHECK(must_format(VK_FORMAT_G8_B8R8_2PLANE_420_UNORM).planes == 2);
   CHECK(!find_format(VK_FORMAT_UNDEFINED));
   CHECK(formats().size() > 200);
 }

@@ -12,54 +12,60 @@ namespace {
 
 constexpr std::uint64_t MiB = 1ull << 20;
 
-struct Fixture {
+// An allocator on the device's first HOST_VISIBLE memory type, and the
+// requests the tests make of it.
+struct Alloc {
   vk::Instance instance;
   vk::Device device{instance, instance.select("")};
-  std::uint32_t host_type = UINT32_MAX;  // a HOST_VISIBLE type
+  std::uint32_t t = UINT32_MAX;
+  vk::DeviceAllocator a;
+  vk::Failure why{};
 
-  Fixture() {
+  explicit Alloc(const vk::AllocatorSettings& s = {}) : a(device, s) {
     const auto& mem = device.memory();
-    for (std::uint32_t t = 0; t < mem.memoryTypeCount && host_type == UINT32_MAX; ++t)
-      if (mem.memoryTypes[t].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) host_type = t;
-    REQUIRE(host_type != UINT32_MAX);
+    for (std::uint32_t i = 0; i < mem.memoryTypeCount && t == UINT32_MAX; ++i)
+      if (mem.memoryTypes[i].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) t = i;
+    REQUIRE(t != UINT32_MAX);
   }
-  std::uint64_t heap_size(std::uint32_t type) const {
-    const auto& mem = device.memory();
-    return mem.memoryHeaps[mem.memoryTypes[type].heapIndex].size;
-  }
+  std::uint32_t heap_index() const { return device.memory().memoryTypes[t].heapIndex; }
+  std::uint64_t heap_size() const { return device.memory().memoryHeaps[heap_index()].size; }
   // VMA 2.3's CalcPreferredBlockSize with the default macros.
-  std::uint64_t vma_block_size(std::uint32_t type) const {
-    const std::uint64_t h = heap_size(type);
+  std::uint64_t vma_block_size() const {
+    const std::uint64_t h = heap_size();
     return h <= (1ull << 30) ? h / 8 : 256 * MiB;
+  }
+  vk::AllocRequest req(std::uint64_t size, vk::Pool* pool = nullptr) const {
+    vk::AllocRequest r;
+    r.type = t;
+    r.size = size;
+    r.alignment = 256;
+    r.kind = alloc::Kind::buffer;
+    r.pool = pool;
+    return r;
+  }
+  vk::Allocation* get(const vk::AllocRequest& r) { return a.allocate(r, why); }
+  vk::Allocation* get(std::uint64_t size, vk::Pool* pool = nullptr) { return get(req(size, pool)); }
+  vk::Pool* make_pool(std::uint64_t flags, std::uint64_t block_size, std::uint64_t min_blocks, std::uint64_t max_blocks,
+                      std::uint32_t frame_in_use) {
+    vk::Pool* p = a.create_pool(t, flags, block_size, min_blocks, max_blocks, frame_in_use, why);
+    REQUIRE(p);
+    return p;
   }
 };
 
-vk::AllocRequest req(std::uint32_t type, std::uint64_t size, std::uint64_t align = 256) {
-  vk::AllocRequest r;
-  r.type = type;
-  r.size = size;
-  r.alignment = align;
-  r.kind = alloc::Kind::buffer;
-  return r;
-}
-
 }  // namespace
 
-TEST_CASE("vma_device_alloc: small allocations share a first block an eighth of VMA's block size") {
-  Fixture f;
-  vk::DeviceAllocator a(f.device, {});
-  const std::uint32_t t = f.host_type;
-  CHECK(a.preferred_block_size(t) == f.vma_block_size(t));
-  vk::Failure why;
-  vk::Allocation* x = a.allocate(req(t, 1000), why);
-  vk::Allocation* y = a.allocate(req(t, 1000), why);
+TEST_CASE_FIXTURE(Alloc, "vma_device_alloc: small allocations share a first block an eighth of VMA's block size") {
+  CHECK(a.preferred_block_size(t) == vma_block_size());
+  vk::Allocation* x = get(1000);
+  vk::Allocation* y = get(1000);
   REQUIRE(x);
   REQUIRE(y);
   CHECK(x->memory == y->memory);
   CHECK(y->offset == 1024);  // 1000 rounded up to the 256-byte alignment
   CHECK(a.device_allocations()[t].first == 1);
-  CHECK(a.device_allocations()[t].second == f.vma_block_size(t) / 8);
-  const auto& heap = a.heaps()[f.device.memory().memoryTypes[t].heapIndex];
+  CHECK(a.device_allocations()[t].second == vma_block_size() / 8);
+  const auto& heap = a.heaps()[heap_index()];
   CHECK(heap.used == 2000);
   CHECK(heap.allocations == 2);
   CHECK(heap.blocks == 1);
@@ -73,22 +79,17 @@ TEST_CASE("vma_device_alloc: small allocations share a first block an eighth of 
   CHECK(a.validate() == "");
 }
 
-TEST_CASE("vma_device_alloc: dedicated when asked, when required or preferred, or over half a block") {
-  Fixture f;
-  vk::DeviceAllocator a(f.device, {});
-  const std::uint32_t t = f.host_type;
-  vk::Failure why;
-  vk::AllocRequest r = req(t, 4096);
-  r.dedicated = true;
-  vk::Allocation* d1 = a.allocate(r, why);
-  r = req(t, 4096);
-  r.requires_dedicated = true;
-  vk::Allocation* d2 = a.allocate(r, why);
-  r = req(t, 4096);
-  r.prefers_dedicated = true;
-  vk::Allocation* d3 = a.allocate(r, why);
-  vk::Allocation* big = a.allocate(req(t, a.preferred_block_size(t) / 2 + 1), why);
-  vk::Allocation* small = a.allocate(req(t, 4096), why);
+TEST_CASE_FIXTURE(Alloc, "vma_device_alloc: dedicated when asked, when required or preferred, or over half a block") {
+  auto with = [&](bool vk::AllocRequest::*flag) {
+    vk::AllocRequest r = req(4096);
+    r.*flag = true;
+    return get(r);
+  };
+  vk::Allocation* d1 = with(&vk::AllocRequest::dedicated);
+  vk::Allocation* d2 = with(&vk::AllocRequest::requires_dedicated);
+  vk::Allocation* d3 = with(&vk::AllocRequest::prefers_dedicated);
+  vk::Allocation* big = get(a.preferred_block_size(t) / 2 + 1);
+  vk::Allocation* small = get(4096);
   REQUIRE((d1 && d2 && d3 && big && small));
   CHECK(d1->dedicated);
   CHECK(d2->dedicated);
@@ -103,67 +104,50 @@ TEST_CASE("vma_device_alloc: dedicated when asked, when required or preferred, o
   CHECK(a.validate() == "");
 }
 
-TEST_CASE("vma_device_alloc: custom pools honour block size and block counts") {
-  Fixture f;
-  vk::DeviceAllocator a(f.device, {});
-  const std::uint32_t t = f.host_type;
-  vk::Failure why;
-  vk::Pool* pool = a.create_pool(t, 0, 1 * MiB, 2, 3, 0, why);
-  REQUIRE(pool);
+TEST_CASE_FIXTURE(Alloc, "vma_device_alloc: custom pools honour block size and block counts") {
+  vk::Pool* pool = make_pool(0, 1 * MiB, 2, 3, 0);
   CHECK(a.device_allocations()[t].first == 2);  // minBlockCount, allocated up front
   CHECK(a.total().committed == 2 * MiB);
   std::vector<vk::Allocation*> live;
   for (int i = 0; i < 3; ++i) {
-    vk::AllocRequest r = req(t, MiB);
-    r.pool = pool;
-    live.push_back(a.allocate(r, why));
+    live.push_back(get(MiB, pool));
     REQUIRE(live.back());
     CHECK(live.back()->pool == pool);
   }
   CHECK(a.total().committed == 3 * MiB);
-  vk::AllocRequest r = req(t, MiB);
-  r.pool = pool;
-  CHECK_FALSE(a.allocate(r, why));
+  vk::AllocRequest r = req(MiB, pool);
+  CHECK_FALSE(get(r));
   CHECK(why == vk::Failure::pool_full);
   r.size = 2 * MiB;
-  CHECK_FALSE(a.allocate(r, why));
+  CHECK_FALSE(get(r));
   CHECK(why == vk::Failure::too_large);
   r.size = 16;
   r.dedicated = true;
-  CHECK_FALSE(a.allocate(r, why));
+  CHECK_FALSE(get(r));
   CHECK(why == vk::Failure::dedicated_in_pool);
   // Freeing keeps minBlockCount blocks.
   for (vk::Allocation* x : live) a.free(x);
   CHECK(a.total().committed == 2 * MiB);
   CHECK(a.validate() == "");
   // Destroying the pool frees what is still in it, then its blocks.
-  r = req(t, 100);
-  r.pool = pool;
-  REQUIRE(a.allocate(r, why));
+  REQUIRE(get(100, pool));
   a.destroy_pool(pool);
   CHECK(a.total().committed == 0);
   CHECK(a.live_allocations() == 0);
   CHECK(a.validate() == "");
 }
 
-TEST_CASE("vma_device_alloc: fragmentation where committed memory peaked, as --simulate gives it") {
+TEST_CASE_FIXTURE(Alloc, "vma_device_alloc: fragmentation where committed memory peaked, as --simulate gives it") {
   // A pool of 64 KiB blocks, one made at once: four 16 KiB allocations fill
   // it, the first and third go, and 32 KiB then fit in neither hole: a
   // second block. 16 KiB of the 64 KiB unused then lie outside a block's
   // largest range.
-  Fixture f;
-  vk::DeviceAllocator a(f.device, {});
-  const std::uint32_t t = f.host_type;
-  const std::uint32_t heap = f.device.memory().memoryTypes[t].heapIndex;
-  vk::Failure why;
-  vk::Pool* pool = a.create_pool(t, 0, 64 * 1024, 1, 0, 0, why);
-  REQUIRE(pool);
+  const std::uint32_t heap = heap_index();
+  vk::Pool* pool = make_pool(0, 64 * 1024, 1, 0, 0);
   CHECK(a.heaps()[heap].fragmentation_at_peak == 0.0);  // one empty block
   CHECK(a.heaps()[heap].largest_usable_at_peak == 64 * 1024);
   auto in_pool = [&](std::uint64_t size) {
-    vk::AllocRequest r = req(t, size);
-    r.pool = pool;
-    vk::Allocation* x = a.allocate(r, why);
+    vk::Allocation* x = get(size, pool);
     REQUIRE(x);
     return x;
   };
@@ -185,37 +169,28 @@ TEST_CASE("vma_device_alloc: fragmentation where committed memory peaked, as --s
   CHECK(a.validate() == "");
 }
 
-TEST_CASE("vma_device_alloc: the heap's size is a budget; exhaustion is a result, not an error") {
-  Fixture f;
-  vk::DeviceAllocator a(f.device, {});
-  const std::uint32_t t = f.host_type;
-  const std::uint64_t heap = f.heap_size(t);
-  const std::uint64_t max = f.device.info().max_memory_allocation_size;
-  const std::uint64_t half = heap / 2 + MiB;
+TEST_CASE_FIXTURE(Alloc, "vma_device_alloc: the heap's size is a budget; exhaustion is a result, not an error") {
+  const std::uint64_t max = device.info().max_memory_allocation_size;
+  const std::uint64_t half = heap_size() / 2 + MiB;
   if (max && half > max) return;  // one allocation cannot be that large here
-  vk::Failure why;
-  vk::Allocation* x = a.allocate(req(t, half), why);
+  vk::Allocation* x = get(half);
   REQUIRE(x);
   CHECK(x->dedicated);
-  CHECK_FALSE(a.allocate(req(t, half), why));
+  CHECK_FALSE(get(half));
   CHECK(why == vk::Failure::heap_budget);
   CHECK(a.total().committed == half);
   a.free(x);
-  vk::Allocation* again = a.allocate(req(t, half), why);
+  vk::Allocation* again = get(half);
   CHECK(again);
   a.free(again);
-  CHECK_FALSE(a.allocate(req(t, 0), why));
+  CHECK_FALSE(get(0));
   CHECK(why == vk::Failure::invalid);
   CHECK(a.validate() == "");
 }
 
-TEST_CASE("vma_device_alloc: mapping is real and counted; flush and invalidate need a mapping") {
-  Fixture f;
-  vk::DeviceAllocator a(f.device, {});
-  const std::uint32_t t = f.host_type;
-  vk::Failure why;
-  vk::Allocation* x = a.allocate(req(t, 4096), why);
-  vk::Allocation* y = a.allocate(req(t, 4096), why);
+TEST_CASE_FIXTURE(Alloc, "vma_device_alloc: mapping is real and counted; flush and invalidate need a mapping") {
+  vk::Allocation* x = get(4096);
+  vk::Allocation* y = get(4096);
   REQUIRE((x && y));
   CHECK(a.sync(x, 0, VK_WHOLE_SIZE, false) == vk::SyncResult::not_mapped);
   void* p = nullptr;
@@ -235,10 +210,10 @@ TEST_CASE("vma_device_alloc: mapping is real and counted; flush and invalidate n
   CHECK(std::memcmp(again, "trak", 4) == 0);
   a.free(x);  // freeing unmaps
   a.free(y);
-  vk::AllocRequest r = req(t, 8192);
+  vk::AllocRequest r = req(8192);
   r.mapped = true;
   r.dedicated = true;
-  vk::Allocation* m = a.allocate(r, why);
+  vk::Allocation* m = get(r);
   REQUIRE(m);
   CHECK(m->persistent_map);
   CHECK(m->map_count == 1);
@@ -250,19 +225,14 @@ TEST_CASE("vma_device_alloc: mapping is real and counted; flush and invalidate n
   CHECK(a.validate() == "");
 }
 
-TEST_CASE("vma_device_alloc: lost allocations follow frameInUseCount; touch sees them; others can be made lost") {
-  Fixture f;
-  vk::DeviceAllocator a(f.device, {});
-  const std::uint32_t t = f.host_type;
-  vk::Failure why;
-  vk::Pool* pool = a.create_pool(t, 0, MiB, 0, 1, 1, why);
-  REQUIRE(pool);
-  vk::AllocRequest r = req(t, MiB / 2);
-  r.pool = pool;
+TEST_CASE_FIXTURE(
+    Alloc, "vma_device_alloc: lost allocations follow frameInUseCount; touch sees them; others can be made lost") {
+  vk::Pool* pool = make_pool(0, MiB, 0, 1, 1);
+  vk::AllocRequest r = req(MiB / 2, pool);
   r.can_become_lost = true;
   r.frame = 0;
-  vk::Allocation* x = a.allocate(r, why);
-  vk::Allocation* y = a.allocate(r, why);
+  vk::Allocation* x = get(r);
+  vk::Allocation* y = get(r);
   REQUIRE((x && y));
   CHECK(a.touch(y, 2));              // y was used in frame 2
   CHECK(a.make_lost(pool, 1) == 0);  // 0 + 1 < 1 is false
@@ -276,9 +246,9 @@ TEST_CASE("vma_device_alloc: lost allocations follow frameInUseCount; touch sees
   big.size = MiB;
   big.frame = 3;
   big.can_make_other_lost = true;
-  CHECK_FALSE(a.allocate(big, why));  // y was used in frame 2: 2 + 1 < 3 is false
+  CHECK_FALSE(get(big));  // y was used in frame 2: 2 + 1 < 3 is false
   big.frame = 4;
-  vk::Allocation* z = a.allocate(big, why);
+  vk::Allocation* z = get(big);
   REQUIRE(z);
   CHECK(y->lost);
   CHECK(a.total().used == MiB);
@@ -289,18 +259,12 @@ TEST_CASE("vma_device_alloc: lost allocations follow frameInUseCount; touch sees
   CHECK(a.validate() == "");
 }
 
-TEST_CASE("vma_device_alloc: defragmentation moves toward fuller blocks, rebinds and frees empty blocks") {
-  Fixture f;
-  vk::DeviceAllocator a(f.device, {});
-  const std::uint32_t t = f.host_type;
-  vk::Failure why;
-  vk::Pool* pool = a.create_pool(t, 0, MiB, 0, 4, 0, why);
-  REQUIRE(pool);
+TEST_CASE_FIXTURE(Alloc,
+                  "vma_device_alloc: defragmentation moves toward fuller blocks, rebinds and frees empty blocks") {
+  vk::Pool* pool = make_pool(0, MiB, 0, 4, 0);
   std::vector<vk::Allocation*> v;
   for (int i = 0; i < 8; ++i) {  // two blocks of four quarters
-    vk::AllocRequest r = req(t, MiB / 4);
-    r.pool = pool;
-    v.push_back(a.allocate(r, why));
+    v.push_back(get(MiB / 4, pool));
     REQUIRE(v.back());
   }
   CHECK(a.total().blocks == 2);
@@ -326,11 +290,8 @@ TEST_CASE("vma_device_alloc: defragmentation moves toward fuller blocks, rebinds
   CHECK(a.validate() == "");
 }
 
-TEST_CASE("vma_device_alloc: resize grows into free space and shrinks") {
-  Fixture f;
-  vk::DeviceAllocator a(f.device, {});
-  vk::Failure why;
-  vk::Allocation* x = a.allocate(req(f.host_type, 4096), why);
+TEST_CASE_FIXTURE(Alloc, "vma_device_alloc: resize grows into free space and shrinks") {
+  vk::Allocation* x = get(4096);
   REQUIRE(x);
   CHECK(a.resize(x, 8192));
   CHECK(x->size == 8192);
@@ -341,19 +302,13 @@ TEST_CASE("vma_device_alloc: resize grows into free space and shrinks") {
   a.free(x);
 }
 
-TEST_CASE("vma_device_alloc: a linear pool of one block: stack, ring buffer and double stack") {
-  Fixture f;
-  vk::DeviceAllocator a(f.device, {});
-  const std::uint32_t t = f.host_type;
-  vk::Failure why;
-  vk::Pool* pool = a.create_pool(t, 0x4, 64 * 1024, 0, 1, 0, why);
-  REQUIRE(pool);
+TEST_CASE_FIXTURE(Alloc, "vma_device_alloc: a linear pool of one block: stack, ring buffer and double stack") {
+  vk::Pool* pool = make_pool(0x4, 64 * 1024, 0, 1, 0);
   CHECK(a.pool_algorithm(pool) == alloc::Algorithm::linear);
   auto in_pool = [&](std::uint64_t size, bool upper = false) {
-    vk::AllocRequest r = req(t, size);
-    r.pool = pool;
+    vk::AllocRequest r = req(size, pool);
     r.upper_address = upper;
-    return a.allocate(r, why);
+    return get(r);
   };
   vk::Allocation* x = in_pool(16384);
   vk::Allocation* y = in_pool(16384);
@@ -392,64 +347,53 @@ TEST_CASE("vma_device_alloc: a linear pool of one block: stack, ring buffer and 
   CHECK(a.validate() == "");
 }
 
-TEST_CASE(
+TEST_CASE_FIXTURE(
+    Alloc,
     "vma_device_alloc: a linear pool of several blocks fills its last block; UPPER_ADDRESS only in one-block ones") {
-  Fixture f;
-  vk::DeviceAllocator a(f.device, {});
-  const std::uint32_t t = f.host_type;
-  vk::Failure why;
-  vk::Pool* pool = a.create_pool(t, 0x4, 64 * 1024, 0, 0, 0, why);
-  REQUIRE(pool);
-  vk::AllocRequest r = req(t, 32768);
-  r.pool = pool;
-  vk::Allocation* x = a.allocate(r, why);
-  vk::Allocation* y = a.allocate(r, why);
-  vk::Allocation* z = a.allocate(r, why);  // a second block
+  vk::Pool* pool = make_pool(0x4, 64 * 1024, 0, 0, 0);
+  vk::AllocRequest r = req(32768, pool);
+  vk::Allocation* x = get(r);
+  vk::Allocation* y = get(r);
+  vk::Allocation* z = get(r);  // a second block
   REQUIRE((x && y && z));
   CHECK(z->memory != x->memory);
   a.free(x);
   r.size = 16384;
-  vk::Allocation* w = a.allocate(r, why);  // room at the first block's start, but only the last is used
+  vk::Allocation* w = get(r);  // room at the first block's start, but only the last is used
   REQUIRE(w);
   CHECK(w->memory == z->memory);
   CHECK(w->offset == 32768);
   r.upper_address = true;
-  CHECK_FALSE(a.allocate(r, why));
+  CHECK_FALSE(get(r));
   CHECK(why == vk::Failure::invalid);
   // In a default pool the block allocation is refused and dedicated memory taken.
-  vk::AllocRequest d = req(t, 4096);
+  vk::AllocRequest d = req(4096);
   d.upper_address = true;
-  vk::Allocation* v = a.allocate(d, why);
+  vk::Allocation* v = get(d);
   REQUIRE(v);
   CHECK(v->dedicated);
   for (vk::Allocation* u : {y, z, w, v}) a.free(u);
   CHECK(a.validate() == "");
 }
 
-TEST_CASE("vma_device_alloc: a buddy pool takes power-of-two nodes; nothing in it becomes lost or moves") {
-  Fixture f;
-  vk::DeviceAllocator a(f.device, {});
-  const std::uint32_t t = f.host_type;
-  vk::Failure why;
-  vk::Pool* pool = a.create_pool(t, 0x8, 64 * 1024, 0, 2, 1, why);
-  REQUIRE(pool);
+TEST_CASE_FIXTURE(Alloc,
+                  "vma_device_alloc: a buddy pool takes power-of-two nodes; nothing in it becomes lost or moves") {
+  vk::Pool* pool = make_pool(0x8, 64 * 1024, 0, 2, 1);
   CHECK(a.pool_algorithm(pool) == alloc::Algorithm::buddy);
-  vk::AllocRequest r = req(t, 20000);
-  r.pool = pool;
+  vk::AllocRequest r = req(20000, pool);
   r.can_become_lost = true;
-  vk::Allocation* x = a.allocate(r, why);
-  vk::Allocation* y = a.allocate(r, why);
-  vk::Allocation* z = a.allocate(r, why);  // two 32 KiB nodes fill a block
+  vk::Allocation* x = get(r);
+  vk::Allocation* y = get(r);
+  vk::Allocation* z = get(r);  // two 32 KiB nodes fill a block
   REQUIRE((x && y && z));
   CHECK(y->offset == 32768);
   CHECK(z->memory != x->memory);
   CHECK(a.total().used == 60000);
   CHECK(a.make_lost(pool, 100) == 0);
-  vk::AllocRequest big = req(t, 65536);
-  big.pool = pool;
+  vk::AllocRequest big = req(65536, pool);
   big.can_make_other_lost = true;
   big.frame = 100;
-  CHECK_FALSE(a.allocate(big, why));  // the pool is at two blocks, and nobody becomes lost
+  CHECK_FALSE(get(big));  // the pool is at two blocks, and nobody becomes lost
   CHECK(why == vk::Failure::pool_full);
   CHECK_FALSE(x->lost);
   a.free(y);
@@ -458,69 +402,65 @@ TEST_CASE("vma_device_alloc: a buddy pool takes power-of-two nodes; nothing in i
   a.destroy_pool(pool);
 }
 
-TEST_CASE("vma_device_alloc: VMA_DEBUG_MARGIN around block allocations, not dedicated ones") {
-  Fixture f;
-  vk::AllocatorSettings s;
-  s.debug_margin = 64;
-  vk::DeviceAllocator a(f.device, s);
-  const std::uint32_t t = f.host_type;
-  vk::Failure why;
-  vk::Allocation* x = a.allocate(req(t, 1000), why);
-  vk::Allocation* y = a.allocate(req(t, 1000), why);
+namespace {
+struct WithMargin : Alloc {
+  WithMargin()
+      : Alloc([] {
+          vk::AllocatorSettings s;
+          s.debug_margin = 64;
+          return s;
+        }()) {}
+};
+}  // namespace
+
+TEST_CASE_FIXTURE(WithMargin, "vma_device_alloc: VMA_DEBUG_MARGIN around block allocations, not dedicated ones") {
+  vk::Allocation* x = get(1000);
+  vk::Allocation* y = get(1000);
   REQUIRE((x && y));
   CHECK(x->offset == 256);   // 64 aligned up to 256
   CHECK(y->offset == 1536);  // 1256 + 64 = 1320, aligned up
-  vk::AllocRequest d = req(t, 1000);
+  vk::AllocRequest d = req(1000);
   d.dedicated = true;
-  vk::Allocation* z = a.allocate(d, why);
+  vk::Allocation* z = get(d);
   REQUIRE(z);
   CHECK(z->offset == 0);
   // In a pool, an allocation and its two margins must fit a block.
-  vk::Pool* pool = a.create_pool(t, 0, 8192, 0, 0, 0, why);
-  REQUIRE(pool);
-  vk::AllocRequest p = req(t, 8192 - 127);
-  p.pool = pool;
-  CHECK_FALSE(a.allocate(p, why));
+  vk::Pool* pool = make_pool(0, 8192, 0, 0, 0);
+  vk::AllocRequest p = req(8192 - 127, pool);
+  CHECK_FALSE(get(p));
   CHECK(why == vk::Failure::too_large);
-  vk::Pool* buddy = a.create_pool(t, 0x8, 8192, 0, 0, 0, why);  // no margins in buddy blocks
-  REQUIRE(buddy);
-  p.pool = buddy;
+  p.pool = make_pool(0x8, 8192, 0, 0, 0);  // no margins in buddy blocks
   p.size = 4096;
-  vk::Allocation* whole = a.allocate(p, why);
+  vk::Allocation* whole = get(p);
   REQUIRE(whole);
   CHECK(whole->offset == 0);
-  vk::Allocation* half = a.allocate(p, why);
+  vk::Allocation* half = get(p);
   REQUIRE(half);
   CHECK(half->offset == 4096);
   CHECK(half->memory == whole->memory);
   p.size = 8192;  // but VMA's check of the size and two margins against the block size still applies
-  CHECK_FALSE(a.allocate(p, why));
+  CHECK_FALSE(get(p));
   CHECK(why == vk::Failure::too_large);
   for (vk::Allocation* v : {x, y, z, whole, half}) a.free(v);
   CHECK(a.validate() == "");
 }
 
-TEST_CASE("vma_device_alloc: a one-block linear pool used as a ring buffer makes its oldest allocations lost") {
-  Fixture f;
-  vk::DeviceAllocator a(f.device, {});
-  const std::uint32_t t = f.host_type;
-  vk::Failure why;
+TEST_CASE_FIXTURE(Alloc,
+                  "vma_device_alloc: a one-block linear pool used as a ring buffer makes its oldest allocations lost") {
   for (std::uint64_t max_blocks : {1, 2}) {
     CAPTURE(max_blocks);
-    vk::Pool* pool = a.create_pool(t, 0x4, 64 * 1024, 0, max_blocks, 0, why);
-    REQUIRE(pool);
-    vk::AllocRequest r = req(t, 32768);
-    r.pool = pool;
+    vk::Pool* pool = make_pool(0x4, 64 * 1024, 0, max_blocks, 0);
+    vk::AllocRequest r = req(32768, pool);
     r.can_become_lost = true;
-    vk::Allocation* x = a.allocate(r, why);
-    vk::Allocation* y = a.allocate(r, why);
+    vk::Allocation* x = get(r);
+    vk::Allocation* y = get(r);
     REQUIRE((x && y));
     if (max_blocks == 2)  // fill the second block as well
-      for (int i = 0; i < 2; ++i) REQUIRE(a.allocate(r, why));
+      for (int i = 0; i < 2; ++i) REQUIRE(get(r));
     r.size = 16384;
     r.frame = 5;
     r.can_make_other_lost = true;
-    vk::Allocation* z = a.allocate(r, why);
+    vk::Allocation* z = get(r);
     if (max_blocks == 1) {
       // Wrapped to the start, where x was.
       REQUIRE(z);

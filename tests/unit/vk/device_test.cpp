@@ -117,8 +117,7 @@ TEST_CASE("vk_device: features by name and by struct, enabled where supported, m
   VkPhysicalDeviceVulkan12Features q12{};
   q12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
   q12.pNext = &q13;
-  VkPhysicalDeviceFeatures2 q{};
-  q.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+  VkPhysicalDeviceFeatures2 q{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, nullptr, {}};
   const bool v13_ok = pd.properties.apiVersion >= VK_API_VERSION_1_3;
   if (pd.properties.apiVersion >= VK_API_VERSION_1_2) q.pNext = &q12;
   if (!v13_ok) q12.pNext = nullptr;

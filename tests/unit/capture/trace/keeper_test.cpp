@@ -44,6 +44,20 @@ Kept keep(Keeper& k, const char* name, void** args) {
   return out;
 }
 
+// A call that made objects, kept as owning them (under `parent`).
+void keep_created(Keeper& k, const char* name, void** args, std::uint64_t parent = 0) {
+  const Kept made = keep(k, name, args);
+  k.own_created(made.seq, made.outputs, parent);
+  k.settle(made.seq);
+}
+
+// A call that destroyed `handle`, kept while a kept call still names it.
+void keep_destroying(Keeper& k, const char* name, void** args, std::uint64_t handle) {
+  const Kept gone = keep(k, name, args);
+  k.destroyed(gone.seq, {handle});
+  k.settle(gone.seq);
+}
+
 std::vector<std::string> written(Keeper& k) {
   const std::string path = temp_path();
   {
@@ -71,9 +85,7 @@ TEST_CASE("kept calls: what made the live objects, and what a kept call names th
   VkShaderModule module = reinterpret_cast<VkShaderModule>(std::uintptr_t{0x10});
   VkShaderModule* pmodule = &module;
   void* a1[] = {&device, &psmci, &alloc, &pmodule};
-  const Kept made_module = keep(k, "vkCreateShaderModule", a1);
-  k.own_created(made_module.seq, made_module.outputs, 0);
-  k.settle(made_module.seq);
+  keep_created(k, "vkCreateShaderModule", a1);
 
   VkPipelineCache no_cache = VK_NULL_HANDLE;
   VkPipelineShaderStageCreateInfo stage{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
@@ -91,14 +103,10 @@ TEST_CASE("kept calls: what made the live objects, and what a kept call names th
   VkPipeline pipeline = reinterpret_cast<VkPipeline>(std::uintptr_t{0x20});
   VkPipeline* ppipeline = &pipeline;
   void* a2[] = {&device, &no_cache, &one, &pcci, &alloc, &ppipeline};
-  const Kept made_pipeline = keep(k, "vkCreateComputePipelines", a2);
-  k.own_created(made_pipeline.seq, made_pipeline.outputs, 0);
-  k.settle(made_pipeline.seq);
+  keep_created(k, "vkCreateComputePipelines", a2);
 
   void* a3[] = {&device, &module, &alloc};
-  const Kept destroy_module = keep(k, "vkDestroyShaderModule", a3);
-  k.destroyed(destroy_module.seq, {h(0x10)});
-  k.settle(destroy_module.seq);
+  keep_destroying(k, "vkDestroyShaderModule", a3, h(0x10));
 
   // A buffer made and destroyed: gone without a trace.
   VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
@@ -113,28 +121,20 @@ TEST_CASE("kept calls: what made the live objects, and what a kept call names th
   VkBuffer buffer = reinterpret_cast<VkBuffer>(std::uintptr_t{0x30});
   VkBuffer* pbuffer = &buffer;
   void* a4[] = {&device, &pbci, &alloc, &pbuffer};
-  const Kept made_buffer = keep(k, "vkCreateBuffer", a4);
-  k.own_created(made_buffer.seq, made_buffer.outputs, 0);
-  k.settle(made_buffer.seq);
+  keep_created(k, "vkCreateBuffer", a4);
   void* a5[] = {&device, &buffer, &alloc};
-  const Kept destroy_buffer = keep(k, "vkDestroyBuffer", a5);
-  k.destroyed(destroy_buffer.seq, {h(0x30)});
-  k.settle(destroy_buffer.seq);
+  keep_destroying(k, "vkDestroyBuffer", a5, h(0x30));
 
   CHECK(written(k) ==
         std::vector<std::string>{"vkCreateShaderModule", "vkCreateComputePipelines", "vkDestroyShaderModule"});
 
   // A new buffer at the old handle's value is an object of its own.
-  const Kept again = keep(k, "vkCreateBuffer", a4);
-  k.own_created(again.seq, again.outputs, 0);
-  k.settle(again.seq);
+  keep_created(k, "vkCreateBuffer", a4);
   CHECK(written(k).size() == 4);
 
   // With the pipeline gone, nothing names the module: all of it goes.
   void* a6[] = {&device, &pipeline, &alloc};
-  const Kept destroy_pipeline = keep(k, "vkDestroyPipeline", a6);
-  k.destroyed(destroy_pipeline.seq, {h(0x20)});
-  k.settle(destroy_pipeline.seq);
+  keep_destroying(k, "vkDestroyPipeline", a6, h(0x20));
   CHECK(written(k) == std::vector<std::string>{"vkCreateBuffer"});
   CHECK(k.calls() == 1);
 }
@@ -142,6 +142,7 @@ TEST_CASE("kept calls: what made the live objects, and what a kept call names th
 TEST_CASE("kept calls: the last write of each descriptor, and a command buffer's current recording") {
   Keeper k;
   VkDevice device = reinterpret_cast<VkDevice>(std::uintptr_t{0x1000});
+  const VkAllocationCallbacks* alloc = nullptr;
   // A set to write (as if vkAllocateDescriptorSets had made it).
   VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, nullptr,
                                  reinterpret_cast<VkDescriptorPool>(std::uintptr_t{0x40}), 1, nullptr};
@@ -151,9 +152,7 @@ TEST_CASE("kept calls: the last write of each descriptor, and a command buffer's
   VkDescriptorSet set = reinterpret_cast<VkDescriptorSet>(std::uintptr_t{0x50});
   VkDescriptorSet* pset = &set;
   void* a1[] = {&device, &pai, &pset};
-  const Kept made_set = keep(k, "vkAllocateDescriptorSets", a1);
-  k.own_created(made_set.seq, made_set.outputs, 0);
-  k.settle(made_set.seq);
+  keep_created(k, "vkAllocateDescriptorSets", a1);
   // Binding 0 written twice, binding 1 once: the first write of binding 0 goes.
   VkDescriptorBufferInfo bi{reinterpret_cast<VkBuffer>(std::uintptr_t{0x60}), 0, 16};
   VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, nullptr, set, 0,      0, 1,
@@ -175,13 +174,10 @@ TEST_CASE("kept calls: the last write of each descriptor, and a command buffer's
   // A command buffer's recording, then a second one: only the second stays.
   VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, nullptr, 0, 0};
   const VkCommandPoolCreateInfo* ppci = &pci;
-  const VkAllocationCallbacks* alloc = nullptr;
   VkCommandPool command_pool = reinterpret_cast<VkCommandPool>(std::uintptr_t{0x71});
   VkCommandPool* pcommand_pool = &command_pool;
   void* a0[] = {&device, &ppci, &alloc, &pcommand_pool};
-  const Kept made_pool = keep(k, "vkCreateCommandPool", a0);
-  k.own_created(made_pool.seq, made_pool.outputs, 0);
-  k.settle(made_pool.seq);
+  keep_created(k, "vkCreateCommandPool", a0);
   VkCommandBuffer cmd = reinterpret_cast<VkCommandBuffer>(std::uintptr_t{0x70});
   VkCommandBuffer* pcmd = &cmd;
   VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr,
@@ -189,9 +185,7 @@ TEST_CASE("kept calls: the last write of each descriptor, and a command buffer's
                                   VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
   const VkCommandBufferAllocateInfo* pcai = &cai;
   void* a3[] = {&device, &pcai, &pcmd};
-  const Kept made_cmd = keep(k, "vkAllocateCommandBuffers", a3);
-  k.own_created(made_cmd.seq, made_cmd.outputs, h(0x71));
-  k.settle(made_cmd.seq);
+  keep_created(k, "vkAllocateCommandBuffers", a3, h(0x71));
   for (const std::uint32_t count : {3u, 4u}) {
     std::uint32_t zero = 0;
     void* draw[] = {&cmd, const_cast<std::uint32_t*>(&count), &one, &zero, &zero};
@@ -216,15 +210,11 @@ TEST_CASE("kept calls: the last write of each descriptor, and a command buffer's
   // vkFreeDescriptorSets: the set and its writes go.
   VkDescriptorPool pool = reinterpret_cast<VkDescriptorPool>(std::uintptr_t{0x40});
   void* a4[] = {&device, &pool, &one, &pset};
-  const Kept freed = keep(k, "vkFreeDescriptorSets", a4);
-  k.destroyed(freed.seq, {h(0x50)});
-  k.settle(freed.seq);
+  keep_destroying(k, "vkFreeDescriptorSets", a4, h(0x50));
   CHECK(written(k) == std::vector<std::string>{"vkCreateCommandPool", "vkAllocateCommandBuffers"});
   // vkDestroyCommandPool: its command buffers go with it.
   void* a5[] = {&device, &command_pool, &alloc};
-  const Kept gone = keep(k, "vkDestroyCommandPool", a5);
-  k.destroyed(gone.seq, {h(0x71)});
-  k.settle(gone.seq);
+  keep_destroying(k, "vkDestroyCommandPool", a5, h(0x71));
   CHECK(written(k).empty());
   CHECK(k.calls() == 0);
 }

@@ -23,14 +23,26 @@ foz::detail::Plan plan_of(std::size_t n) {
   return p;
 }
 
+// The parent's books over a plan of `n` compute pipelines, two workers, and
+// a resume database in a scratch directory.
+struct Books {
+  test::ScratchDir dir;
+  const foz::detail::Plan plan;
+  foz::detail::SharedState shared;
+  foz::detail::DoneLog done;
+  foz::detail::Ledger ledger;
+  Books(std::size_t n, bool with_cache_file)
+      : plan(plan_of(n)),
+        shared(plan.items.size(), 2, false),
+        done(dir / "done.foz", {}),
+        ledger(plan, shared, &done, with_cache_file) {}
+};
+
 }  // namespace
 
 TEST_CASE("foz_replay_ledger: outcomes are counted once their reasons are in") {
-  test::ScratchDir dir;
-  const auto plan = plan_of(6);
-  foz::detail::SharedState shared(plan.items.size(), 2, false);
-  foz::detail::DoneLog done(dir / "done.foz", {});
-  foz::detail::Ledger ledger(plan, shared, &done, false);
+  Books books(6, false);
+  auto& [dir, plan, shared, done, ledger] = books;
   shared.finish(0, Outcome::ok, 1);
   shared.finish(1, Outcome::failed, 1);  // its reason has not been read yet
   shared.finish(2, Outcome::unsupported, 2);
@@ -73,11 +85,8 @@ TEST_CASE("foz_replay_ledger: outcomes are counted once their reasons are in") {
 }
 
 TEST_CASE("foz_replay_ledger: with a cache file, created pipelines wait for their worker's saved cache") {
-  test::ScratchDir dir;
-  const auto plan = plan_of(4);
-  foz::detail::SharedState shared(plan.items.size(), 2, false);
-  foz::detail::DoneLog done(dir / "done.foz", {});
-  foz::detail::Ledger ledger(plan, shared, &done, true);
+  Books books(4, true);
+  auto& [dir, plan, shared, done, ledger] = books;
   shared.finish(0, Outcome::ok, 1);
   shared.finish(1, Outcome::ok, 2);
   shared.finish(2, Outcome::ok, 2);

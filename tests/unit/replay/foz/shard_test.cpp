@@ -4,7 +4,9 @@
 // missing or disagree.
 #include <doctest/doctest.h>
 
+#include <initializer_list>
 #include <map>
+#include <optional>
 
 #include "libtrace/replay/foz/replay.hpp"
 
@@ -31,6 +33,27 @@ std::string error_of(std::string_view spec, const Env& env) {
   return "no error";
 }
 
+// What `spec` resolves to in `env`: the part, and where said (when given)
+// the count and the source.
+struct Part {
+  const char* spec;
+  Env env;
+  std::uint32_t index;
+  std::optional<std::uint32_t> count;
+  const char* source = nullptr;
+};
+
+void check_parts(std::initializer_list<Part> parts) {
+  for (const Part& p : parts) {
+    CAPTURE(p.spec);
+    CAPTURE(p.index);
+    const auto r = resolve(p.spec, p.env);
+    CHECK(r.shard.index == p.index);
+    if (p.count) CHECK(r.shard.count == *p.count);
+    if (p.source) CHECK(r.source == p.source);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("foz_replay_shard: I/N is read as before, with no environment") {
@@ -43,48 +66,42 @@ TEST_CASE("foz_replay_shard: I/N is read as before, with no environment") {
 }
 
 TEST_CASE("foz_replay_shard: a Slurm array's task is its place among the array's ids") {
-  // sbatch --array=0-3: the ids are the parts.
-  auto r = resolve("auto", {{"SLURM_ARRAY_TASK_ID", "2"},
-                            {"SLURM_ARRAY_TASK_COUNT", "4"},
-                            {"SLURM_ARRAY_TASK_MIN", "0"},
-                            {"SLURM_ARRAY_TASK_MAX", "3"},
-                            {"SLURM_ARRAY_TASK_STEP", "1"}});
-  CHECK(r.shard.index == 2);
-  CHECK(r.shard.count == 4);
-  CHECK(r.source == "SLURM_ARRAY_TASK_ID=2 of 0-3");
-  // --array=5-8: ids need not start at 0.
-  r = resolve("auto", {{"SLURM_ARRAY_TASK_ID", "5"}, {"SLURM_ARRAY_TASK_MIN", "5"}, {"SLURM_ARRAY_TASK_MAX", "8"}});
-  CHECK(r.shard.index == 0);
-  CHECK(r.shard.count == 4);
-  // --array=10-22:4: ids 10, 14, 18, 22.
-  r = resolve("auto/4", {{"SLURM_ARRAY_TASK_ID", "18"},
-                         {"SLURM_ARRAY_TASK_COUNT", "4"},
-                         {"SLURM_ARRAY_TASK_MIN", "10"},
-                         {"SLURM_ARRAY_TASK_MAX", "22"},
-                         {"SLURM_ARRAY_TASK_STEP", "4"}});
-  CHECK(r.shard.index == 2);
-  CHECK(r.shard.count == 4);
-  CHECK(r.source == "SLURM_ARRAY_TASK_ID=18 of 10-22:4");
-  // Only the count: ids from 0.
-  r = resolve("auto", {{"SLURM_ARRAY_TASK_ID", "3"}, {"SLURM_ARRAY_TASK_COUNT", "8"}});
-  CHECK(r.shard.index == 3);
-  CHECK(r.shard.count == 8);
-  // Only the id: the count from auto/N.
-  r = resolve("auto/6", {{"SLURM_ARRAY_TASK_ID", "5"}});
-  CHECK(r.shard.index == 5);
-  CHECK(r.shard.count == 6);
+  check_parts({
+      // sbatch --array=0-3: the ids are the parts.
+      {"auto",
+       {{"SLURM_ARRAY_TASK_ID", "2"},
+        {"SLURM_ARRAY_TASK_COUNT", "4"},
+        {"SLURM_ARRAY_TASK_MIN", "0"},
+        {"SLURM_ARRAY_TASK_MAX", "3"},
+        {"SLURM_ARRAY_TASK_STEP", "1"}},
+       2,
+       4,
+       "SLURM_ARRAY_TASK_ID=2 of 0-3"},
+      // --array=5-8: ids need not start at 0.
+      {"auto", {{"SLURM_ARRAY_TASK_ID", "5"}, {"SLURM_ARRAY_TASK_MIN", "5"}, {"SLURM_ARRAY_TASK_MAX", "8"}}, 0, 4},
+      // --array=10-22:4: ids 10, 14, 18, 22.
+      {"auto/4",
+       {{"SLURM_ARRAY_TASK_ID", "18"},
+        {"SLURM_ARRAY_TASK_COUNT", "4"},
+        {"SLURM_ARRAY_TASK_MIN", "10"},
+        {"SLURM_ARRAY_TASK_MAX", "22"},
+        {"SLURM_ARRAY_TASK_STEP", "4"}},
+       2,
+       4,
+       "SLURM_ARRAY_TASK_ID=18 of 10-22:4"},
+      // Only the count: ids from 0.
+      {"auto", {{"SLURM_ARRAY_TASK_ID", "3"}, {"SLURM_ARRAY_TASK_COUNT", "8"}}, 3, 8},
+      // Only the id: the count from auto/N.
+      {"auto/6", {{"SLURM_ARRAY_TASK_ID", "5"}}, 5, 6},
+  });
 }
 
 TEST_CASE("foz_replay_shard: a Kubernetes indexed Job's index, with its count from N or TRAK_SHARD_COUNT") {
-  auto r = resolve("auto/3", {{"JOB_COMPLETION_INDEX", "1"}});
-  CHECK(r.shard.index == 1);
-  CHECK(r.shard.count == 3);
-  CHECK(r.source == "JOB_COMPLETION_INDEX=1 of 3");
-  r = resolve("auto", {{"JOB_COMPLETION_INDEX", "0"}, {"TRAK_SHARD_COUNT", "2"}});
-  CHECK(r.shard.index == 0);
-  CHECK(r.shard.count == 2);
-  r = resolve("auto/2", {{"JOB_COMPLETION_INDEX", "1"}, {"TRAK_SHARD_COUNT", "2"}, {"SLURM_ARRAY_TASK_ID", ""}});
-  CHECK(r.shard.index == 1);
+  check_parts({
+      {"auto/3", {{"JOB_COMPLETION_INDEX", "1"}}, 1, 3, "JOB_COMPLETION_INDEX=1 of 3"},
+      {"auto", {{"JOB_COMPLETION_INDEX", "0"}, {"TRAK_SHARD_COUNT", "2"}}, 0, 2},
+      {"auto/2", {{"JOB_COMPLETION_INDEX", "1"}, {"TRAK_SHARD_COUNT", "2"}, {"SLURM_ARRAY_TASK_ID", ""}}, 1, {}},
+  });
 }
 
 TEST_CASE("foz_replay_shard: what is missing or inconsistent is a usage error naming the variables") {

@@ -20,59 +20,12 @@ namespace rt = libtrace::replay_trace;
 
 namespace {
 
-// Encodes the call `args` makes, decodes it into fresh slots (handles mapped
-// to themselves), encodes those again; returns both dumps.
-std::pair<std::string, std::string> round_trip(const char* command, void** args,
-                                               std::vector<std::string>* problems = nullptr) {
-  const registry::Command* cmd = registry::find_command(command);
-  REQUIRE(cmd);
-  const std::string first = temp_path(), second = temp_path();
-  {
-    Stream s(first, {});
-    write_call(s, command, args);
-    s.finish();
-  }
-  InputFile in(first);
-  apitrace::ParserOptions popt;
-  popt.keep_blob_data = true;
-  apitrace::Parser p(open_decoder(in), in.name(), popt);
-  const apitrace::Call* c = p.next();
-  REQUIRE(c);
-  rt::HandleMap handles;
-  for (std::uint32_t i = 0; i < c->values.size(); ++i)
-    if (c->values[i].kind == apitrace::Kind::pointer) handles.set(c->values[i].num.u, c->values[i].num.u);
-  rt::Arena arena;
-  rt::CallDecoder d(*c, arena, handles);
-  const auto params = cmd->params();
-  std::vector<std::uint64_t> slots;
-  std::vector<void*> ptrs;
-  d.params(params, slots, ptrs);
-  if (problems) *problems = d.problems();
-  // Outputs come back as storage for the driver: give them the recorded values.
-  for (std::size_t i = 0; i < params.size(); ++i) {
-    if (params[i].type != registry::Type::handle || params[i].is_const || !params[i].pointer_depth) continue;
-    const auto recorded = d.handles_of(d.arg(i));
-    auto* out = *reinterpret_cast<std::uint64_t**>(&slots[i]);
-    for (std::size_t k = 0; out && k < recorded.size(); ++k) out[k] = recorded[k];
-  }
-  {
-    Stream s(second, {});
-    write_call(s, command, ptrs.data());
-    s.finish();
-  }
-  auto a = dump_all(first), b = dump_all(second);
-  ::unlink(first.c_str());
-  ::unlink(second.c_str());
-  REQUIRE(a.size() == 1);
-  REQUIRE(b.size() == 1);
-  return {a[0], b[0]};
-}
-
-// One call as the capture's encoder writes it, parsed back, to be damaged
-// by the test: the parser stays, since the call's signatures live in it.
+// One call as the capture's encoder writes it, parsed back (its blobs kept
+// or not), to be decoded or damaged by the test: the parser stays, since
+// the call's signatures live in it.
 struct Recorded {
-  Recorded(const char* command, void** args)
-      : path(written(command, args)), in(path), parser(open_decoder(in), in.name()) {
+  Recorded(const char* command, void** args, bool keep_blob_data = false)
+      : path(written(command, args)), in(path), parser(open_decoder(in), in.name(), options(keep_blob_data)) {
     const apitrace::Call* c = parser.next();
     REQUIRE(c);
     call = *c;
@@ -85,11 +38,54 @@ struct Recorded {
     s.finish();
     return file;
   }
+  static apitrace::ParserOptions options(bool keep_blob_data) {
+    apitrace::ParserOptions o;
+    o.keep_blob_data = keep_blob_data;
+    return o;
+  }
   std::string path;
   InputFile in;
   apitrace::Parser parser;
   apitrace::Call call;
 };
+
+// Every handle in `call` mapped to itself.
+rt::HandleMap same_handles(const apitrace::Call& call) {
+  rt::HandleMap handles;
+  for (const apitrace::Value& v : call.values)
+    if (v.kind == apitrace::Kind::pointer) handles.set(v.num.u, v.num.u);
+  return handles;
+}
+
+// Encodes the call `args` makes, decodes it into fresh slots (handles mapped
+// to themselves), encodes those again; returns both dumps.
+std::pair<std::string, std::string> round_trip(const char* command, void** args,
+                                               std::vector<std::string>* problems = nullptr) {
+  const registry::Command* cmd = registry::find_command(command);
+  REQUIRE(cmd);
+  const Recorded first(command, args, true);
+  rt::HandleMap handles = same_handles(first.call);
+  rt::Arena arena;
+  rt::CallDecoder d(first.call, arena, handles);
+  const auto params = cmd->params();
+  std::vector<std::uint64_t> slots;
+  std::vector<void*> ptrs;
+  d.params(params, slots, ptrs);
+  if (problems) *problems = d.problems();
+  // Outputs come back as storage for the driver: give them the recorded values.
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    if (params[i].type != registry::Type::handle || params[i].is_const || !params[i].pointer_depth) continue;
+    const auto recorded = d.handles_of(d.arg(i));
+    auto* out = *reinterpret_cast<std::uint64_t**>(&slots[i]);
+    for (std::size_t k = 0; out && k < recorded.size(); ++k) out[k] = recorded[k];
+  }
+  const std::string second = Recorded::written(command, ptrs.data());
+  auto a = dump_all(first.path), b = dump_all(second);
+  ::unlink(second.c_str());
+  REQUIRE(a.size() == 1);
+  REQUIRE(b.size() == 1);
+  return {a[0], b[0]};
+}
 
 }  // namespace
 
@@ -287,22 +283,9 @@ namespace {
 // value of the parsed call changed, as a flipped byte would).
 std::vector<std::string> damaged_problems(const char* command, void** args,
                                           void (*damage)(apitrace::Call&, rt::CallDecoder&)) {
-  const std::string path = temp_path();
-  {
-    Stream s(path, {});
-    write_call(s, command, args);
-    s.finish();
-  }
-  InputFile in(path);
-  apitrace::ParserOptions popt;
-  popt.keep_blob_data = true;
-  apitrace::Parser p(open_decoder(in), in.name(), popt);
-  const apitrace::Call* c = p.next();
-  REQUIRE(c);
-  apitrace::Call call = *c;
-  rt::HandleMap handles;
-  for (const apitrace::Value& v : call.values)
-    if (v.kind == apitrace::Kind::pointer) handles.set(v.num.u, v.num.u);
+  Recorded r(command, args, true);
+  apitrace::Call& call = r.call;
+  rt::HandleMap handles = same_handles(call);
   rt::Arena arena;
   {
     rt::CallDecoder probe(call, arena, handles);
@@ -312,7 +295,6 @@ std::vector<std::string> damaged_problems(const char* command, void** args,
   std::vector<std::uint64_t> slots;
   std::vector<void*> ptrs;
   d.params(registry::find_command(command)->params(), slots, ptrs);
-  ::unlink(path.c_str());
   return d.problems();
 }
 

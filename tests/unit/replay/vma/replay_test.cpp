@@ -150,19 +150,24 @@ std::uint64_t peak_required_bytes(const std::string& text, VkDevice dev) {
   return peak;
 }
 
+const std::string kHeader = test::kVegaConfig + "1,0.000,0,vmaCreateAllocator\n";
+
+// The device the tests replay on, and the recordings they give it.
 struct Env {
   vk::Instance instance;
   vk::Device device{instance, instance.select(""), replay_device_options()};
+
+  ReplayResult run(const std::string& text, const ReplayOptions& opt = {}) const {
+    return replay(std::make_unique<test::MemDecoder>(text, 4096), "rec.csv", device, opt);
+  }
+  ReplayResult run_calls(std::string_view calls, const ReplayOptions& opt = {}) const {
+    return run(kHeader + test::unindent(calls), opt);
+  }
+  ReplayResult run_file(const std::string& path, const ReplayOptions& opt = {}) const {
+    libtrace::InputFile in(path);
+    return replay(open_decoder(in), path, device, opt);
+  }
 };
-
-ReplayResult run(const Env& env, const std::string& text, ReplayOptions opt = {}) {
-  return replay(std::make_unique<test::MemDecoder>(text, 4096), "rec.csv", env.device, opt);
-}
-
-ReplayResult run_file(const Env& env, const std::string& path, ReplayOptions opt = {}) {
-  libtrace::InputFile in(path);
-  return replay(open_decoder(in), path, env.device, opt);
-}
 
 void check_counts(const ReplayResult& r, const Truth& t) {
   CHECK_FALSE(r.error);
@@ -181,24 +186,21 @@ void check_counts(const ReplayResult& r, const Truth& t) {
   CHECK(r.total.used == 0);
 }
 
-const std::string kHeader = test::kVegaConfig + "1,0.000,0,vmaCreateAllocator\n";
-
 }  // namespace
 
-TEST_CASE("vma_replay: the three real recordings, counts from the files and bytes from the device") {
-  Env env;
+TEST_CASE_FIXTURE(Env, "vma_replay: the three real recordings, counts from the files and bytes from the device") {
   for (const char* name :
        {"inexor_vma_replays_rst_1.8.csv", "vma_doc_example_1.8_final.csv", "vma_doc_example_1.2_b3ea2c6.csv"}) {
     CAPTURE(name);
     const std::string text = test::read_file(test::data(std::string("vma/") + name));
     const Truth t = count(text);
-    const ReplayResult r = run_file(env, test::data(std::string("vma/") + name));
+    const ReplayResult r = run_file(test::data(std::string("vma/") + name));
     check_counts(r, t);
     CHECK(r.replayed_calls == t.calls);
     std::uint64_t failed = 0;
     for (auto f : r.failed) failed += f;
     CHECK(failed == 0);
-    CHECK(r.total.peak_used == peak_required_bytes(text, env.device.handle()));
+    CHECK(r.total.peak_used == peak_required_bytes(text, device.handle()));
     CHECK(r.total.peak_committed >= r.total.peak_used);
     CHECK(r.functions[static_cast<std::size_t>(Function::CreateBuffer)].calls == t.buffers);
     std::uint64_t mapped = 0;
@@ -207,9 +209,8 @@ TEST_CASE("vma_replay: the three real recordings, counts from the files and byte
   }
 }
 
-TEST_CASE("vma_replay: the inexor recording, figures from its description") {
-  Env env;
-  const ReplayResult r = run_file(env, test::data("vma/inexor_vma_replays_rst_1.8.csv"));
+TEST_CASE_FIXTURE(Env, "vma_replay: the inexor recording, figures from its description") {
+  const ReplayResult r = run_file(test::data("vma/inexor_vma_replays_rst_1.8.csv"));
   CHECK(r.buffers == 15);
   CHECK(r.images == 3);
   CHECK(r.total.peak_allocations == 11);  // "peak 11 live allocations"
@@ -220,11 +221,10 @@ TEST_CASE("vma_replay: the inexor recording, figures from its description") {
   CHECK(r.device_differences[1].find("GeForce GTX 660M") != std::string::npos);
 }
 
-TEST_CASE("vma_replay: a generated recording with every 1.8 function") {
-  Env env;
+TEST_CASE_FIXTURE(Env, "vma_replay: a generated recording with every 1.8 function") {
   const std::string path = test::data("vma/generated_1.8_1000.csv");
   const Truth t = count(test::read_file(path));
-  const ReplayResult r = run_file(env, path);
+  const ReplayResult r = run_file(path);
   check_counts(r, t);
   CHECK(r.pools == 6);
   CHECK(r.threads == 3);
@@ -236,12 +236,11 @@ TEST_CASE("vma_replay: a generated recording with every 1.8 function") {
   CHECK(r.leaked_pools == 6);  // the generator never destroys its pools
 }
 
-TEST_CASE("vma_replay: --lines replays a range of file lines") {
-  Env env;
+TEST_CASE_FIXTURE(Env, "vma_replay: --lines replays a range of file lines") {
   ReplayOptions opt;
   opt.first_line = 56;  // vmaCreateAllocator, 2 images, 1 buffer and its destruction
   opt.last_line = 60;
-  const ReplayResult r = run_file(env, test::data("vma/inexor_vma_replays_rst_1.8.csv"), opt);
+  const ReplayResult r = run_file(test::data("vma/inexor_vma_replays_rst_1.8.csv"), opt);
   CHECK(r.calls == 36);
   CHECK(r.replayed_calls == 5);
   CHECK(r.buffers == 1);
@@ -250,17 +249,16 @@ TEST_CASE("vma_replay: --lines replays a range of file lines") {
   CHECK(r.unknown_objects == 0);
 }
 
-TEST_CASE("vma_replay: custom pools with a block count limit, and pool destruction") {
-  Env env;
-  const ReplayResult r =
-      run(env, kHeader +
-                   "1,0.1,0,vmaCreatePool,1,0,1048576,0,1,0,00000000000000F1\n"
-                   "1,0.1,0,vmaCreateBuffer,0,524288,1,0,0,0,0,0,0,00000000000000F1,00000000000000A1,\n"
-                   "1,0.1,0,vmaCreateBuffer,0,524288,1,0,0,0,0,0,0,00000000000000F1,00000000000000A2,\n"
-                   "1,0.1,0,vmaCreateBuffer,0,524288,1,0,0,0,0,0,0,00000000000000F1,00000000000000A3,\n"
-                   "1,0.1,0,vmaCreateBuffer,0,2097152,1,0,0,0,0,0,0,00000000000000F1,00000000000000A4,\n"
-                   "1,0.2,0,vmaDestroyPool,00000000000000F1\n"
-                   "1,0.3,0,vmaDestroyBuffer,00000000000000A1\n");
+TEST_CASE_FIXTURE(Env, "vma_replay: custom pools with a block count limit, and pool destruction") {
+  const ReplayResult r = run_calls(R"(
+      1,0.1,0,vmaCreatePool,1,0,1048576,0,1,0,00000000000000F1
+      1,0.1,0,vmaCreateBuffer,0,524288,1,0,0,0,0,0,0,00000000000000F1,00000000000000A1,
+      1,0.1,0,vmaCreateBuffer,0,524288,1,0,0,0,0,0,0,00000000000000F1,00000000000000A2,
+      1,0.1,0,vmaCreateBuffer,0,524288,1,0,0,0,0,0,0,00000000000000F1,00000000000000A3,
+      1,0.1,0,vmaCreateBuffer,0,2097152,1,0,0,0,0,0,0,00000000000000F1,00000000000000A4,
+      1,0.2,0,vmaDestroyPool,00000000000000F1
+      1,0.3,0,vmaDestroyBuffer,00000000000000A1
+  )");
   CHECK_FALSE(r.error);
   CHECK(r.pools == 1);
   CHECK(r.failed[static_cast<std::size_t>(vk::Failure::pool_full)] == 1);  // a third half-block in one block
@@ -271,18 +269,17 @@ TEST_CASE("vma_replay: custom pools with a block count limit, and pool destructi
   CHECK(r.leaked_pools == 0);
 }
 
-TEST_CASE("vma_replay: dedicated allocations, original failures, unknown pointers") {
-  Env env;
+TEST_CASE_FIXTURE(Env, "vma_replay: dedicated allocations, original failures, unknown pointers") {
   std::vector<std::string> warnings;
   ReplayOptions opt;
   opt.warnings = [&](const std::string& where, const std::string& why) { warnings.push_back(where + ": " + why); };
-  const ReplayResult r = run(env,
-                             kHeader +
-                                 "1,0.1,0,vmaCreateBuffer,0,65536,1,0,1,1,0,0,0,0000000000000000,00000000000000A1,\n"
-                                 "1,0.1,0,vmaCreateBuffer,0,65536,1,0,0,1,0,0,0,0000000000000000,0000000000000000,\n"
-                                 "1,0.2,0,vmaDestroyBuffer,00000000000000B7\n"
-                                 "1,0.3,0,vmaDestroyBuffer,00000000000000A1\n",
-                             opt);
+  const ReplayResult r = run_calls(R"(
+      1,0.1,0,vmaCreateBuffer,0,65536,1,0,1,1,0,0,0,0000000000000000,00000000000000A1,
+      1,0.1,0,vmaCreateBuffer,0,65536,1,0,0,1,0,0,0,0000000000000000,0000000000000000,
+      1,0.2,0,vmaDestroyBuffer,00000000000000B7
+      1,0.3,0,vmaDestroyBuffer,00000000000000A1
+  )",
+                                   opt);
   CHECK(r.dedicated_allocations == 1);
   CHECK(r.originally_failed == 1);
   CHECK(r.succeeded_originally_failed == 1);
@@ -292,29 +289,30 @@ TEST_CASE("vma_replay: dedicated allocations, original failures, unknown pointer
   CHECK(r.leaked_allocations == 0);
 }
 
-TEST_CASE("vma_replay: map, flush, unmap on real memory; lost allocations by frame") {
-  Env env;
-  const ReplayResult r =
-      run(env, kHeader +
-                   "1,0.1,0,vmaCreateBuffer,0,4096,1,0,0,2,0,0,0,0000000000000000,00000000000000A1,\n"
-                   "1,0.1,0,vmaMapMemory,00000000000000A1\n"
-                   "1,0.1,0,vmaFlushAllocation,00000000000000A1,0,18446744073709551615\n"
-                   "1,0.1,0,vmaInvalidateAllocation,00000000000000A1,0,256\n"
-                   "1,0.1,0,vmaUnmapMemory,00000000000000A1\n"
-                   "1,0.1,0,vmaUnmapMemory,00000000000000A1\n"
-                   "1,0.1,0,vmaFlushAllocation,00000000000000A1,0,64\n"
-                   "1,0.2,0,vmaCreatePool,1,0,1048576,0,0,0,00000000000000F1\n"
-                   "1,0.2,0,vmaAllocateMemory,4096,256,15,8,0,0,0,0,00000000000000F1,00000000000000A2,\n"
-                   "1,0.2,1,vmaTouchAllocation,00000000000000A2\n"
-                   "1,0.3,2,vmaMakePoolAllocationsLost,00000000000000F1\n"
-                   "1,0.3,3,vmaMakePoolAllocationsLost,00000000000000F1\n"
-                   "1,0.3,3,vmaTouchAllocation,00000000000000A2\n"
-                   "1,0.3,3,vmaCreateLostAllocation,00000000000000A3\n"
-                   "1,0.4,3,vmaFreeMemory,00000000000000A2\n"
-                   "1,0.4,3,vmaFreeMemory,00000000000000A3\n"
-                   "1,0.4,3,vmaDestroyBuffer,00000000000000A1\n"
-                   "1,0.5,3,vmaDestroyPool,00000000000000F1\n");
+TEST_CASE_FIXTURE(Env, "vma_replay: map, flush, unmap on real memory; lost allocations by frame") {
+  const ReplayResult r = run_calls(R"(
+      1,0.1,0,vmaCreateBuffer,0,4096,1,0,0,2,0,0,0,0000000000000000,00000000000000A1,
+      1,0.1,0,vmaMapMemory,00000000000000A1
+      1,0.1,0,vmaFlushAllocation,00000000000000A1,0,18446744073709551615
+      1,0.1,0,vmaInvalidateAllocation,00000000000000A1,0,256
+      1,0.1,0,vmaUnmapMemory,00000000000000A1
+      1,0.1,0,vmaUnmapMemory,00000000000000A1
+      1,0.1,0,vmaFlushAllocation,00000000000000A1,0,64
+      1,0.2,0,vmaCreatePool,1,0,1048576,0,0,0,00000000000000F1
+      1,0.2,0,vmaAllocateMemory,4096,256,15,8,0,0,0,0,00000000000000F1,00000000000000A2,
+      1,0.2,1,vmaTouchAllocation,00000000000000A2
+      1,0.3,2,vmaMakePoolAllocationsLost,00000000000000F1
+      1,0.3,3,vmaMakePoolAllocationsLost,00000000000000F1
+      1,0.3,3,vmaTouchAllocation,00000000000000A2
+      1,0.3,3,vmaCreateLostAllocation,00000000000000A3
+      1,0.4,3,vmaFreeMemory,00000000000000A2
+      1,0.4,3,vmaFreeMemory,00000000000000A3
+      1,0.4,3,vmaDestroyBuffer,00000000000000A1
+      1,0.5,3,vmaDestroyPool,00000000000000F1
+  )");
   CHECK_FALSE(r.error);
+  CHECK(r.lost_allocations == 1);
+  CHECK(r.leaked_allocations == 0);
   CHECK(r.ops.maps == 1);
   CHECK(r.ops.flushes == 1);
   CHECK(r.ops.invalidates == 1);
@@ -324,12 +322,9 @@ TEST_CASE("vma_replay: map, flush, unmap on real memory; lost allocations by fra
   CHECK(r.ops.made_lost == 1);  // touched in frame 1: lost in frame 3, not in frame 2
   CHECK(r.ops.touches == 2);
   CHECK(r.ops.touches_lost == 1);
-  CHECK(r.lost_allocations == 1);
-  CHECK(r.leaked_allocations == 0);
 }
 
-TEST_CASE("vma_replay: defragmentation moves an allocation, rebinds its buffer, frees a block") {
-  Env env;
+TEST_CASE_FIXTURE(Env, "vma_replay: defragmentation moves an allocation, rebinds its buffer, frees a block") {
   std::string calls = "1,0.1,0,vmaCreatePool,1,0,1048576,0,4,0,00000000000000F1\n";
   for (int i = 0; i < 8; ++i)
     calls +=
@@ -339,7 +334,7 @@ TEST_CASE("vma_replay: defragmentation moves an allocation, rebinds its buffer, 
       "1,0.3,0,vmaDefragmentationBegin,0,,00000000000000F1,18446744073709551615,4294967295,0,0,"
       "0000000000000000,00000000000000C1\n"
       "1,0.3,0,vmaDefragmentationEnd,00000000000000C1\n";
-  const ReplayResult r = run(env, kHeader + calls);
+  const ReplayResult r = run(kHeader + calls);
   CHECK_FALSE(r.error);
   CHECK(r.ops.defragmentations == 1);
   CHECK(r.ops.defrag_moves == 1);
@@ -351,8 +346,7 @@ TEST_CASE("vma_replay: defragmentation moves an allocation, rebinds its buffer, 
   CHECK(r.leaked_pools == 1);
 }
 
-TEST_CASE("vma_replay: linear and buddy pools keep their algorithm, with no compromise") {
-  Env env;
+TEST_CASE_FIXTURE(Env, "vma_replay: linear and buddy pools keep their algorithm, with no compromise") {
   auto alloc = [](const char* ptr, const char* size, const char* pool, const char* flags = "0") {
     return std::string("1,0.1,0,vmaAllocateMemory,") + size + ",256,15," + flags + ",0,0,0,0," + pool + "," + ptr +
            ",\n";
@@ -373,7 +367,7 @@ TEST_CASE("vma_replay: linear and buddy pools keep their algorithm, with no comp
   // Double stack in one block: two from each end fill it.
   for (const char* p : {"00000000000000D1", "00000000000000D2"}) calls += alloc(p, "16384", dbl);
   for (const char* p : {"00000000000000D3", "00000000000000D4"}) calls += alloc(p, "16384", dbl, "64");
-  const ReplayResult r = run(env, kHeader + calls);
+  const ReplayResult r = run(kHeader + calls);
   CHECK_FALSE(r.error);
   std::uint64_t failed = 0;
   for (auto f : r.failed) failed += f;
@@ -384,51 +378,48 @@ TEST_CASE("vma_replay: linear and buddy pools keep their algorithm, with no comp
     if (static_cast<Compromise>(k) != Compromise::recorded_requirements) CHECK(r.compromises[k] == 0);
 }
 
-TEST_CASE("vma_replay: VMA_DEBUG_MARGIN from the Config section spaces block allocations") {
-  Env env;
+TEST_CASE_FIXTURE(Env, "vma_replay: VMA_DEBUG_MARGIN from the Config section spaces block allocations") {
   std::string config = kHeader;
   config.insert(config.find("Config,End"), "Macro,VMA_DEBUG_MARGIN,16\n");
   const std::string calls =
       "1,0.1,0,vmaCreatePool,1,0,65536,0,0,0,00000000000000F1\n"
       "1,0.1,0,vmaAllocateMemory,32768,256,15,0,0,0,0,0,00000000000000F1,00000000000000A1,\n"
       "1,0.1,0,vmaAllocateMemory,32768,256,15,0,0,0,0,0,00000000000000F1,00000000000000A2,\n";
-  CHECK(run(env, kHeader + calls).total.peak_blocks == 1);
-  CHECK(run(env, config + calls).total.peak_blocks == 2);  // 16 + 32768 + 16 leaves too little
+  CHECK(run(kHeader + calls).total.peak_blocks == 1);
+  CHECK(run(config + calls).total.peak_blocks == 2);  // 16 + 32768 + 16 leaves too little
 }
 
-TEST_CASE("vma_replay: heap exhaustion is a counted failure") {
-  Env env;
-  const auto& mem = env.device.memory();
+TEST_CASE_FIXTURE(Env, "vma_replay: heap exhaustion is a counted failure") {
+  const auto& mem = device.memory();
   const std::uint64_t heap = mem.memoryHeaps[mem.memoryTypes[0].heapIndex].size;
-  const std::uint64_t max = env.device.info().max_memory_allocation_size;
+  const std::uint64_t max = device.info().max_memory_allocation_size;
   const std::uint64_t part = heap / 2 + MiB;
   if (max && part > max) return;
   const std::string size = std::to_string(part);
-  const ReplayResult r = run(env, kHeader + "1,0.1,0,vmaAllocateMemory," + size +
-                                      ",256,15,0,1,0,0,0,0000000000000000,00000000000000A1,\n"
-                                      "1,0.1,0,vmaAllocateMemory," +
-                                      size +
-                                      ",256,15,0,1,0,0,0,0000000000000000,00000000000000A2,\n"
-                                      "1,0.1,0,vmaFreeMemory,00000000000000A2\n");
+  const ReplayResult r = run(kHeader + "1,0.1,0,vmaAllocateMemory," + size +
+                             ",256,15,0,1,0,0,0,0000000000000000,00000000000000A1,\n"
+                             "1,0.1,0,vmaAllocateMemory," +
+                             size +
+                             ",256,15,0,1,0,0,0,0000000000000000,00000000000000A2,\n"
+                             "1,0.1,0,vmaFreeMemory,00000000000000A2\n");
   CHECK_FALSE(r.error);
   CHECK(r.failed[static_cast<std::size_t>(vk::Failure::heap_budget)] == 1);
   CHECK(r.unknown_objects == 0);
   CHECK(r.leaked_allocations == 1);
 }
 
-TEST_CASE("vma_replay: create-infos this device cannot take are adjusted, or replaced by plain memory") {
-  Env env;
+TEST_CASE_FIXTURE(Env, "vma_replay: create-infos this device cannot take are adjusted, or replaced by plain memory") {
   // A 16x16 image with 8 mip levels (5 exist) and an ASTC image.
-  const ReplayResult r =
-      run(env, kHeader +
-                   "1,0.1,0,vmaCreateImage,0,1,37,16,16,1,8,1,1,0,6,0,0,0,1,0,0,0,0000000000000000,00000000000000A1,\n"
-                   "1,0.1,0,vmaCreateImage,0,1,157,64,64,1,1,1,1,0,4,0,0,0,1,0,0,0,0000000000000000,00000000000000A2,\n"
-                   "1,0.1,0,vmaCreateBuffer,0,1024,1,1,0,1,0,0,0,0000000000000000,00000000000000A3,\n");
+  const ReplayResult r = run_calls(R"(
+      1,0.1,0,vmaCreateImage,0,1,37,16,16,1,8,1,1,0,6,0,0,0,1,0,0,0,0000000000000000,00000000000000A1,
+      1,0.1,0,vmaCreateImage,0,1,157,64,64,1,1,1,1,0,4,0,0,0,1,0,0,0,0000000000000000,00000000000000A2,
+      1,0.1,0,vmaCreateBuffer,0,1024,1,1,0,1,0,0,0,0000000000000000,00000000000000A3,
+  )");
   CHECK_FALSE(r.error);
   CHECK(r.compromises[static_cast<std::size_t>(Compromise::image_adjusted)] >= 1);
   CHECK(r.compromises[static_cast<std::size_t>(Compromise::buffer_adjusted)] == 1);  // CONCURRENT -> EXCLUSIVE
   VkImageFormatProperties p;
-  const bool astc = vkGetPhysicalDeviceImageFormatProperties(env.device.physical(), VK_FORMAT_ASTC_4x4_UNORM_BLOCK,
+  const bool astc = vkGetPhysicalDeviceImageFormatProperties(device.physical(), VK_FORMAT_ASTC_4x4_UNORM_BLOCK,
                                                              VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
                                                              VK_IMAGE_USAGE_SAMPLED_BIT, 0, &p) == VK_SUCCESS;
   CHECK(r.compromises[static_cast<std::size_t>(Compromise::image_unsupported)] == (astc ? 0 : 1));
@@ -436,20 +427,18 @@ TEST_CASE("vma_replay: create-infos this device cannot take are adjusted, or rep
   CHECK(r.leaked_allocations == 3);
 }
 
-TEST_CASE("vma_replay: a malformed line stops the replay with its line, after what came before") {
-  Env env;
-  const ReplayResult r =
-      run(env, kHeader +
-                   "1,0.1,0,vmaCreateBuffer,0,1024,1,0,0,1,0,0,0,0000000000000000,00000000000000A1,\n"
-                   "1,0.1,0,vmaCreateBuffer,0,zzz\n");
+TEST_CASE_FIXTURE(Env, "vma_replay: a malformed line stops the replay with its line, after what came before") {
+  const ReplayResult r = run_calls(R"(
+      1,0.1,0,vmaCreateBuffer,0,1024,1,0,0,1,0,0,0,0000000000000000,00000000000000A1,
+      1,0.1,0,vmaCreateBuffer,0,zzz
+  )");
   REQUIRE(r.error);
   CHECK(std::string(r.error->what()).find("rec.csv: line 23") == 0);
   CHECK(r.buffers == 1);
   CHECK(r.leaked_allocations == 1);  // destroyed at the end all the same
 }
 
-TEST_CASE("vma_replay: hostile values reach the driver only as valid create-infos") {
-  Env env;
+TEST_CASE_FIXTURE(Env, "vma_replay: hostile values reach the driver only as valid create-infos") {
   // Every field at an extreme: all-ones flags and usages, sizes and
   // alignments near 2^64, unknown formats and image types, zero extents,
   // pools with impossible block counts, a block size macro of 0. Checked
@@ -493,7 +482,7 @@ TEST_CASE("vma_replay: hostile values reach the driver only as valid create-info
       "1,0.1,0,vmaUnmapMemory,00000000000000A9\n"
       "1,0.1,0,vmaCreateLostAllocation,00000000000000A1\n"
       "1,0.1,0,vmaTouchAllocation,00000000000000A1\n";
-  const ReplayResult r = run(env, text);
+  const ReplayResult r = run(text);
   CHECK_FALSE(r.error);
   CHECK(r.replayed_calls == 26);
   CHECK(r.images == 4);
