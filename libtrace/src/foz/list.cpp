@@ -76,14 +76,12 @@ std::string report_list_json(const FozList& l) {
       report.text("tag", tag_name(*l.only));
     else
       report.null("tag");
-    report.array("entries", l.entries, [&](const ListedEntry& e) {
-      report.object([&] {
-        report.text("tag", tag_name(e.tag));
-        report.text("hash", hash_hex(e.hash));
-        report.u64("offset", e.offset);
-        report.u64("stored_bytes", e.header.stored_size);
-        report.u64("bytes", e.header.uncompressed_size);
-      });
+    report.objects("entries", l.entries, [&](const ListedEntry& e) {
+      report.text("tag", tag_name(e.tag));
+      report.text("hash", hash_hex(e.hash));
+      report.u64("offset", e.offset);
+      report.u64("stored_bytes", e.header.stored_size);
+      report.u64("bytes", e.header.uncompressed_size);
     });
     report.u64("duplicates", l.duplicates);
     report.u64("unknown_tag_entries", l.unknown_tags);
