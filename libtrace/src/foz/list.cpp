@@ -18,14 +18,11 @@ FozList scan_list(ArchiveScanner& scanner, const FozListOptions& opt) {
   l.version = scanner.version();
   l.only = opt.only;
   detail::KeySet seen;
-  std::uint64_t next_progress = kProgressStep;
+  ProgressEvery progress(opt.progress, kProgressStep);
   try {
     ScannedEntry e;
     while (scanner.next(e)) {
-      if (opt.progress && scanner.offset() >= next_progress) {
-        opt.progress(scanner.offset(), scanner.size());
-        next_progress = scanner.offset() + kProgressStep;
-      }
+      progress(scanner.offset(), scanner.size());
       if (!e.known_tag()) continue;
       // Duplicates are counted across every tag, kept or not, as trak-stat counts them.
       if (!seen.try_emplace(e.tag(), e.hash).second) {
