@@ -171,7 +171,7 @@ for mod, deps in direct.items():
     if not os.path.isfile(build):
         continue
     text = open(build, encoding='utf-8').read()
-    lib = text.split("static_library('trak-", 1)[-1].split('\n)', 1)[0]
+    lib = re.sub(r'#.*', '', text)  # module_deps and module_private_deps (libtrace/meson.build builds it)
     by_dep_name = {m.replace('/', '_'): m for m in direct}  # replay_foz_dep, gpa_client_dep
     found = {by_dep_name[d] for d in dep_re.findall(lib) if d in by_dep_name}
     want = set(deps)

@@ -16,6 +16,8 @@ namespace libtrace::apitrace {
 
 namespace {
 
+using libtrace::detail::appendf;
+
 using detail::human_bytes;
 
 // apitrace info's API guess from the first function names.
@@ -156,7 +158,6 @@ TraceStats stats(InputFile& in, std::unique_ptr<Decoder> decoder, const Progress
 std::string report_table(const TraceStats& s, std::size_t top) {
   libtrace::detail::TableReport table(14);
   std::string& o = table.text();
-  char line[512];
   table.row("file", s.file);
   table.row("container", std::string(container_name(s.container)) + ", " + thousands(s.file_bytes) + " bytes");
   char ratio[32];
@@ -189,20 +190,16 @@ std::string report_table(const TraceStats& s, std::size_t top) {
           : "functions";
   std::size_t width = title.size();
   for (std::size_t i = 0; i < n; ++i) width = std::max(width, s.calls_per_function[i].first.size());
-  std::snprintf(line, sizeof line, "%-*s %12s %7s\n", static_cast<int>(width), title.c_str(), "calls", "share");
-  o += line;
+  appendf(o, "%-*s %12s %7s\n", static_cast<int>(width), title.c_str(), "calls", "share");
   for (std::size_t i = 0; i < n; ++i) {
     const auto& [name, count] = s.calls_per_function[i];
-    std::snprintf(line, sizeof line, "%-*s %12s %7s\n", static_cast<int>(width), name.c_str(), thousands(count).c_str(),
-                  percent(count, s.calls).c_str());
-    o += line;
+    appendf(o, "%-*s %12s %7s\n", static_cast<int>(width), name.c_str(), thousands(count).c_str(),
+            percent(count, s.calls).c_str());
   }
   o += '\n';
-  std::snprintf(line, sizeof line, "%-8s %12s %7s\n", "thread", "calls", "share");
-  o += line;
+  appendf(o, "%-8s %12s %7s\n", "thread", "calls", "share");
   for (const auto& [tid, count] : s.calls_per_thread) {
-    std::snprintf(line, sizeof line, "%-8u %12s %7s\n", tid, thousands(count).c_str(), percent(count, s.calls).c_str());
-    o += line;
+    appendf(o, "%-8u %12s %7s\n", tid, thousands(count).c_str(), percent(count, s.calls).c_str());
   }
   return o;
 }

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdarg>
 #include <cstdint>
 #include <cstdio>
 #include <map>
@@ -75,6 +76,13 @@ class JsonReport {
     w_.EndArray();
   }
 
+  // The same for an array of objects: `fields` writes the members of one
+  // element's object.
+  template <typename Range, typename Fields>
+  void objects(std::string_view key, const Range& items, Fields&& fields) {
+    array(key, items, [&](const auto& i) { object([&] { fields(i); }); });
+  }
+
   // The same for the indexes 0 .. count-1 (std::views::iota, which clang 14
   // cannot compile against libstdc++ 12's ranges: the fuzz build's compiler).
   template <typename Item>
@@ -137,6 +145,23 @@ class TableReport {
   int width_;
   std::string out_;
 };
+
+// printf onto the end of `out`: the rows of tables whose columns are printf
+// widths, without a buffer whose size would cut a long name short.
+[[gnu::format(printf, 2, 3)]] inline void appendf(std::string& out, const char* format, ...) {
+  std::va_list args, again;
+  va_start(args, format);
+  va_copy(again, args);
+  const int n = std::vsnprintf(nullptr, 0, format, args);
+  va_end(args);
+  if (n > 0) {
+    const std::size_t at = out.size();
+    out.resize(at + static_cast<std::size_t>(n) + 1);
+    std::vsnprintf(out.data() + at, static_cast<std::size_t>(n) + 1, format, again);
+    out.resize(at + static_cast<std::size_t>(n));
+  }
+  va_end(again);
+}
 
 // The p-quantile (0..1) of `v` by nearest rank: 0 the least, 1 the most; 0
 // for no values.

@@ -18,14 +18,11 @@ FozList scan_list(ArchiveScanner& scanner, const FozListOptions& opt) {
   l.version = scanner.version();
   l.only = opt.only;
   detail::KeySet seen;
-  std::uint64_t next_progress = kProgressStep;
+  ProgressEvery progress(opt.progress, kProgressStep);
   try {
     ScannedEntry e;
     while (scanner.next(e)) {
-      if (opt.progress && scanner.offset() >= next_progress) {
-        opt.progress(scanner.offset(), scanner.size());
-        next_progress = scanner.offset() + kProgressStep;
-      }
+      progress(scanner.offset(), scanner.size());
       if (!e.known_tag()) continue;
       // Duplicates are counted across every tag, kept or not, as trak-stat counts them.
       if (!seen.try_emplace(e.tag(), e.hash).second) {
@@ -76,14 +73,12 @@ std::string report_list_json(const FozList& l) {
       report.text("tag", tag_name(*l.only));
     else
       report.null("tag");
-    report.array("entries", l.entries, [&](const ListedEntry& e) {
-      report.object([&] {
-        report.text("tag", tag_name(e.tag));
-        report.text("hash", hash_hex(e.hash));
-        report.u64("offset", e.offset);
-        report.u64("stored_bytes", e.header.stored_size);
-        report.u64("bytes", e.header.uncompressed_size);
-      });
+    report.objects("entries", l.entries, [&](const ListedEntry& e) {
+      report.text("tag", tag_name(e.tag));
+      report.text("hash", hash_hex(e.hash));
+      report.u64("offset", e.offset);
+      report.u64("stored_bytes", e.header.stored_size);
+      report.u64("bytes", e.header.uncompressed_size);
     });
     report.u64("duplicates", l.duplicates);
     report.u64("unknown_tag_entries", l.unknown_tags);

@@ -10,9 +10,10 @@ namespace libtrace::foz {
 
 namespace {
 
+using libtrace::detail::appendf;
+
 std::string table(const MergeReport& r) {
   std::string o;
-  char line[512];
   auto u = [](std::uint64_t v) { return static_cast<unsigned long long>(v); };
   o += "version   entries   written  duplicates  input\n";
   for (const MergeInput& in : r.inputs) {
@@ -20,36 +21,29 @@ std::string table(const MergeReport& r) {
     if (in.torn) notes += " (torn tail dropped)";
     if (in.bad) notes += " (" + std::to_string(in.bad) + " bad entries dropped)";
     if (in.unknown_tags) notes += " (" + std::to_string(in.unknown_tags) + " with unknown tags skipped)";
-    std::snprintf(line, sizeof line, "%7u %9llu %9llu %11llu  %s%s\n", in.version, u(in.entries), u(in.written),
-                  u(in.duplicates), in.file.c_str(), notes.c_str());
-    o += line;
+    appendf(o, "%7u %9llu %9llu %11llu  %s%s\n", in.version, u(in.entries), u(in.written), u(in.duplicates),
+            in.file.c_str(), notes.c_str());
   }
   o += "\n";
-  std::snprintf(line, sizeof line, "%-22s %s: %llu entries, %llu bytes written\n", "output", r.output.c_str(),
-                u(r.entries_written), u(r.bytes_written));
-  o += line;
+  appendf(o, "%-22s %s: %llu entries, %llu bytes written\n", "output", r.output.c_str(), u(r.entries_written),
+          u(r.bytes_written));
   if (r.existing_entries || r.truncated_bytes) {
-    std::snprintf(line, sizeof line, "%-22s %llu entries kept, %llu bytes of torn tail cut off\n", "appended to",
-                  u(r.existing_entries), u(r.truncated_bytes));
-    o += line;
+    appendf(o, "%-22s %llu entries kept, %llu bytes of torn tail cut off\n", "appended to", u(r.existing_entries),
+            u(r.truncated_bytes));
   }
-  std::snprintf(line, sizeof line, "%-22s %llu identical, %llu same payload encoded differently, %llu conflicting\n",
-                "duplicates", u(r.identical_duplicates), u(r.reencoded_duplicates), u(r.conflicts.size()));
-  o += line;
+  appendf(o, "%-22s %llu identical, %llu same payload encoded differently, %llu conflicting\n", "duplicates",
+          u(r.identical_duplicates), u(r.reencoded_duplicates), u(r.conflicts.size()));
   o += "\ntag                      written   pruned\n";
   for (std::size_t t = 0; t < kTagCount; ++t) {
     if (!r.written_per_tag[t] && !r.pruned_per_tag[t]) continue;
-    std::snprintf(line, sizeof line, "%-22s %9llu %8llu\n", std::string(tag_name(static_cast<Tag>(t))).c_str(),
-                  u(r.written_per_tag[t]), u(r.pruned_per_tag[t]));
-    o += line;
+    appendf(o, "%-22s %9llu %8llu\n", std::string(tag_name(static_cast<Tag>(t))).c_str(), u(r.written_per_tag[t]),
+            u(r.pruned_per_tag[t]));
   }
   if (!r.conflicts.empty()) {
     o += "\nconflicting duplicates (the first copy was kept):\n";
     for (const MergeConflict& c : r.conflicts) {
-      std::snprintf(line, sizeof line, "%s: kept %s offset %llu, not %s offset %llu: %s\n",
-                    describe_entry(c.tag, c.hash).c_str(), c.kept_file.c_str(), u(c.kept_offset), c.other_file.c_str(),
-                    u(c.other_offset), c.detail.c_str());
-      o += line;
+      appendf(o, "%s: kept %s offset %llu, not %s offset %llu: %s\n", describe_entry(c.tag, c.hash).c_str(),
+              c.kept_file.c_str(), u(c.kept_offset), c.other_file.c_str(), u(c.other_offset), c.detail.c_str());
     }
   }
   return o;
@@ -72,28 +66,24 @@ std::string json(const MergeReport& r) {
     per_tag("pruned_per_tag", r.pruned_per_tag);
     report.u64("identical_duplicates", r.identical_duplicates);
     report.u64("reencoded_duplicates", r.reencoded_duplicates);
-    report.array("inputs", r.inputs, [&](const MergeInput& in) {
-      report.object([&] {
-        report.text("file", in.file);
-        report.u64("version", in.version);
-        report.u64("entries", in.entries);
-        report.u64("written", in.written);
-        report.u64("duplicates", in.duplicates);
-        report.u64("bad_entries_dropped", in.bad);
-        report.u64("unknown_tag_entries", in.unknown_tags);
-        report.boolean("torn_tail", in.torn);
-      });
+    report.objects("inputs", r.inputs, [&](const MergeInput& in) {
+      report.text("file", in.file);
+      report.u64("version", in.version);
+      report.u64("entries", in.entries);
+      report.u64("written", in.written);
+      report.u64("duplicates", in.duplicates);
+      report.u64("bad_entries_dropped", in.bad);
+      report.u64("unknown_tag_entries", in.unknown_tags);
+      report.boolean("torn_tail", in.torn);
     });
-    report.array("conflicts", r.conflicts, [&](const MergeConflict& c) {
-      report.object([&] {
-        report.text("tag", tag_name(c.tag));
-        report.text("hash", hash_hex(c.hash));
-        report.text("kept_file", c.kept_file);
-        report.u64("kept_offset", c.kept_offset);
-        report.text("other_file", c.other_file);
-        report.u64("other_offset", c.other_offset);
-        report.text("detail", c.detail);
-      });
+    report.objects("conflicts", r.conflicts, [&](const MergeConflict& c) {
+      report.text("tag", tag_name(c.tag));
+      report.text("hash", hash_hex(c.hash));
+      report.text("kept_file", c.kept_file);
+      report.u64("kept_offset", c.kept_offset);
+      report.text("other_file", c.other_file);
+      report.u64("other_offset", c.other_offset);
+      report.text("detail", c.detail);
     });
   });
   return report.finish();

@@ -49,15 +49,12 @@ FozStats scan_stats(ArchiveScanner& scanner, const FozStatOptions& opt) {
   std::vector<Link> links;
   std::vector<std::uint8_t> payload;
   detail::Peeked peek;
-  std::uint64_t next_progress = kProgressStep;
+  ProgressEvery progress(opt.progress, kProgressStep);
   s.version = scanner.version();
   try {
     ScannedEntry e;
     while (scanner.next(e)) {
-      if (opt.progress && scanner.offset() >= next_progress) {
-        opt.progress(scanner.offset(), scanner.size());
-        next_progress = scanner.offset() + kProgressStep;
-      }
+      progress(scanner.offset(), scanner.size());
       if (!e.known_tag()) continue;
       const Tag tag = e.tag();
       const auto t = static_cast<std::size_t>(tag);

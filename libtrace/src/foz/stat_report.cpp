@@ -12,6 +12,8 @@ namespace libtrace::foz {
 
 namespace {
 
+using libtrace::detail::appendf;
+
 using detail::human_bytes;
 
 double ratio(std::uint64_t uncompressed, std::uint64_t stored) {
@@ -60,29 +62,25 @@ std::string report_table(const FozStats& s) {
   for (std::size_t t = 0; t < kTagCount; ++t) {
     const TagStats& ts = s.per_tag[t];
     if (!ts.entries) continue;
-    std::snprintf(line, sizeof line, "%-22s %9llu %12s %13s %6.2f %6llu %6llu\n",
-                  std::string(tag_name(static_cast<Tag>(t))).c_str(), static_cast<unsigned long long>(ts.entries),
-                  human_bytes(ts.stored_bytes).c_str(), human_bytes(ts.uncompressed_bytes).c_str(),
-                  ratio(ts.uncompressed_bytes, ts.stored_bytes), static_cast<unsigned long long>(ts.zlib_entries),
-                  static_cast<unsigned long long>(ts.crc_entries));
-    o += line;
+    appendf(o, "%-22s %9llu %12s %13s %6.2f %6llu %6llu\n", std::string(tag_name(static_cast<Tag>(t))).c_str(),
+            static_cast<unsigned long long>(ts.entries), human_bytes(ts.stored_bytes).c_str(),
+            human_bytes(ts.uncompressed_bytes).c_str(), ratio(ts.uncompressed_bytes, ts.stored_bytes),
+            static_cast<unsigned long long>(ts.zlib_entries), static_cast<unsigned long long>(ts.crc_entries));
   }
   if (!s.applications.empty()) {
     o += "\napplication       graphics  compute  raytracing   links  name\n";
     for (const AppStats& a : s.applications) {
-      std::snprintf(line, sizeof line, "%s %9llu %8llu %11llu %7llu  %s\n", hash_hex(a.hash).c_str(),
-                    static_cast<unsigned long long>(a.graphics), static_cast<unsigned long long>(a.compute),
-                    static_cast<unsigned long long>(a.raytracing), static_cast<unsigned long long>(a.links),
-                    app_label(a).c_str());
-      o += line;
+      appendf(o, "%s %9llu %8llu %11llu %7llu  %s\n", hash_hex(a.hash).c_str(),
+              static_cast<unsigned long long>(a.graphics), static_cast<unsigned long long>(a.compute),
+              static_cast<unsigned long long>(a.raytracing), static_cast<unsigned long long>(a.links),
+              app_label(a).c_str());
     }
   }
   if (!s.dangling.empty()) {
     o += "\nmissing entry                            named by (first of N)\n";
     for (const Dangling& d : s.dangling) {
-      std::snprintf(line, sizeof line, "%-40s %s (%llu)\n", describe_entry(d.tag, d.hash).c_str(),
-                    describe_entry(d.from_tag, d.from_hash).c_str(), static_cast<unsigned long long>(d.referrers));
-      o += line;
+      appendf(o, "%-40s %s (%llu)\n", describe_entry(d.tag, d.hash).c_str(),
+              describe_entry(d.from_tag, d.from_hash).c_str(), static_cast<unsigned long long>(d.referrers));
     }
   }
   if (!s.bad_entries.empty() || !s.json_errors.empty()) {
@@ -92,9 +90,8 @@ std::string report_table(const FozStats& s) {
     for (const BadEntry& b : s.json_errors) all.push_back(&b);
     for (const BadEntry* pb : all) {
       const BadEntry& b = *pb;
-      std::snprintf(line, sizeof line, "%-40s %6llu  %s\n", describe_entry(b.tag, b.hash).c_str(),
-                    static_cast<unsigned long long>(b.offset), b.why.c_str());
-      o += line;
+      appendf(o, "%-40s %6llu  %s\n", describe_entry(b.tag, b.hash).c_str(), static_cast<unsigned long long>(b.offset),
+              b.why.c_str());
     }
   }
   return o;
@@ -103,13 +100,11 @@ std::string report_table(const FozStats& s) {
 std::string report_json(const FozStats& s) {
   libtrace::detail::JsonReport report;
   auto bad_list = [&](const char* key, const std::vector<BadEntry>& list) {
-    report.array(key, list, [&](const BadEntry& b) {
-      report.object([&] {
-        report.u64("offset", b.offset);
-        report.text("tag", tag_name(b.tag));
-        report.text("hash", hash_hex(b.hash));
-        report.text("error", b.why);
-      });
+    report.objects(key, list, [&](const BadEntry& b) {
+      report.u64("offset", b.offset);
+      report.text("tag", tag_name(b.tag));
+      report.text("hash", hash_hex(b.hash));
+      report.text("error", b.why);
     });
   };
   report.object([&] {
@@ -139,27 +134,23 @@ std::string report_json(const FozStats& s) {
       }
     });
     report.u64("spirv_bytes", s.spirv_bytes);
-    report.array("applications", s.applications, [&](const AppStats& a) {
-      report.object([&] {
-        report.text("hash", hash_hex(a.hash));
-        if (a.has_info) {
-          report.text("name", a.name);
-          report.text("engine", a.engine);
-        }
-        report.u64("graphics_pipelines", a.graphics);
-        report.u64("compute_pipelines", a.compute);
-        report.u64("raytracing_pipelines", a.raytracing);
-        report.u64("links", a.links);
-      });
+    report.objects("applications", s.applications, [&](const AppStats& a) {
+      report.text("hash", hash_hex(a.hash));
+      if (a.has_info) {
+        report.text("name", a.name);
+        report.text("engine", a.engine);
+      }
+      report.u64("graphics_pipelines", a.graphics);
+      report.u64("compute_pipelines", a.compute);
+      report.u64("raytracing_pipelines", a.raytracing);
+      report.u64("links", a.links);
     });
-    report.array("dangling_references", s.dangling, [&](const Dangling& d) {
-      report.object([&] {
-        report.text("tag", tag_name(d.tag));
-        report.text("hash", hash_hex(d.hash));
-        report.text("referenced_by_tag", tag_name(d.from_tag));
-        report.text("referenced_by_hash", hash_hex(d.from_hash));
-        report.u64("referrers", d.referrers);
-      });
+    report.objects("dangling_references", s.dangling, [&](const Dangling& d) {
+      report.text("tag", tag_name(d.tag));
+      report.text("hash", hash_hex(d.hash));
+      report.text("referenced_by_tag", tag_name(d.from_tag));
+      report.text("referenced_by_hash", hash_hex(d.from_hash));
+      report.u64("referrers", d.referrers);
     });
     report.u64("dangling_links", s.dangling_links);
     report.boolean("torn_tail", s.torn);

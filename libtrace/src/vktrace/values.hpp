@@ -28,6 +28,18 @@ std::size_t scalar_size(const registry::Member& m);
 // texel blocks of the format, tight; depth in 2 or 4 bytes, stencil in 1.
 // 0 for an aspect the format does not have.
 std::uint64_t image_part_bytes(const registry::FormatInfo& f, VkImageAspectFlags aspect, VkExtent3D extent);
+// The buffer such a part (or a frame's pixels) is copied into for the host to
+// read: the capture reads back through one as the replay does.
+inline VkBufferCreateInfo readback_buffer_info(VkDeviceSize size) {
+  return {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+          nullptr,
+          0,
+          size,
+          VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+          VK_SHARING_MODE_EXCLUSIVE,
+          0,
+          nullptr};
+}
 // What an array of the member strides by: a pointer for arrays of pointers.
 std::size_t element_size(const registry::Member& m);
 

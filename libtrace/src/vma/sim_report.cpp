@@ -10,6 +10,8 @@ namespace libtrace::vma {
 
 namespace {
 
+using libtrace::detail::appendf;
+
 // The share of committed memory no allocation used at the peak: blocks held
 // ahead of need, and the holes between allocations.
 double unused(const SimHeap& h) {
@@ -20,51 +22,49 @@ double unused(const SimHeap& h) {
 
 std::string report_table(const SimResult& r) {
   std::string o;
-  char line[512];
-  auto row = [&](const char* fmt, auto... args) {
-    std::snprintf(line, sizeof line, fmt, args...);
-    o += line;
-  };
   using ull = unsigned long long;
-  row("Simulated replay (no device): recorded heaps and memory types, VMA-like block suballocation.\n");
-  row("    Format version: %s\n", r.version.str().c_str());
-  row("    Calls replayed: %llu of %llu\n", static_cast<ull>(r.replayed_calls), static_cast<ull>(r.calls));
-  if (r.error) row("    Stopped: %s (the lines before were replayed)\n", r.error->what());
-  row("Statistics:\n");
-  row("    Total allocations created: %llu\n",
-      static_cast<ull>(r.buffers + r.images + r.memory_allocations + r.pages + r.lost_allocations));
-  row("    Total buffers created: %llu\n", static_cast<ull>(r.buffers));
-  row("    Total images created: %llu\n", static_cast<ull>(r.images));
-  row("    Total memory allocations (vmaAllocateMemory*): %llu, pages %llu, lost %llu\n",
-      static_cast<ull>(r.memory_allocations), static_cast<ull>(r.pages), static_cast<ull>(r.lost_allocations));
-  row("    Total custom pools created: %llu\n", static_cast<ull>(r.pools));
-  row("    Creations that originally failed: %llu\n", static_cast<ull>(r.originally_failed));
-  row("    Original recording time: %.3f s\n", r.duration);
-  row("    Threads making calls to VMA: %llu\n", static_cast<ull>(r.threads));
+  appendf(o, "Simulated replay (no device): recorded heaps and memory types, VMA-like block suballocation.\n");
+  appendf(o, "    Format version: %s\n", r.version.str().c_str());
+  appendf(o, "    Calls replayed: %llu of %llu\n", static_cast<ull>(r.replayed_calls), static_cast<ull>(r.calls));
+  if (r.error) appendf(o, "    Stopped: %s (the lines before were replayed)\n", r.error->what());
+  appendf(o, "Statistics:\n");
+  appendf(o, "    Total allocations created: %llu\n",
+          static_cast<ull>(r.buffers + r.images + r.memory_allocations + r.pages + r.lost_allocations));
+  appendf(o, "    Total buffers created: %llu\n", static_cast<ull>(r.buffers));
+  appendf(o, "    Total images created: %llu\n", static_cast<ull>(r.images));
+  appendf(o, "    Total memory allocations (vmaAllocateMemory*): %llu, pages %llu, lost %llu\n",
+          static_cast<ull>(r.memory_allocations), static_cast<ull>(r.pages), static_cast<ull>(r.lost_allocations));
+  appendf(o, "    Total custom pools created: %llu\n", static_cast<ull>(r.pools));
+  appendf(o, "    Creations that originally failed: %llu\n", static_cast<ull>(r.originally_failed));
+  appendf(o, "    Original recording time: %.3f s\n", r.duration);
+  appendf(o, "    Threads making calls to VMA: %llu\n", static_cast<ull>(r.threads));
   if (r.threads > 1)
-    row("        %.2f%% calls from most active thread.\n", r.busiest_thread_percent);
+    appendf(o, "        %.2f%% calls from most active thread.\n", r.busiest_thread_percent);
   else
-    row("        VMA used from only one thread.\n");
-  row("Memory (simulated):\n");
-  row("    Peak committed: %llu bytes in %llu device memory objects (%llu dedicated allocations)\n",
-      static_cast<ull>(r.peak_committed), static_cast<ull>(r.peak_blocks), static_cast<ull>(r.dedicated));
+    appendf(o, "        VMA used from only one thread.\n");
+  appendf(o, "Memory (simulated):\n");
+  appendf(o, "    Peak committed: %llu bytes in %llu device memory objects (%llu dedicated allocations)\n",
+          static_cast<ull>(r.peak_committed), static_cast<ull>(r.peak_blocks), static_cast<ull>(r.dedicated));
   for (std::size_t h = 0; h < r.heaps.size(); ++h) {
     const SimHeap& s = r.heaps[h];
-    row("    Heap %zu (%llu bytes): peak committed %llu, peak blocks %llu, used at peak %llu (%.1f%% unused)%s\n", h,
+    appendf(
+        o, "    Heap %zu (%llu bytes): peak committed %llu, peak blocks %llu, used at peak %llu (%.1f%% unused)%s\n", h,
         static_cast<ull>(s.size), static_cast<ull>(s.peak_committed), static_cast<ull>(s.peak_blocks),
         static_cast<ull>(s.used_at_peak), 100.0 * unused(s), s.over_budget_allocations ? " (exceeds the heap)" : "");
     if (s.peak_committed)
-      row("        At the peak: unused ranges in blocks %llu (the largest usable %llu bytes), fragmentation %.1f%%\n",
+      appendf(
+          o,
+          "        At the peak: unused ranges in blocks %llu (the largest usable %llu bytes), fragmentation %.1f%%\n",
           static_cast<ull>(s.unused_ranges_at_peak), static_cast<ull>(s.largest_usable_at_peak),
           100.0 * s.fragmentation_at_peak);
   }
   if (r.unresolved)
-    row("    %llu allocations with no resolvable memory type were left out.\n", static_cast<ull>(r.unresolved));
-  row("Function call count:\n");
+    appendf(o, "    %llu allocations with no resolvable memory type were left out.\n", static_cast<ull>(r.unresolved));
+  appendf(o, "Function call count:\n");
   for (std::size_t f = 0; f < kFunctionCount; ++f)
     if (r.calls_per_function[f])
-      row("    %s %llu\n", std::string(function_name(static_cast<Function>(f))).c_str(),
-          static_cast<ull>(r.calls_per_function[f]));
+      appendf(o, "    %s %llu\n", std::string(function_name(static_cast<Function>(f))).c_str(),
+              static_cast<ull>(r.calls_per_function[f]));
   return o;
 }
 
@@ -90,19 +90,17 @@ std::string report_json(const SimResult& r) {
     report.u64("peak_blocks", r.peak_blocks);
     report.u64("dedicated_allocations", r.dedicated);
     report.u64("unresolved_memory_type", r.unresolved);
-    report.array("heaps", r.heaps, [&](const SimHeap& h) {
-      report.object([&] {
-        report.u64("size", h.size);
-        report.u64("peak_committed_bytes", h.peak_committed);
-        report.u64("peak_blocks", h.peak_blocks);
-        report.u64("used_at_peak_bytes", h.used_at_peak);
-        report.f64("unused_at_peak", unused(h));
-        report.u64("unused_ranges_at_peak", h.unused_ranges_at_peak);
-        report.u64("largest_usable_range_at_peak_bytes", h.largest_usable_at_peak);
-        report.f64("fragmentation_at_peak", h.fragmentation_at_peak);
-        report.u64("committed_at_end_bytes", h.committed_at_end);
-        report.boolean("exceeds_heap", h.over_budget_allocations > 0);
-      });
+    report.objects("heaps", r.heaps, [&](const SimHeap& h) {
+      report.u64("size", h.size);
+      report.u64("peak_committed_bytes", h.peak_committed);
+      report.u64("peak_blocks", h.peak_blocks);
+      report.u64("used_at_peak_bytes", h.used_at_peak);
+      report.f64("unused_at_peak", unused(h));
+      report.u64("unused_ranges_at_peak", h.unused_ranges_at_peak);
+      report.u64("largest_usable_range_at_peak_bytes", h.largest_usable_at_peak);
+      report.f64("fragmentation_at_peak", h.fragmentation_at_peak);
+      report.u64("committed_at_end_bytes", h.committed_at_end);
+      report.boolean("exceeds_heap", h.over_budget_allocations > 0);
     });
     report.object("calls_per_function", [&] {
       for (std::size_t f = 0; f < kFunctionCount; ++f)

@@ -17,6 +17,8 @@ namespace libtrace::vma {
 
 namespace {
 
+using libtrace::detail::appendf;
+
 using libtrace::detail::human_bytes;
 using vma::detail::block_range;
 using vma::detail::kLifetimeLabels;
@@ -43,7 +45,6 @@ std::string device_name(const Stats& s) {
 std::string report_table(const Stats& s) {
   libtrace::detail::TableReport table(22);
   std::string& o = table.text();
-  char line[512];
   const Config& c = s.header.config;
   table.row("file", s.file + " (" + std::string(container_name(s.container)) + ")");
   table.row("format", "VMA calls recording " + s.header.version.str());
@@ -90,9 +91,8 @@ std::string report_table(const Stats& s) {
   o += "\nfunction                             calls\n";
   for (std::size_t f = 0; f < kFunctionCount; ++f) {
     if (!s.calls_per_function[f]) continue;
-    std::snprintf(line, sizeof line, "%-32s %9llu\n", std::string(function_name(static_cast<Function>(f))).c_str(),
-                  static_cast<unsigned long long>(s.calls_per_function[f]));
-    o += line;
+    appendf(o, "%-32s %9llu\n", std::string(function_name(static_cast<Function>(f))).c_str(),
+            static_cast<unsigned long long>(s.calls_per_function[f]));
   }
   // The busiest threads first; a recording of a thread pool can hold many.
   std::vector<std::pair<std::uint64_t, std::uint32_t>> threads;
@@ -101,35 +101,28 @@ std::string report_table(const Stats& s) {
   o += "\nthread                               calls      %\n";
   const std::size_t threads_shown = std::min<std::size_t>(threads.size(), 10);
   for (std::size_t i = 0; i < threads_shown; ++i) {
-    std::snprintf(line, sizeof line, "%-32u %9llu %5.1f%%\n", threads[i].second,
-                  static_cast<unsigned long long>(threads[i].first),
-                  s.calls ? 100.0 * static_cast<double>(threads[i].first) / static_cast<double>(s.calls) : 0.0);
-    o += line;
+    appendf(o, "%-32u %9llu %5.1f%%\n", threads[i].second, static_cast<unsigned long long>(threads[i].first),
+            s.calls ? 100.0 * static_cast<double>(threads[i].first) / static_cast<double>(s.calls) : 0.0);
   }
   if (threads_shown < threads.size())
     o += "... and " + std::to_string(threads.size() - threads_shown) + " more (--json lists all)\n";
   o += "\nallocation size      count\n";
   for (std::size_t k = 0; k < s.size_histogram.size(); ++k) {
     if (!s.size_histogram[k]) continue;
-    std::snprintf(line, sizeof line, "%-18s %7llu\n", ("< " + human_bytes(2ull << k)).c_str(),
-                  static_cast<unsigned long long>(s.size_histogram[k]));
-    o += line;
+    appendf(o, "%-18s %7llu\n", ("< " + human_bytes(2ull << k)).c_str(),
+            static_cast<unsigned long long>(s.size_histogram[k]));
   }
   o += "\nlifetime             count\n";
   for (std::size_t k = 0; k < s.lifetime_histogram.size(); ++k) {
-    std::snprintf(line, sizeof line, "%-18s %7llu\n", kLifetimeLabels[k],
-                  static_cast<unsigned long long>(s.lifetime_histogram[k]));
-    o += line;
+    appendf(o, "%-18s %7llu\n", kLifetimeLabels[k], static_cast<unsigned long long>(s.lifetime_histogram[k]));
   }
   if (!s.pools.empty()) {
     o += "\npool               line  type  block size     blocks  allocations  name\n";
     for (const Pool& p : s.pools) {
-      std::snprintf(line, sizeof line, "%016llX %6llu %5u %11s %10s %11llu  %s%s\n",
-                    static_cast<unsigned long long>(p.pointer), static_cast<unsigned long long>(p.line), p.memory_type,
-                    human_bytes(p.block_size).c_str(), block_range(p.min_blocks, p.max_blocks).c_str(),
-                    static_cast<unsigned long long>(p.allocations), p.name.c_str(),
-                    p.destroyed ? "" : " (never destroyed)");
-      o += line;
+      appendf(o, "%016llX %6llu %5u %11s %10s %11llu  %s%s\n", static_cast<unsigned long long>(p.pointer),
+              static_cast<unsigned long long>(p.line), p.memory_type, human_bytes(p.block_size).c_str(),
+              block_range(p.min_blocks, p.max_blocks).c_str(), static_cast<unsigned long long>(p.allocations),
+              p.name.c_str(), p.destroyed ? "" : " (never destroyed)");
     }
   }
   if (!s.leaks.empty()) {
@@ -137,10 +130,9 @@ std::string report_table(const Stats& s) {
     const std::size_t shown = std::min<std::size_t>(s.leaks.size(), 20);
     for (std::size_t i = 0; i < shown; ++i) {
       const Leak& l = s.leaks[i];
-      std::snprintf(line, sizeof line, "%016llX %6llu  %-24s %9s  %s\n", static_cast<unsigned long long>(l.pointer),
-                    static_cast<unsigned long long>(l.line), std::string(function_name(l.function)).c_str(),
-                    human_bytes(l.bytes).c_str(), l.user_data.c_str());
-      o += line;
+      appendf(o, "%016llX %6llu  %-24s %9s  %s\n", static_cast<unsigned long long>(l.pointer),
+              static_cast<unsigned long long>(l.line), std::string(function_name(l.function)).c_str(),
+              human_bytes(l.bytes).c_str(), l.user_data.c_str());
     }
     if (shown < s.leaks.size()) o += "... and " + std::to_string(s.leaks.size() - shown) + " more (--json lists all)\n";
   }
@@ -207,27 +199,23 @@ std::string report_json(const Stats& s) {
       for (std::size_t k = 0; k < s.lifetime_histogram.size(); ++k)
         report.u64(kLifetimeLabels[k], s.lifetime_histogram[k]);
     });
-    report.array("leaks", s.leaks, [&](const Leak& l) {
-      report.object([&] {
-        report.text("pointer", pointer(l.pointer));
-        report.u64("line", l.line);
-        report.text("function", function_name(l.function));
-        report.u64("bytes", l.bytes);
-        report.text("user_data", l.user_data);
-      });
+    report.objects("leaks", s.leaks, [&](const Leak& l) {
+      report.text("pointer", pointer(l.pointer));
+      report.u64("line", l.line);
+      report.text("function", function_name(l.function));
+      report.u64("bytes", l.bytes);
+      report.text("user_data", l.user_data);
     });
-    report.array("pools", s.pools, [&](const Pool& p) {
-      report.object([&] {
-        report.text("pointer", pointer(p.pointer));
-        report.u64("line", p.line);
-        report.u64("memory_type", p.memory_type);
-        report.u64("block_size", p.block_size);
-        report.u64("min_blocks", p.min_blocks);
-        report.u64("max_blocks", p.max_blocks);
-        report.text("name", p.name);
-        report.u64("allocations", p.allocations);
-        report.boolean("destroyed", p.destroyed);
-      });
+    report.objects("pools", s.pools, [&](const Pool& p) {
+      report.text("pointer", pointer(p.pointer));
+      report.u64("line", p.line);
+      report.u64("memory_type", p.memory_type);
+      report.u64("block_size", p.block_size);
+      report.u64("min_blocks", p.min_blocks);
+      report.u64("max_blocks", p.max_blocks);
+      report.text("name", p.name);
+      report.u64("allocations", p.allocations);
+      report.boolean("destroyed", p.destroyed);
     });
     report.u64("unknown_pointer_destroys", s.unknown_pointer_destroys);
     report.u64("reused_live_pointers", s.reused_live_pointers);

@@ -16,6 +16,7 @@
 #include "libtrace/core/error.hpp"
 #include "libtrace/image/png.hpp"
 #include "libtrace/vktrace/dialect.hpp"
+#include "vktrace/values.hpp"
 
 namespace libtrace::capture::trace {
 
@@ -112,14 +113,7 @@ VkSemaphore Snapshots::take(DeviceTrace& dt, VkQueue queue, const VkPresentInfoK
   rb.pool = pool;
   const VkExtent2D ex = sc.extent;
   const VkDeviceSize size = VkDeviceSize{ex.width} * ex.height * 4;
-  const VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
-                               nullptr,
-                               0,
-                               size,
-                               VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                               VK_SHARING_MODE_EXCLUSIVE,
-                               0,
-                               nullptr};
+  const VkBufferCreateInfo bci = vktrace::readback_buffer_info(size);
   check(t.CreateBuffer(dev, &bci, nullptr, &rb.buffer), "vkCreateBuffer");
   VkMemoryRequirements req{};
   t.GetBufferMemoryRequirements(dev, rb.buffer, &req);

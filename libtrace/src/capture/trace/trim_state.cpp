@@ -134,14 +134,7 @@ class Copier {
   void grow(VkDeviceSize size) {
     free_buffer();
     auto& t = dt_.next;
-    const VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
-                                 nullptr,
-                                 0,
-                                 size,
-                                 VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                 VK_SHARING_MODE_EXCLUSIVE,
-                                 0,
-                                 nullptr};
+    const VkBufferCreateInfo bci = vktrace::readback_buffer_info(size);
     check(t.CreateBuffer(dt_.device, &bci, nullptr, &buffer_), "vkCreateBuffer");
     VkMemoryRequirements req{};
     t.GetBufferMemoryRequirements(dt_.device, buffer_, &req);

@@ -187,20 +187,16 @@ std::string report_json(const Info& i) {
       j.u64("engine_mhz", i.engine_clock_mhz);
       j.text("set_profiling", vk::result_name(static_cast<VkResult>(i.set_profiling_result)));
     });
-    j.array("blocks", i.blocks, [&](const BlockInfo& bl) {
-      j.object([&] {
-        j.text("name", block_name(bl.properties.blockType));
-        j.u64("id", static_cast<std::uint32_t>(bl.properties.blockType));
-        j.u64("instances", bl.properties.instanceCount);
-        j.u64("max_event", bl.properties.maxEventID);
-        j.u64("max_cumulative_counters", bl.properties.maxGlobalSharedCounters);
-        j.array("counters", bl.counters, [&](const CounterInfo& c) {
-          j.object([&] {
-            j.u64("event", c.event);
-            j.text("name", c.name);
-            j.text("meaning", c.meaning);
-          });
-        });
+    j.objects("blocks", i.blocks, [&](const BlockInfo& bl) {
+      j.text("name", block_name(bl.properties.blockType));
+      j.u64("id", static_cast<std::uint32_t>(bl.properties.blockType));
+      j.u64("instances", bl.properties.instanceCount);
+      j.u64("max_event", bl.properties.maxEventID);
+      j.u64("max_cumulative_counters", bl.properties.maxGlobalSharedCounters);
+      j.objects("counters", bl.counters, [&](const CounterInfo& c) {
+        j.u64("event", c.event);
+        j.text("name", c.name);
+        j.text("meaning", c.meaning);
       });
     });
   });

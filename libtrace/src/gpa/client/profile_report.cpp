@@ -12,6 +12,8 @@ namespace libtrace::gpa::client {
 
 namespace {
 
+using libtrace::detail::appendf;
+
 std::string ms(double ns) {
   char b[32];
   std::snprintf(b, sizeof b, "%.3f ms", ns / 1e6);
@@ -64,21 +66,16 @@ std::string report_table(const Profile& p, const Summary& s) {
   if (!p.counter_names.empty()) {
     o += "\ncounter                     total\n";
     for (std::size_t i = 0; i < p.counter_names.size(); ++i) {
-      char line[96];
-      std::snprintf(line, sizeof line, "%-20s %12llu\n", p.counter_names[i].c_str(),
-                    static_cast<unsigned long long>(s.counter_totals[i]));
-      o += line;
+      appendf(o, "%-20s %12llu\n", p.counter_names[i].c_str(), static_cast<unsigned long long>(s.counter_totals[i]));
     }
   }
   if (!s.costliest.empty()) {
     o += "\ncostliest                    samples      total       mean\n";
     for (const ScopeCost& c : s.costliest) {
-      char line[160];
       const std::string name = (p.devices.size() > 1 ? "dev " + std::to_string(c.device) + " " : std::string()) +
                                "cb " + std::to_string(c.command_buffer) + " " + c.scope;
-      std::snprintf(line, sizeof line, "%-26s %9llu %10s %10s\n", name.c_str(),
-                    static_cast<unsigned long long>(c.samples), ms(c.total_ns).c_str(), ms(c.mean_ns).c_str());
-      o += line;
+      appendf(o, "%-26s %9llu %10s %10s\n", name.c_str(), static_cast<unsigned long long>(c.samples),
+              ms(c.total_ns).c_str(), ms(c.mean_ns).c_str());
     }
   }
   return o;
@@ -105,40 +102,34 @@ std::string report_json(const Profile& p, const Summary& s) {
     j.u64("torn_rows", p.torn_rows);
     // Every device of every process of the command, in the order they were
     // made; "device" in the samples is an index in this list.
-    j.array("devices", p.devices, [&](const ProfiledDevice& d) {
-      j.object([&] {
-        j.u64("pid", static_cast<std::uint64_t>(d.pid));
-        j.u64("index_in_process", d.index);
-        j.boolean("profiled", d.profiled);
-        if (!d.profiled) j.text("why_not", d.why_not);
-        j.u64("frames", d.frames);
-        j.u64("samples", d.samples);
-        j.i64("layer_cpu_ns", d.layer_cpu_ns);
-      });
+    j.objects("devices", p.devices, [&](const ProfiledDevice& d) {
+      j.u64("pid", static_cast<std::uint64_t>(d.pid));
+      j.u64("index_in_process", d.index);
+      j.boolean("profiled", d.profiled);
+      if (!d.profiled) j.text("why_not", d.why_not);
+      j.u64("frames", d.frames);
+      j.u64("samples", d.samples);
+      j.i64("layer_cpu_ns", d.layer_cpu_ns);
     });
-    j.array("costliest", s.costliest, [&](const ScopeCost& c) {
-      j.object([&] {
-        j.u64("device", c.device);
-        j.u64("command_buffer", c.command_buffer);
-        j.text("scope", c.scope);
-        j.u64("samples", c.samples);
-        j.f64("total_ns", c.total_ns);
-        j.f64("mean_ns", c.mean_ns);
-      });
+    j.objects("costliest", s.costliest, [&](const ScopeCost& c) {
+      j.u64("device", c.device);
+      j.u64("command_buffer", c.command_buffer);
+      j.text("scope", c.scope);
+      j.u64("samples", c.samples);
+      j.f64("total_ns", c.total_ns);
+      j.f64("mean_ns", c.mean_ns);
     });
-    j.array("samples", p.rows, [&](const Row& r) {
-      j.object([&] {
-        j.u64("device", r.device);
-        j.u64("frame", r.frame);
-        j.u64("command_buffer", r.command_buffer);
-        j.text("scope", r.scope);
-        j.f64("gpu_ns", r.gpu_ns);
-        if (!r.counters.empty())
-          j.object("counters", [&] {
-            for (std::size_t i = 0; i < r.counters.size() && i < p.counter_names.size(); ++i)
-              j.u64(p.counter_names[i], r.counters[i]);
-          });
-      });
+    j.objects("samples", p.rows, [&](const Row& r) {
+      j.u64("device", r.device);
+      j.u64("frame", r.frame);
+      j.u64("command_buffer", r.command_buffer);
+      j.text("scope", r.scope);
+      j.f64("gpu_ns", r.gpu_ns);
+      if (!r.counters.empty())
+        j.object("counters", [&] {
+          for (std::size_t i = 0; i < r.counters.size() && i < p.counter_names.size(); ++i)
+            j.u64(p.counter_names[i], r.counters[i]);
+        });
     });
   });
   return j.finish();

@@ -47,11 +47,9 @@ std::string report_cache_merge(const CacheMergeResult& r, bool json) {
   report.object([&] {
     report.text("device", r.device);
     report.array("merged", r.merged, [&](const std::string& m) { report.text(m); });
-    report.array("skipped", r.skipped, [&](const auto& skipped) {
-      report.object([&] {
-        report.text("file", skipped.first);
-        report.text("reason", skipped.second);
-      });
+    report.objects("skipped", r.skipped, [&](const auto& skipped) {
+      report.text("file", skipped.first);
+      report.text("reason", skipped.second);
     });
     report.u64("bytes", r.bytes);
   });

@@ -14,6 +14,8 @@ namespace libtrace::foz {
 
 namespace {
 
+using libtrace::detail::appendf;
+
 constexpr std::size_t kTableIssues = 20;  // per list; the JSON has them all
 
 std::string issue_line(const PipelineIssue& i) {
@@ -51,15 +53,13 @@ void list_unsupported(std::string& o, const std::vector<PipelineIssue>& v) {
 }
 
 void put_issues(libtrace::detail::JsonReport& report, const char* key, const std::vector<PipelineIssue>& v) {
-  report.array(key, v, [&](const PipelineIssue& i) {
-    report.object([&] {
-      report.text("type", pipeline_type_name(i.type));
-      report.text("hash", hash_hex(i.hash));
-      report.u64("index", i.index);
-      report.text("outcome", outcome_name(i.outcome));
-      if (i.signal) report.text("signal", detail::signal_name(i.signal));
-      report.text("reason", i.reason);
-    });
+  report.objects(key, v, [&](const PipelineIssue& i) {
+    report.text("type", pipeline_type_name(i.type));
+    report.text("hash", hash_hex(i.hash));
+    report.u64("index", i.index);
+    report.text("outcome", outcome_name(i.outcome));
+    if (i.signal) report.text("signal", detail::signal_name(i.signal));
+    report.text("reason", i.reason);
   });
 }
 
@@ -99,7 +99,6 @@ int replay_exit_status(const ReplayResult& r) {
 
 std::string report_table(const ReplayResult& r) {
   std::string o;
-  char line[256];
   o += "device      " + r.device + (r.driver.empty() ? "" : " (" + r.driver + ")") + "\n";
   o += "archives    ";
   for (std::size_t i = 0; i < r.inputs.size(); ++i) o += (i ? " " : "") + r.inputs[i];
@@ -111,15 +110,12 @@ std::string report_table(const ReplayResult& r) {
          (r.shard_source.empty() ? "" : " (" + r.shard_source + ")") + "\n";
   if (r.loop > 1) o += "passes      " + std::to_string(r.loop) + " (each pipeline counted once per pass)\n";
   o += "\n";
-  std::snprintf(line, sizeof line, "%-12s %9s %9s %9s %9s\n", "type", "total", "ok", "failed", "skipped");
-  o += line;
+  appendf(o, "%-12s %9s %9s %9s %9s\n", "type", "total", "ok", "failed", "skipped");
   for (std::size_t t = 0; t < kPipelineTypes; ++t) {
     const TypeCounts& c = r.counts[t];
-    std::snprintf(line, sizeof line, "%-12s %9llu %9llu %9llu %9llu\n",
-                  std::string(pipeline_type_name(static_cast<PipelineType>(t))).c_str(),
-                  static_cast<unsigned long long>(c.total), static_cast<unsigned long long>(c.ok),
-                  static_cast<unsigned long long>(c.failed), static_cast<unsigned long long>(c.skipped));
-    o += line;
+    appendf(o, "%-12s %9llu %9llu %9llu %9llu\n", std::string(pipeline_type_name(static_cast<PipelineType>(t))).c_str(),
+            static_cast<unsigned long long>(c.total), static_cast<unsigned long long>(c.ok),
+            static_cast<unsigned long long>(c.failed), static_cast<unsigned long long>(c.skipped));
   }
   TypeCounts sum;
   for (const auto& c : r.counts) {
@@ -132,8 +128,7 @@ std::string report_table(const ReplayResult& r) {
   if (sum.unsupported || sum.already_done || sum.not_run)
     o += "skipped: " + std::to_string(sum.unsupported) + " unsupported, " + std::to_string(sum.already_done) +
          " already done, " + std::to_string(sum.not_run) + " not run\n";
-  std::snprintf(line, sizeof line, "time        %.3f s, %.0f pipelines/s\n", r.seconds, r.pipelines_per_second());
-  o += line;
+  appendf(o, "time        %.3f s, %.0f pipelines/s\n", r.seconds, r.pipelines_per_second());
   o += "peak RSS    " + libtrace::detail::human_bytes(r.peak_rss_parent) + " parent, " +
        libtrace::detail::human_bytes(r.peak_rss_worker) + (r.in_process ? "" : " largest worker") + "\n";
   if (!r.pipeline_cache.empty())

@@ -16,6 +16,7 @@
 #include "libtrace/vktrace/dialect.hpp"
 #include "replay/trace/replayer.hpp"
 #include "vktrace/calls.hpp"
+#include "vktrace/values.hpp"
 
 namespace libtrace::replay_trace {
 
@@ -202,14 +203,7 @@ void Replayer::snapshot(VkQueue queue, const Swapchain& sc, std::uint32_t index,
   }
   const VkExtent2D ex = sc.extent;
   const VkDeviceSize size = VkDeviceSize{ex.width} * ex.height * 4;
-  const VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
-                               nullptr,
-                               0,
-                               size,
-                               VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                               VK_SHARING_MODE_EXCLUSIVE,
-                               0,
-                               nullptr};
+  const VkBufferCreateInfo bci = vktrace::readback_buffer_info(size);
   VkBuffer buffer = VK_NULL_HANDLE;
   vk::check(vkCreateBuffer(dev, &bci, nullptr, &buffer), "vkCreateBuffer");
   struct Cleanup {

@@ -11,6 +11,8 @@ namespace libtrace::vma {
 
 namespace {
 
+using libtrace::detail::appendf;
+
 using ull = unsigned long long;
 
 // VmaReplay's SecondsToFriendlyStr.
@@ -45,136 +47,130 @@ std::uint64_t failed_total(const ReplayResult& r) {
 }
 
 void peaks(std::string& o, const vk::HeapUsage& h) {
-  char line[256];
-  std::snprintf(line, sizeof line, "        Peak blocks %llu, allocations %llu, unused ranges %llu\n",
-                static_cast<ull>(h.peak_blocks), static_cast<ull>(h.peak_allocations),
-                static_cast<ull>(h.peak_free_ranges));
-  o += line;
-  std::snprintf(line, sizeof line, "        Peak total bytes %llu, used bytes %llu, unused bytes %llu\n",
-                static_cast<ull>(h.peak_committed), static_cast<ull>(h.peak_used), static_cast<ull>(h.peak_unused));
-  o += line;
+  appendf(o, "        Peak blocks %llu, allocations %llu, unused ranges %llu\n", static_cast<ull>(h.peak_blocks),
+          static_cast<ull>(h.peak_allocations), static_cast<ull>(h.peak_free_ranges));
+  appendf(o, "        Peak total bytes %llu, used bytes %llu, unused bytes %llu\n", static_cast<ull>(h.peak_committed),
+          static_cast<ull>(h.peak_used), static_cast<ull>(h.peak_unused));
   if (!h.peak_committed) return;
-  std::snprintf(line, sizeof line,
-                "        At the peak of total bytes: unused ranges in blocks %llu (the largest usable %llu bytes), "
-                "fragmentation %.1f%%\n",
-                static_cast<ull>(h.unused_ranges_at_peak), static_cast<ull>(h.largest_usable_at_peak),
-                100.0 * h.fragmentation_at_peak);
-  o += line;
+  appendf(o,
+          "        At the peak of total bytes: unused ranges in blocks %llu (the largest usable %llu bytes), "
+          "fragmentation %.1f%%\n",
+          static_cast<ull>(h.unused_ranges_at_peak), static_cast<ull>(h.largest_usable_at_peak),
+          100.0 * h.fragmentation_at_peak);
 }
 
 }  // namespace
 
 std::string report_table(const ReplayResult& r) {
   std::string o;
-  char line[1024];
-  auto row = [&](const char* fmt, auto... args) {
-    std::snprintf(line, sizeof line, fmt, args...);
-    o += line;
-  };
-  row("Device: %s (%s, Vulkan %s, %s)\n", r.device_name.c_str(), r.device_type.c_str(),
-      vk::version_string(r.api_version).c_str(), r.driver.c_str());
-  row("    Format version: %s\n", r.version.str().c_str());
-  row("    Calls replayed: %llu of %llu\n", static_cast<ull>(r.replayed_calls), static_cast<ull>(r.calls));
-  if (r.error) row("    Stopped: %s (the lines before were replayed)\n", r.error->what());
-  row("Playback took: %s\n", friendly_seconds(r.playback_seconds).c_str());
+  appendf(o, "Device: %s (%s, Vulkan %s, %s)\n", r.device_name.c_str(), r.device_type.c_str(),
+          vk::version_string(r.api_version).c_str(), r.driver.c_str());
+  appendf(o, "    Format version: %s\n", r.version.str().c_str());
+  appendf(o, "    Calls replayed: %llu of %llu\n", static_cast<ull>(r.replayed_calls), static_cast<ull>(r.calls));
+  if (r.error) appendf(o, "    Stopped: %s (the lines before were replayed)\n", r.error->what());
+  appendf(o, "Playback took: %s\n", friendly_seconds(r.playback_seconds).c_str());
 
   std::uint64_t count = 0, bytes = 0;
   for (const auto& [c, b] : r.device_allocations) count += c, bytes += b;
-  row("Successful device memory allocations:\n");
-  row("    Total: count = %llu, total size = %llu\n", static_cast<ull>(count), static_cast<ull>(bytes));
+  appendf(o, "Successful device memory allocations:\n");
+  appendf(o, "    Total: count = %llu, total size = %llu\n", static_cast<ull>(count), static_cast<ull>(bytes));
   for (std::size_t t = 0; t < r.device_allocations.size(); ++t)
     if (r.device_allocations[t].first)
-      row("    Memory type %zu: count = %llu, total size = %llu\n", t, static_cast<ull>(r.device_allocations[t].first),
-          static_cast<ull>(r.device_allocations[t].second));
+      appendf(o, "    Memory type %zu: count = %llu, total size = %llu\n", t,
+              static_cast<ull>(r.device_allocations[t].first), static_cast<ull>(r.device_allocations[t].second));
 
-  row("Statistics:\n");
-  row("    Total allocations created: %llu\n", static_cast<ull>(allocations_created(r)));
-  row("    Total buffers created: %llu\n", static_cast<ull>(r.buffers));
-  row("    Total images created: %llu\n", static_cast<ull>(r.images));
-  row("    Total memory allocations (vmaAllocateMemory*): %llu, pages %llu, lost %llu\n",
-      static_cast<ull>(r.memory_allocations), static_cast<ull>(r.pages), static_cast<ull>(r.lost_allocations));
-  row("    Total custom pools created: %llu\n", static_cast<ull>(r.pools));
-  row("    Original recording time: %s\n", friendly_seconds(r.recording_time).c_str());
-  row("    Threads making calls to VMA: %llu\n", static_cast<ull>(r.threads));
+  appendf(o, "Statistics:\n");
+  appendf(o, "    Total allocations created: %llu\n", static_cast<ull>(allocations_created(r)));
+  appendf(o, "    Total buffers created: %llu\n", static_cast<ull>(r.buffers));
+  appendf(o, "    Total images created: %llu\n", static_cast<ull>(r.images));
+  appendf(o, "    Total memory allocations (vmaAllocateMemory*): %llu, pages %llu, lost %llu\n",
+          static_cast<ull>(r.memory_allocations), static_cast<ull>(r.pages), static_cast<ull>(r.lost_allocations));
+  appendf(o, "    Total custom pools created: %llu\n", static_cast<ull>(r.pools));
+  appendf(o, "    Original recording time: %s\n", friendly_seconds(r.recording_time).c_str());
+  appendf(o, "    Threads making calls to VMA: %llu\n", static_cast<ull>(r.threads));
   if (r.threads > 1)
-    row("        %.2f%% calls from most active thread.\n", r.busiest_thread_percent);
+    appendf(o, "        %.2f%% calls from most active thread.\n", r.busiest_thread_percent);
   else
-    row("        VMA used from only one thread.\n");
+    appendf(o, "        VMA used from only one thread.\n");
 
-  row("Results on this device:\n");
-  row("    Failed here, succeeded in the recording: %llu\n", static_cast<ull>(failed_total(r)));
+  appendf(o, "Results on this device:\n");
+  appendf(o, "    Failed here, succeeded in the recording: %llu\n", static_cast<ull>(failed_total(r)));
   for (std::size_t f = 1; f < vk::kFailureCount; ++f)
     if (r.failed[f])
-      row("        %s: %llu\n", std::string(vk::failure_name(static_cast<vk::Failure>(f))).c_str(),
-          static_cast<ull>(r.failed[f]));
-  row("    Failed in the recording: %llu (here: %llu succeeded, %llu failed too)\n",
-      static_cast<ull>(r.originally_failed), static_cast<ull>(r.succeeded_originally_failed),
-      static_cast<ull>(r.failed_also_originally));
-  if (r.resource_failures) row("    Buffers/images the driver refused: %llu\n", static_cast<ull>(r.resource_failures));
-  if (r.pool_failures) row("    Custom pools that failed here: %llu\n", static_cast<ull>(r.pool_failures));
-  row("    Dedicated allocations: %llu\n", static_cast<ull>(r.dedicated_allocations));
-  row("    Never freed in the recording: %llu allocations (%llu bytes here), %llu pools, %llu defragmentation "
-      "contexts\n",
-      static_cast<ull>(r.leaked_allocations), static_cast<ull>(r.leaked_bytes), static_cast<ull>(r.leaked_pools),
-      static_cast<ull>(r.leaked_defrag_contexts));
-  if (r.unknown_objects) row("    References to objects not live here: %llu\n", static_cast<ull>(r.unknown_objects));
+      appendf(o, "        %s: %llu\n", std::string(vk::failure_name(static_cast<vk::Failure>(f))).c_str(),
+              static_cast<ull>(r.failed[f]));
+  appendf(o, "    Failed in the recording: %llu (here: %llu succeeded, %llu failed too)\n",
+          static_cast<ull>(r.originally_failed), static_cast<ull>(r.succeeded_originally_failed),
+          static_cast<ull>(r.failed_also_originally));
+  if (r.resource_failures)
+    appendf(o, "    Buffers/images the driver refused: %llu\n", static_cast<ull>(r.resource_failures));
+  if (r.pool_failures) appendf(o, "    Custom pools that failed here: %llu\n", static_cast<ull>(r.pool_failures));
+  appendf(o, "    Dedicated allocations: %llu\n", static_cast<ull>(r.dedicated_allocations));
+  appendf(o,
+          "    Never freed in the recording: %llu allocations (%llu bytes here), %llu pools, %llu defragmentation "
+          "contexts\n",
+          static_cast<ull>(r.leaked_allocations), static_cast<ull>(r.leaked_bytes), static_cast<ull>(r.leaked_pools),
+          static_cast<ull>(r.leaked_defrag_contexts));
+  if (r.unknown_objects)
+    appendf(o, "    References to objects not live here: %llu\n", static_cast<ull>(r.unknown_objects));
 
-  row("Memory statistics:\n");
-  row("    Total:\n");
+  appendf(o, "Memory statistics:\n");
+  appendf(o, "    Total:\n");
   peaks(o, r.total);
   for (std::size_t h = 0; h < r.heaps.size(); ++h) {
     const auto& dh = r.device_heaps[h];
-    row("    Heap %zu (%llu bytes, %s):\n", h, static_cast<ull>(dh.size), vk::memory_heap_names(dh.flags).c_str());
+    appendf(o, "    Heap %zu (%llu bytes, %s):\n", h, static_cast<ull>(dh.size),
+            vk::memory_heap_names(dh.flags).c_str());
     peaks(o, r.heaps[h]);
   }
 
-  row("Memory type mapping (recorded -> here):\n");
-  if (r.mappings.empty()) row("    (no allocations)\n");
+  appendf(o, "Memory type mapping (recorded -> here):\n");
+  if (r.mappings.empty()) appendf(o, "    (no allocations)\n");
   for (const TypeMapping& m : r.mappings) {
     if (m.recorded_type >= 0)
-      row("    type %d (%s) -> type %u (%s): %llu allocations%s%s\n", m.recorded_type,
-          vk::memory_property_names(m.recorded_flags).c_str(), m.replay_type,
-          vk::memory_property_names(m.replay_flags).c_str(), static_cast<ull>(m.allocations),
-          m.missing_flags ? ", missing " : "",
-          m.missing_flags ? vk::memory_property_names(m.missing_flags).c_str() : "");
+      appendf(o, "    type %d (%s) -> type %u (%s): %llu allocations%s%s\n", m.recorded_type,
+              vk::memory_property_names(m.recorded_flags).c_str(), m.replay_type,
+              vk::memory_property_names(m.replay_flags).c_str(), static_cast<ull>(m.allocations),
+              m.missing_flags ? ", missing " : "",
+              m.missing_flags ? vk::memory_property_names(m.missing_flags).c_str() : "");
     else
-      row("    (no recorded types) -> type %u (%s): %llu allocations\n", m.replay_type,
-          vk::memory_property_names(m.replay_flags).c_str(), static_cast<ull>(m.allocations));
+      appendf(o, "    (no recorded types) -> type %u (%s): %llu allocations\n", m.replay_type,
+              vk::memory_property_names(m.replay_flags).c_str(), static_cast<ull>(m.allocations));
   }
   bool any = false;
   for (std::size_t k = 0; k < kCompromiseCount; ++k) {
     if (!r.compromises[k]) continue;
-    if (!any) row("Compromises:\n");
+    if (!any) appendf(o, "Compromises:\n");
     any = true;
-    row("    %s: %llu\n", std::string(compromise_name(static_cast<Compromise>(k))).c_str(),
-        static_cast<ull>(r.compromises[k]));
+    appendf(o, "    %s: %llu\n", std::string(compromise_name(static_cast<Compromise>(k))).c_str(),
+            static_cast<ull>(r.compromises[k]));
   }
-  if (!any) row("Compromises: none\n");
+  if (!any) appendf(o, "Compromises: none\n");
   if (!r.device_differences.empty()) {
-    row("Configuration parameters that don't match:\n");
-    for (const auto& d : r.device_differences) row("    %s\n", d.c_str());
+    appendf(o, "Configuration parameters that don't match:\n");
+    for (const auto& d : r.device_differences) appendf(o, "    %s\n", d.c_str());
   }
 
   const auto& p = r.ops;
-  row("Operations:\n");
-  row("    Maps %llu (failed %llu), unmaps %llu (without a map %llu)\n", static_cast<ull>(p.maps),
-      static_cast<ull>(p.map_failures), static_cast<ull>(p.unmaps), static_cast<ull>(p.unmatched_unmaps));
-  row("    Flushes %llu, invalidates %llu (on unmapped memory, skipped: %llu)\n", static_cast<ull>(p.flushes),
-      static_cast<ull>(p.invalidates), static_cast<ull>(p.syncs_unmapped));
-  row("    Touches %llu (lost %llu), made lost %llu, resizes %llu (failed %llu)\n", static_cast<ull>(p.touches),
-      static_cast<ull>(p.touches_lost), static_cast<ull>(p.made_lost), static_cast<ull>(p.resizes),
-      static_cast<ull>(p.resize_failures));
-  row("    Defragmentations %llu: %llu allocations moved (%llu bytes, %llu rebound), %llu blocks freed\n",
-      static_cast<ull>(p.defragmentations), static_cast<ull>(p.defrag_moves), static_cast<ull>(p.defrag_bytes_moved),
-      static_cast<ull>(p.rebinds), static_cast<ull>(p.defrag_blocks_freed));
+  appendf(o, "Operations:\n");
+  appendf(o, "    Maps %llu (failed %llu), unmaps %llu (without a map %llu)\n", static_cast<ull>(p.maps),
+          static_cast<ull>(p.map_failures), static_cast<ull>(p.unmaps), static_cast<ull>(p.unmatched_unmaps));
+  appendf(o, "    Flushes %llu, invalidates %llu (on unmapped memory, skipped: %llu)\n", static_cast<ull>(p.flushes),
+          static_cast<ull>(p.invalidates), static_cast<ull>(p.syncs_unmapped));
+  appendf(o, "    Touches %llu (lost %llu), made lost %llu, resizes %llu (failed %llu)\n", static_cast<ull>(p.touches),
+          static_cast<ull>(p.touches_lost), static_cast<ull>(p.made_lost), static_cast<ull>(p.resizes),
+          static_cast<ull>(p.resize_failures));
+  appendf(o, "    Defragmentations %llu: %llu allocations moved (%llu bytes, %llu rebound), %llu blocks freed\n",
+          static_cast<ull>(p.defragmentations), static_cast<ull>(p.defrag_moves),
+          static_cast<ull>(p.defrag_bytes_moved), static_cast<ull>(p.rebinds), static_cast<ull>(p.defrag_blocks_freed));
 
-  row("Function call count (and time here):\n");
+  appendf(o, "Function call count (and time here):\n");
   for (std::size_t f = 0; f < kFunctionCount; ++f) {
     const FunctionStats& s = r.functions[f];
     if (!s.calls) continue;
-    row("    %s %llu (%s, %s each)\n", std::string(function_name(static_cast<Function>(f))).c_str(),
-        static_cast<ull>(s.calls), friendly_seconds(s.seconds).c_str(),
-        friendly_seconds(s.seconds / static_cast<double>(s.calls)).c_str());
+    appendf(o, "    %s %llu (%s, %s each)\n", std::string(function_name(static_cast<Function>(f))).c_str(),
+            static_cast<ull>(s.calls), friendly_seconds(s.seconds).c_str(),
+            friendly_seconds(s.seconds / static_cast<double>(s.calls)).c_str());
   }
   return o;
 }
@@ -258,15 +254,13 @@ std::string report_json(const ReplayResult& r) {
         heap(r.heaps[h]);
       });
     });
-    report.array("memory_type_mapping", r.mappings, [&](const TypeMapping& m) {
-      report.object([&] {
-        report.i64("recorded_type", m.recorded_type);
-        report.text("recorded_flags", m.recorded_type >= 0 ? vk::memory_property_names(m.recorded_flags) : "");
-        report.u64("replay_type", m.replay_type);
-        report.text("replay_flags", vk::memory_property_names(m.replay_flags));
-        report.u64("allocations", m.allocations);
-        report.text("missing_flags", m.missing_flags ? vk::memory_property_names(m.missing_flags) : "");
-      });
+    report.objects("memory_type_mapping", r.mappings, [&](const TypeMapping& m) {
+      report.i64("recorded_type", m.recorded_type);
+      report.text("recorded_flags", m.recorded_type >= 0 ? vk::memory_property_names(m.recorded_flags) : "");
+      report.u64("replay_type", m.replay_type);
+      report.text("replay_flags", vk::memory_property_names(m.replay_flags));
+      report.u64("allocations", m.allocations);
+      report.text("missing_flags", m.missing_flags ? vk::memory_property_names(m.missing_flags) : "");
     });
     report.object("compromises", [&] {
       for (std::size_t k = 0; k < kCompromiseCount; ++k)
