@@ -20,9 +20,9 @@
 #include <thread>
 #include <vector>
 
-#include "vk_app.hpp"
+#include "pipelines.hpp"
 
-namespace capture_apps {
+namespace test_apps {
 namespace {
 
 const char* const kUsage =
@@ -240,8 +240,8 @@ class Storm {
       cis[k] = infos[k]->complete();
     }
     std::array<VkPipeline, 4> out{};
-    const VkResult r = device_.vk().vkCreateGraphicsPipelines(device_.handle(), VK_NULL_HANDLE, job.count,
-                                                              cis.data(), nullptr, out.data());
+    const VkResult r = device_.vk().vkCreateGraphicsPipelines(device_.handle(), VK_NULL_HANDLE, job.count, cis.data(),
+                                                              nullptr, out.data());
     for (std::uint32_t k = 0; k < job.count; ++k) {
       if (out[k] != VK_NULL_HANDLE) b.graphics[job.first - b.g_begin + k] = Pipeline(device_, out[k]);
     }
@@ -260,8 +260,7 @@ class Storm {
     std::array<VkPipeline, kParts.size()> parts{};
     for (std::size_t p = 0; p < kParts.size(); ++p) {
       const VkGraphicsPipelineCreateInfo ci = info.library(kParts[p]);
-      APP_CHECK(device_.vk().vkCreateGraphicsPipelines(device_.handle(), VK_NULL_HANDLE, 1, &ci, nullptr,
-                                                       &parts[p]));
+      APP_CHECK(device_.vk().vkCreateGraphicsPipelines(device_.handle(), VK_NULL_HANDLE, 1, &ci, nullptr, &parts[p]));
       parts_out[p] = Pipeline(device_, parts[p]);
       ++totals_.libraries;
     }
@@ -289,8 +288,8 @@ class Storm {
       cis[k] = infos[k]->complete();
     }
     std::array<VkPipeline, 4> out{};
-    const VkResult r = device_.vk().vkCreateComputePipelines(device_.handle(), VK_NULL_HANDLE, job.count,
-                                                             cis.data(), nullptr, out.data());
+    const VkResult r = device_.vk().vkCreateComputePipelines(device_.handle(), VK_NULL_HANDLE, job.count, cis.data(),
+                                                             nullptr, out.data());
     for (std::uint32_t k = 0; k < job.count; ++k) {
       if (out[k] != VK_NULL_HANDLE) b.compute[job.first - b.c_begin + k] = Pipeline(device_, out[k]);
     }
@@ -345,7 +344,7 @@ bool fork_second_half(const Device& device, const Shared& shared, const Options&
 // One instance doing the whole workload on each of its devices. Returns
 // false if a --fork child failed.
 bool run_instance(const Options& o, const std::string& app_name, Totals& totals) {
-  Instance instance(app_name, "trak-tests");
+  Instance instance(app_name);
   const DeviceWants wants{o.gpl, o.inline_modules};
   // Declared in creation order, so destroyed pipelines first, device last.
   std::vector<std::unique_ptr<Device>> devices;
@@ -411,6 +410,6 @@ int storm_main(int argc, char** argv) {
 }
 
 }  // namespace
-}  // namespace capture_apps
+}  // namespace test_apps
 
-int main(int argc, char** argv) { return capture_apps::storm_main(argc, argv); }
+int main(int argc, char** argv) { return test_apps::storm_main(argc, argv); }
