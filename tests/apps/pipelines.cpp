@@ -7,7 +7,6 @@
 namespace test_apps {
 
 Shared::Shared(const Device& device, bool make_rp, bool make_rp2) {
-  const VolkDeviceTable& vk = device.vk();
   VkSamplerCreateInfo sci{};
   sci.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO;
   sci.magFilter = VK_FILTER_LINEAR;
@@ -17,9 +16,7 @@ Shared::Shared(const Device& device, bool make_rp, bool make_rp2) {
   sci.addressModeV = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
   sci.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
   sci.maxLod = 4.0f;
-  VkSampler s = VK_NULL_HANDLE;
-  APP_CHECK(vk.vkCreateSampler(device.handle(), &sci, nullptr, &s));
-  sampler = Sampler(device, s);
+  sampler = make<Sampler, &VolkDeviceTable::vkCreateSampler>(device, sci);
 
   const VkSampler immutable = sampler.get();
   VkDescriptorSetLayoutBinding bindings[2]{};
@@ -32,25 +29,11 @@ Shared::Shared(const Device& device, bool make_rp, bool make_rp2) {
   bindings[1].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
   bindings[1].descriptorCount = 1;
   bindings[1].stageFlags = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_COMPUTE_BIT;
-  VkDescriptorSetLayoutCreateInfo dci{};
-  dci.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
-  dci.bindingCount = 2;
-  dci.pBindings = bindings;
-  VkDescriptorSetLayout dsl = VK_NULL_HANDLE;
-  APP_CHECK(vk.vkCreateDescriptorSetLayout(device.handle(), &dci, nullptr, &dsl));
-  set_layout = SetLayout(device, dsl);
-
-  const VkDescriptorSetLayout set = set_layout.get();
+  set_layout = make<SetLayout, &VolkDeviceTable::vkCreateDescriptorSetLayout>(
+      device,
+      VkDescriptorSetLayoutCreateInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, nullptr, 0, 2, bindings});
   const VkPushConstantRange push{VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, 16};
-  VkPipelineLayoutCreateInfo lci{};
-  lci.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
-  lci.setLayoutCount = 1;
-  lci.pSetLayouts = &set;
-  lci.pushConstantRangeCount = 1;
-  lci.pPushConstantRanges = &push;
-  VkPipelineLayout pl = VK_NULL_HANDLE;
-  APP_CHECK(vk.vkCreatePipelineLayout(device.handle(), &lci, nullptr, &pl));
-  layout = PipelineLayout(device, pl);
+  layout = make_pipeline_layout(device, set_layout.get(), &push);
 
   if (make_rp) render_pass = make_colour_pass(device);
   if (make_rp2) render_pass2 = make_colour_pass(device, true);
@@ -235,12 +218,10 @@ StorageSet make_storage_set(const Device& device, VkBuffer buffer, VkDeviceSize 
   return s;
 }
 
-PipelineLayout make_pipeline_layout(const Device& device, VkDescriptorSetLayout set) {
-  VkPipelineLayoutCreateInfo ci{};
-  ci.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
-  ci.setLayoutCount = 1;
-  ci.pSetLayouts = &set;
-  return make<PipelineLayout, &VolkDeviceTable::vkCreatePipelineLayout>(device, ci);
+PipelineLayout make_pipeline_layout(const Device& device, VkDescriptorSetLayout set, const VkPushConstantRange* push) {
+  return make<PipelineLayout, &VolkDeviceTable::vkCreatePipelineLayout>(
+      device, VkPipelineLayoutCreateInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, nullptr, 0, 1, &set,
+                                         push ? 1u : 0u, push});
 }
 
 Pipeline make_compute_pipeline(const Device& device, VkPipelineLayout layout, VkShaderModule comp,

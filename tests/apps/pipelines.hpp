@@ -97,7 +97,9 @@ struct StorageSet {
   VkDescriptorSet set = VK_NULL_HANDLE;
 };
 StorageSet make_storage_set(const Device& device, VkBuffer buffer, VkDeviceSize offset, VkDeviceSize range);
-PipelineLayout make_pipeline_layout(const Device& device, VkDescriptorSetLayout set);
+// With |push|, one push-constant range.
+PipelineLayout make_pipeline_layout(const Device& device, VkDescriptorSetLayout set,
+                                    const VkPushConstantRange* push = nullptr);
 Pipeline make_compute_pipeline(const Device& device, VkPipelineLayout layout, VkShaderModule comp,
                                VkPipelineCreateFlags flags = 0);
 // No vertex input, a triangle list, a static |size|x|size| viewport, nothing

@@ -311,51 +311,32 @@ Framebuffer make_framebuffer(const Device& device, VkRenderPass pass, const std:
 }
 
 RenderPass make_colour_pass(const Device& device, bool two) {
-  VkAttachmentDescription2 colour{};
-  colour.sType = VK_STRUCTURE_TYPE_ATTACHMENT_DESCRIPTION_2;
-  colour.format = VK_FORMAT_R8G8B8A8_UNORM;
-  colour.samples = VK_SAMPLE_COUNT_1_BIT;
-  colour.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-  colour.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-  colour.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
-  colour.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
-  colour.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-  colour.finalLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
-  VkAttachmentReference2 ref{};
-  ref.sType = VK_STRUCTURE_TYPE_ATTACHMENT_REFERENCE_2;
-  ref.attachment = 0;
-  ref.layout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
-  ref.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
-  VkSubpassDescription2 subpass{};
-  subpass.sType = VK_STRUCTURE_TYPE_SUBPASS_DESCRIPTION_2;
-  subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
-  subpass.colorAttachmentCount = 1;
-  subpass.pColorAttachments = &ref;
-  VkRenderPassCreateInfo2 ci{};
-  ci.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO_2;
-  ci.attachmentCount = 1;
-  ci.pAttachments = &colour;
-  ci.subpassCount = 1;
-  ci.pSubpasses = &subpass;
-  if (two) return make<RenderPass, &VolkDeviceTable::vkCreateRenderPass2>(device, ci);
-  // The same pass in the structs of vkCreateRenderPass.
-  const VkAttachmentDescription colour1{0,
-                                        colour.format,
-                                        colour.samples,
-                                        colour.loadOp,
-                                        colour.storeOp,
-                                        colour.stencilLoadOp,
-                                        colour.stencilStoreOp,
-                                        colour.initialLayout,
-                                        colour.finalLayout};
-  const VkAttachmentReference ref1{ref.attachment, ref.layout};
-  VkSubpassDescription subpass1{};
-  subpass1.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
-  subpass1.colorAttachmentCount = 1;
-  subpass1.pColorAttachments = &ref1;
+  const VkFormat rgba = VK_FORMAT_R8G8B8A8_UNORM;
+  const VkSampleCountFlagBits one = VK_SAMPLE_COUNT_1_BIT;
+  const VkImageLayout from = VK_IMAGE_LAYOUT_UNDEFINED, to = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+  const VkAttachmentLoadOp clear = VK_ATTACHMENT_LOAD_OP_CLEAR, no_load = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
+  const VkAttachmentStoreOp store = VK_ATTACHMENT_STORE_OP_STORE, no_store = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+  const VkPipelineBindPoint graphics = VK_PIPELINE_BIND_POINT_GRAPHICS;
+  if (two) {
+    const VkAttachmentDescription2 colour{
+        VK_STRUCTURE_TYPE_ATTACHMENT_DESCRIPTION_2, nullptr, 0, rgba, one, clear, store, no_load, no_store, from, to};
+    const VkAttachmentReference2 ref{VK_STRUCTURE_TYPE_ATTACHMENT_REFERENCE_2, nullptr, 0, to,
+                                     VK_IMAGE_ASPECT_COLOR_BIT};
+    VkSubpassDescription2 subpass{};
+    subpass.sType = VK_STRUCTURE_TYPE_SUBPASS_DESCRIPTION_2;
+    subpass.pipelineBindPoint = graphics;
+    subpass.colorAttachmentCount = 1;
+    subpass.pColorAttachments = &ref;
+    return make<RenderPass, &VolkDeviceTable::vkCreateRenderPass2>(
+        device, VkRenderPassCreateInfo2{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO_2, nullptr, 0, 1, &colour, 1,
+                                        &subpass, 0, nullptr, 0, nullptr});
+  }
+  const VkAttachmentDescription colour{0, rgba, one, clear, store, no_load, no_store, from, to};
+  const VkAttachmentReference ref{0, to};
+  const VkSubpassDescription subpass{0, graphics, 0, nullptr, 1, &ref, nullptr, nullptr, 0, nullptr};
   return make<RenderPass, &VolkDeviceTable::vkCreateRenderPass>(
-      device, VkRenderPassCreateInfo{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, nullptr, 0, 1, &colour1, 1, &subpass1,
-                                     0, nullptr});
+      device, VkRenderPassCreateInfo{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, nullptr, 0, 1, &colour, 1, &subpass, 0,
+                                     nullptr});
 }
 
 ShaderModule make_module(const Device& device, const std::uint32_t* code, std::size_t bytes) {

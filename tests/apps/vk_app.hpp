@@ -9,6 +9,7 @@
 #include <volk.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -29,6 +30,18 @@ const char* result_name(VkResult r);
 // Throws VkError naming |call| unless |r| is VK_SUCCESS.
 void check(VkResult r, const char* call);
 #define APP_CHECK(call) ::test_apps::check((call), #call)
+
+// What main() returns: |body|'s exit status, or 1 after "NAME: what" on
+// stderr when it throws.
+template <typename F>
+int run_main(const char* name, F&& body) {
+  try {
+    return body();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: %s\n", name, e.what());
+    return 1;
+  }
+}
 
 // Opens the loader (volkInitialize) once per process; throws VkError when
 // there is none or it is older than |api_version|.

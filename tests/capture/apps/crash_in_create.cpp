@@ -93,10 +93,5 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  try {
-    return test_apps::crash_main(crash);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "capture_crash_in_create: %s\n", e.what());
-    return 1;
-  }
+  return test_apps::run_main("capture_crash_in_create", [&] { return test_apps::crash_main(crash); });
 }

@@ -137,10 +137,5 @@ int main(int argc, char** argv) {
     std::fputs(test_apps::kUsage, stderr);
     return 2;
   }
-  try {
-    return test_apps::run(o);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "capture_misbehave: %s\n", e.what());
-    return 1;
-  }
+  return test_apps::run_main("capture_misbehave", [&] { return test_apps::run(o); });
 }

@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "pipelines.hpp"
@@ -232,20 +233,31 @@ class Storm {
     return v;
   }
 
-  void create_graphics(Batch& b, const Job& job) {
-    std::array<std::optional<GraphicsInfo>, 4> infos;
-    std::array<VkGraphicsPipelineCreateInfo, 4> cis{};
+  // Creates the pipelines of |job| with one call of |Create| into |slots|,
+  // from the create infos that |emplace(info, i)| makes in |infos|.
+  template <auto Create, typename Info, typename Emplace>
+  void create_batch(const Job& job, std::array<std::optional<Info>, 4>& infos, Pipeline* slots, Emplace emplace,
+                    const char* call) {
+    std::array<std::remove_cvref_t<decltype(infos[0]->complete())>, 4> cis{};
     for (std::uint32_t k = 0; k < job.count; ++k) {
-      infos[k].emplace(device_, shared_, graphics_variant(job.first + k));
+      emplace(infos[k], job.first + k);
       cis[k] = infos[k]->complete();
     }
     std::array<VkPipeline, 4> out{};
-    const VkResult r = device_.vk().vkCreateGraphicsPipelines(device_.handle(), VK_NULL_HANDLE, job.count, cis.data(),
-                                                              nullptr, out.data());
+    const VkResult r =
+        (device_.vk().*Create)(device_.handle(), VK_NULL_HANDLE, job.count, cis.data(), nullptr, out.data());
     for (std::uint32_t k = 0; k < job.count; ++k) {
-      if (out[k] != VK_NULL_HANDLE) b.graphics[job.first - b.g_begin + k] = Pipeline(device_, out[k]);
+      if (out[k] != VK_NULL_HANDLE) slots[k] = Pipeline(device_, out[k]);
     }
-    check(r, "vkCreateGraphicsPipelines");
+    check(r, call);
+  }
+
+  void create_graphics(Batch& b, const Job& job) {
+    std::array<std::optional<GraphicsInfo>, 4> infos;
+    create_batch<&VolkDeviceTable::vkCreateGraphicsPipelines>(
+        job, infos, &b.graphics[job.first - b.g_begin],
+        [&](auto& info, std::uint32_t i) { info.emplace(device_, shared_, graphics_variant(i)); },
+        "vkCreateGraphicsPipelines");
     totals_.graphics += job.count;
     if (!device_.gpl()) return;
     for (std::uint32_t k = 0; k < job.count; ++k) {
@@ -282,18 +294,10 @@ class Storm {
 
   void create_compute(Batch& b, const Job& job) {
     std::array<std::optional<ComputeInfo>, 4> infos;
-    std::array<VkComputePipelineCreateInfo, 4> cis{};
-    for (std::uint32_t k = 0; k < job.count; ++k) {
-      infos[k].emplace(shared_, o_.same ? 0 : job.first + k, device_.inline_modules());
-      cis[k] = infos[k]->complete();
-    }
-    std::array<VkPipeline, 4> out{};
-    const VkResult r = device_.vk().vkCreateComputePipelines(device_.handle(), VK_NULL_HANDLE, job.count, cis.data(),
-                                                             nullptr, out.data());
-    for (std::uint32_t k = 0; k < job.count; ++k) {
-      if (out[k] != VK_NULL_HANDLE) b.compute[job.first - b.c_begin + k] = Pipeline(device_, out[k]);
-    }
-    check(r, "vkCreateComputePipelines");
+    create_batch<&VolkDeviceTable::vkCreateComputePipelines>(
+        job, infos, &b.compute[job.first - b.c_begin],
+        [&](auto& info, std::uint32_t i) { info.emplace(shared_, o_.same ? 0 : i, device_.inline_modules()); },
+        "vkCreateComputePipelines");
     totals_.compute += job.count;
   }
 
@@ -384,20 +388,15 @@ int storm_main(int argc, char** argv) {
   const Options o = parse(argc, argv);
   Totals totals;
   std::atomic<bool> ok{true};
-  try {
-    const auto one = [&](unsigned i) {
-      const std::string name = o.instances > 1 ? o.app_name + "-" + std::to_string(i) : o.app_name;
-      if (!run_instance(o, name, totals)) ok = false;
-    };
-    std::atomic<bool> stop{false};
-    if (o.concurrent) {
-      parallel(o.instances, stop, one);
-    } else {
-      for (unsigned i = 0; i < o.instances; ++i) one(i);
-    }
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "capture_pipeline_storm: %s\n", e.what());
-    return 1;
+  const auto one = [&](unsigned i) {
+    const std::string name = o.instances > 1 ? o.app_name + "-" + std::to_string(i) : o.app_name;
+    if (!run_instance(o, name, totals)) ok = false;
+  };
+  std::atomic<bool> stop{false};
+  if (o.concurrent) {
+    parallel(o.instances, stop, one);
+  } else {
+    for (unsigned i = 0; i < o.instances; ++i) one(i);
   }
   std::printf("pipeline_storm: devices %llu, graphics %llu, compute %llu",
               static_cast<unsigned long long>(totals.devices), static_cast<unsigned long long>(totals.graphics),
@@ -412,4 +411,6 @@ int storm_main(int argc, char** argv) {
 }  // namespace
 }  // namespace test_apps
 
-int main(int argc, char** argv) { return test_apps::storm_main(argc, argv); }
+int main(int argc, char** argv) {
+  return test_apps::run_main("capture_pipeline_storm", [&] { return test_apps::storm_main(argc, argv); });
+}

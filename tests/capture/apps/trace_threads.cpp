@@ -93,10 +93,5 @@ int threads_main(int argc, char** argv) {
 }  // namespace test_apps
 
 int main(int argc, char** argv) {
-  try {
-    return test_apps::threads_main(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "capture_trace_threads: %s\n", e.what());
-    return 1;
-  }
+  return test_apps::run_main("capture_trace_threads", [&] { return test_apps::threads_main(argc, argv); });
 }

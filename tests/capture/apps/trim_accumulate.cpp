@@ -365,7 +365,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: capture_trim_accumulate [FRAMES]\n");
     return 2;
   }
-  try {
+  return run_main("capture_trim_accumulate", [&] {
     const Instance instance("capture_trim_accumulate",
                             {VK_KHR_SURFACE_EXTENSION_NAME, VK_KHR_XLIB_SURFACE_EXTENSION_NAME});
     DeviceWants wants;
@@ -374,9 +374,6 @@ int main(int argc, char** argv) {
     const XWindow window(instance);
     App app(instance, device, window);
     for (int k = 1; k <= frames; ++k) app.frame(static_cast<std::uint32_t>(k));
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "capture_trim_accumulate: %s\n", e.what());
-    return 1;
-  }
-  return 0;
+    return 0;
+  });
 }

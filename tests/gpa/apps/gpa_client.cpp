@@ -140,19 +140,18 @@ class Checks {
 
 // ---- the extension's entry points ----
 
+// Each named once: the member PFN_vk<name>AMD <name> and its lookup.
+// clang-format off
+#define GPA_ENTRY_POINTS(X)                                                                    \
+  X(CreateGpaSession) X(DestroyGpaSession) X(SetGpaDeviceClockMode) X(GetGpaDeviceClockInfo) \
+  X(CmdBeginGpaSession) X(CmdEndGpaSession) X(CmdBeginGpaSample) X(CmdEndGpaSample)          \
+  X(GetGpaSessionStatus) X(GetGpaSessionResults) X(ResetGpaSession) X(CmdCopyGpaSessionResults)
+// clang-format on
+
 struct Gpa {
-  PFN_vkCreateGpaSessionAMD CreateGpaSession = nullptr;
-  PFN_vkDestroyGpaSessionAMD DestroyGpaSession = nullptr;
-  PFN_vkSetGpaDeviceClockModeAMD SetGpaDeviceClockMode = nullptr;
-  PFN_vkGetGpaDeviceClockInfoAMD GetGpaDeviceClockInfo = nullptr;
-  PFN_vkCmdBeginGpaSessionAMD CmdBeginGpaSession = nullptr;
-  PFN_vkCmdEndGpaSessionAMD CmdEndGpaSession = nullptr;
-  PFN_vkCmdBeginGpaSampleAMD CmdBeginGpaSample = nullptr;
-  PFN_vkCmdEndGpaSampleAMD CmdEndGpaSample = nullptr;
-  PFN_vkGetGpaSessionStatusAMD GetGpaSessionStatus = nullptr;
-  PFN_vkGetGpaSessionResultsAMD GetGpaSessionResults = nullptr;
-  PFN_vkResetGpaSessionAMD ResetGpaSession = nullptr;
-  PFN_vkCmdCopyGpaSessionResultsAMD CmdCopyGpaSessionResults = nullptr;
+#define GPA_MEMBER(name) PFN_vk##name##AMD name = nullptr;
+  GPA_ENTRY_POINTS(GPA_MEMBER)
+#undef GPA_MEMBER
 
   // Fetches every entry point with vkGetDeviceProcAddr; each one missing is
   // a failed check, and then nothing can go on.
@@ -162,18 +161,9 @@ struct Gpa {
       pfn = reinterpret_cast<std::remove_reference_t<decltype(pfn)>>(vkGetDeviceProcAddr(device, name));
       all &= checks.expect(pfn != nullptr, std::string("vkGetDeviceProcAddr(") + name + ")", "NULL", "a function");
     };
-    get(CreateGpaSession, "vkCreateGpaSessionAMD");
-    get(DestroyGpaSession, "vkDestroyGpaSessionAMD");
-    get(SetGpaDeviceClockMode, "vkSetGpaDeviceClockModeAMD");
-    get(GetGpaDeviceClockInfo, "vkGetGpaDeviceClockInfoAMD");
-    get(CmdBeginGpaSession, "vkCmdBeginGpaSessionAMD");
-    get(CmdEndGpaSession, "vkCmdEndGpaSessionAMD");
-    get(CmdBeginGpaSample, "vkCmdBeginGpaSampleAMD");
-    get(CmdEndGpaSample, "vkCmdEndGpaSampleAMD");
-    get(GetGpaSessionStatus, "vkGetGpaSessionStatusAMD");
-    get(GetGpaSessionResults, "vkGetGpaSessionResultsAMD");
-    get(ResetGpaSession, "vkResetGpaSessionAMD");
-    get(CmdCopyGpaSessionResults, "vkCmdCopyGpaSessionResultsAMD");
+#define GPA_GET(name) get(name, "vk" #name "AMD");
+    GPA_ENTRY_POINTS(GPA_GET)
+#undef GPA_GET
     if (!all) throw Abort("cannot go on without the extension's entry points");
   }
 };
@@ -438,6 +428,32 @@ std::uint32_t begin_sample(const Context& c, Checks& checks, VkCommandBuffer cb,
   return id;
 }
 
+// Binds the compute pipeline and its counter buffer in |cb|.
+void bind_compute(const Context& c, const Work& w, VkCommandBuffer cb) {
+  c.vk().vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, w.compute.get());
+  c.vk().vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, w.layout.get(), 0, 1, &w.storage.set, 0, nullptr);
+}
+
+// A CUMULATIVE sample of cs_invocations around a dispatch of |groups|; its
+// id, or ~0u when refused.
+std::uint32_t counted_dispatch(const Context& c, Checks& checks, VkCommandBuffer cb, VkGpaSessionAMD s,
+                               const VkDispatchIndirectCommand& groups, const std::string& what) {
+  const std::vector<VkGpaPerfCounterAMD> cs = {counter(kCsInvocations)};
+  const std::uint32_t id = begin_sample(c, checks, cb, s, cumulative_info(cs), "CUMULATIVE, " + what);
+  c.vk().vkCmdDispatch(cb, groups.x, groups.y, groups.z);
+  if (id != ~0u) c.gpa.CmdEndGpaSample(cb, s, id);
+  return id;
+}
+
+// Ends the TIMING sample |timing| (unless it was refused), the session and
+// the command buffer.
+void end_timed(const Context& c, Checks& checks, VkCommandBuffer cb, VkGpaSessionAMD s, std::uint32_t timing,
+               const std::string& what) {
+  if (timing != ~0u) c.gpa.CmdEndGpaSample(cb, s, timing);
+  checks.eq("vkCmdEndGpaSessionAMD (" + what + ")", c.gpa.CmdEndGpaSession(cb, s), VK_SUCCESS);
+  APP_CHECK(c.vk().vkEndCommandBuffer(cb));
+}
+
 // Check 4: samples the extension must refuse, recorded into |cb| within
 // session |s|. A refused call must record nothing: where |cb| is submitted
 // afterwards, the samples around still give their values.
@@ -497,8 +513,7 @@ MainIds record_main(const Context& c, const Work& w, Checks& checks, VkCommandBu
   checks.eq("vkCmdBeginGpaSessionAMD (" + run + ")", c.gpa.CmdBeginGpaSession(cb, s), VK_SUCCESS);
   if (refusals) record_refusals(c, checks, cb, s, run + ", before the dispatch");
 
-  vk.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, w.compute.get());
-  vk.vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, w.layout.get(), 0, 1, &w.storage.set, 0, nullptr);
+  bind_compute(c, w, cb);
   ids.dispatch_timing = begin_sample(c, checks, cb, s, timing_info(), "TIMING around the dispatch, " + run);
   ids.dispatch_counters =
       begin_sample(c, checks, cb, s, cumulative_info(kDispatchCounters), "CUMULATIVE around the dispatch, " + run);
@@ -738,21 +753,13 @@ void check_spanning(const Context& c, const Work& w, Checks& checks) {
   begin_primary(c, first);
   checks.eq("vkCmdBeginGpaSessionAMD (spanning)", c.gpa.CmdBeginGpaSession(first, s.get()), VK_SUCCESS);
   const std::uint32_t timing = begin_sample(c, checks, first, s.get(), timing_info(), "TIMING, spanning");
-  vk.vkCmdBindPipeline(first, VK_PIPELINE_BIND_POINT_COMPUTE, w.compute.get());
-  vk.vkCmdBindDescriptorSets(first, VK_PIPELINE_BIND_POINT_COMPUTE, w.layout.get(), 0, 1, &w.storage.set, 0, nullptr);
+  bind_compute(c, w, first);
   vk.vkCmdDispatch(first, 2, 2, 2);
   APP_CHECK(vk.vkEndCommandBuffer(first));
   begin_primary(c, second);
-  vk.vkCmdBindPipeline(second, VK_PIPELINE_BIND_POINT_COMPUTE, w.compute.get());
-  vk.vkCmdBindDescriptorSets(second, VK_PIPELINE_BIND_POINT_COMPUTE, w.layout.get(), 0, 1, &w.storage.set, 0, nullptr);
-  const std::vector<VkGpaPerfCounterAMD> cs = {counter(kCsInvocations)};
-  const std::uint32_t counters =
-      begin_sample(c, checks, second, s.get(), cumulative_info(cs), "CUMULATIVE, spanning (second)");
-  vk.vkCmdDispatch(second, 4, 2, 1);
-  if (counters != ~0u) c.gpa.CmdEndGpaSample(second, s.get(), counters);
-  if (timing != ~0u) c.gpa.CmdEndGpaSample(second, s.get(), timing);
-  checks.eq("vkCmdEndGpaSessionAMD (spanning, second)", c.gpa.CmdEndGpaSession(second, s.get()), VK_SUCCESS);
-  APP_CHECK(vk.vkEndCommandBuffer(second));
+  bind_compute(c, w, second);
+  const std::uint32_t counters = counted_dispatch(c, checks, second, s.get(), {4, 2, 1}, "spanning, second");
+  end_timed(c, checks, second, s.get(), timing, "spanning, second");
   const VkFence fence = w.fence.get();
   APP_CHECK(vk.vkResetFences(c.dev(), 1, &fence));
   const VkCommandBuffer both[2] = {first, second};
@@ -794,18 +801,10 @@ void check_secondary(const Context& c, const Work& w, Checks& checks) {
   bi.pInheritanceInfo = &inherit;
   APP_CHECK(vk.vkBeginCommandBuffer(secondary, &bi));
   checks.eq("vkCmdBeginGpaSessionAMD (secondary)", c.gpa.CmdBeginGpaSession(secondary, s.get()), VK_SUCCESS);
-  vk.vkCmdBindPipeline(secondary, VK_PIPELINE_BIND_POINT_COMPUTE, w.compute.get());
-  vk.vkCmdBindDescriptorSets(secondary, VK_PIPELINE_BIND_POINT_COMPUTE, w.layout.get(), 0, 1, &w.storage.set, 0,
-                             nullptr);
+  bind_compute(c, w, secondary);
   const std::uint32_t timing = begin_sample(c, checks, secondary, s.get(), timing_info(), "TIMING, secondary");
-  const std::vector<VkGpaPerfCounterAMD> cs = {counter(kCsInvocations)};
-  const std::uint32_t counters =
-      begin_sample(c, checks, secondary, s.get(), cumulative_info(cs), "CUMULATIVE, secondary");
-  vk.vkCmdDispatch(secondary, 2, 2, 2);
-  if (counters != ~0u) c.gpa.CmdEndGpaSample(secondary, s.get(), counters);
-  if (timing != ~0u) c.gpa.CmdEndGpaSample(secondary, s.get(), timing);
-  checks.eq("vkCmdEndGpaSessionAMD (secondary)", c.gpa.CmdEndGpaSession(secondary, s.get()), VK_SUCCESS);
-  APP_CHECK(vk.vkEndCommandBuffer(secondary));
+  const std::uint32_t counters = counted_dispatch(c, checks, secondary, s.get(), {2, 2, 2}, "secondary");
+  end_timed(c, checks, secondary, s.get(), timing, "secondary");
   if (timing == ~0u || counters == ~0u) throw Abort("cannot go on without the secondary's samples");
 
   Session c1 = create_session(c, checks, s.get(), "C1, secondaryCopySource S");

@@ -321,10 +321,5 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  try {
-    return run(o);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "gpa_work: %s\n", e.what());
-    return 1;
-  }
+  return run_main("gpa_work", [&] { return run(o); });
 }
