@@ -388,28 +388,30 @@ void begin_primary(const Context& c, VkCommandBuffer cb) {
 
 // ---- samples ----
 
-VkGpaSampleBeginInfoAMD timing_info() {
+// What every sample of the client asks for, as GPUPerfAPI fills it.
+VkGpaSampleBeginInfoAMD sample_info(VkGpaSampleTypeAMD type, const std::vector<VkGpaPerfCounterAMD>& counters = {}) {
   VkGpaSampleBeginInfoAMD s{};
   s.sType = VK_STRUCTURE_TYPE_GPA_SAMPLE_BEGIN_INFO_AMD;
-  s.sampleType = VK_GPA_SAMPLE_TYPE_TIMING_AMD;
+  s.sampleType = type;
   s.cacheFlushOnCounterCollection = VK_TRUE;
+  s.perfCounterCount = static_cast<std::uint32_t>(counters.size());
+  s.pPerfCounters = counters.empty() ? nullptr : counters.data();
   s.sqThreadTraceSuppressInstructionTokens = VK_TRUE;
+  return s;
+}
+
+VkGpaSampleBeginInfoAMD timing_info() {
+  VkGpaSampleBeginInfoAMD s = sample_info(VK_GPA_SAMPLE_TYPE_TIMING_AMD);
   s.timingPreSample = VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT;
   s.timingPostSample = VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT;
   return s;
 }
 
-// As GPUPerfAPI fills a counter pass's begin info (capture_replay_gpa.md 3.4).
+// A counter pass's begin info (capture_replay_gpa.md 3.4).
 VkGpaSampleBeginInfoAMD cumulative_info(const std::vector<VkGpaPerfCounterAMD>& counters) {
-  VkGpaSampleBeginInfoAMD s{};
-  s.sType = VK_STRUCTURE_TYPE_GPA_SAMPLE_BEGIN_INFO_AMD;
-  s.sampleType = VK_GPA_SAMPLE_TYPE_CUMULATIVE_AMD;
-  s.cacheFlushOnCounterCollection = VK_TRUE;
+  VkGpaSampleBeginInfoAMD s = sample_info(VK_GPA_SAMPLE_TYPE_CUMULATIVE_AMD, counters);
   s.sqShaderMaskEnable = VK_TRUE;
   s.sqShaderMask = 0x7f;  // every stage
-  s.perfCounterCount = static_cast<std::uint32_t>(counters.size());
-  s.pPerfCounters = counters.data();
-  s.sqThreadTraceSuppressInstructionTokens = VK_TRUE;
   return s;
 }
 
@@ -465,17 +467,11 @@ void record_refusals(const Context& c, Checks& checks, VkCommandBuffer cb, VkGpa
     checks.eq("vkCmdBeginGpaSampleAMD (" + what + ", " + where + ")", r, VK_ERROR_FEATURE_NOT_PRESENT);
     if (id != 0xfeedu) info("refused %s (%s) wrote sample id %u", what.c_str(), where.c_str(), id);
   };
-  VkGpaSampleBeginInfoAMD trace{};
-  trace.sType = VK_STRUCTURE_TYPE_GPA_SAMPLE_BEGIN_INFO_AMD;
-  trace.sampleType = VK_GPA_SAMPLE_TYPE_TRACE_AMD;
-  trace.cacheFlushOnCounterCollection = VK_TRUE;
   const std::vector<VkGpaPerfCounterAMD> streaming = {counter(kCsInvocations)};
-  trace.perfCounterCount = 1;
-  trace.pPerfCounters = streaming.data();
+  VkGpaSampleBeginInfoAMD trace = sample_info(VK_GPA_SAMPLE_TYPE_TRACE_AMD, streaming);
   trace.streamingPerfTraceSampleInterval = 4096;
   trace.perfCounterDeviceMemoryLimit = 1 << 20;
   trace.sqThreadTraceEnable = VK_TRUE;
-  trace.sqThreadTraceSuppressInstructionTokens = VK_TRUE;
   refused(trace, "TRACE sample");
   const std::vector<VkGpaPerfCounterAMD> sq = {{VK_GPA_PERF_BLOCK_SQ_AMD, 0, 0}};
   refused(cumulative_info(sq), "CUMULATIVE, block SQ event 0");
