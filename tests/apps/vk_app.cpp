@@ -97,6 +97,24 @@ std::optional<std::uint32_t> queue_family(VkPhysicalDevice pd, VkQueueFlags want
   return std::nullopt;
 }
 
+VkResult create_device(VkPhysicalDevice pd, std::uint32_t family, const void* features,
+                       const std::vector<const char*>& extensions, VkDevice* device) {
+  const float priority = 1.0f;
+  VkDeviceQueueCreateInfo queue{};
+  queue.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
+  queue.queueFamilyIndex = family;
+  queue.queueCount = 1;
+  queue.pQueuePriorities = &priority;
+  VkDeviceCreateInfo ci{};
+  ci.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
+  ci.pNext = features;
+  ci.queueCreateInfoCount = 1;
+  ci.pQueueCreateInfos = &queue;
+  ci.enabledExtensionCount = static_cast<std::uint32_t>(extensions.size());
+  ci.ppEnabledExtensionNames = extensions.data();
+  return vkCreateDevice(pd, &ci, nullptr, device);
+}
+
 Instance::Instance(const AppInfo& info) {
   load_vulkan(info.api_version);
   VkApplicationInfo app{};
@@ -194,34 +212,19 @@ Device::Device(const Instance& instance, const DeviceWants& wants)
 
   if (wants.swapchain) enable.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);
 
-  const float priority = 1.0f;
-  VkDeviceQueueCreateInfo queue{};
-  queue.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
-  queue.queueFamilyIndex = family_;
-  queue.queueCount = 1;
-  queue.pQueuePriorities = &priority;
-  VkDeviceCreateInfo ci{};
-  ci.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
-  ci.pNext = &on;
-  ci.queueCreateInfoCount = 1;
-  ci.pQueueCreateInfos = &queue;
-  ci.enabledExtensionCount = static_cast<std::uint32_t>(enable.size());
-  ci.ppEnabledExtensionNames = enable.data();
-  create(ci);
+  APP_CHECK(create_device(pd, family_, &on, enable, &handle_));
+  volkLoadDeviceTable(&vk_, handle_);
 }
 
-Device::Device(VkPhysicalDevice physical, std::uint32_t family, const VkDeviceCreateInfo& ci)
+Device::Device(VkPhysicalDevice physical, std::uint32_t family, const void* features,
+               const std::vector<const char*>& extensions)
     : physical_(physical), family_(family) {
-  create(ci);
+  APP_CHECK(create_device(physical, family, features, extensions, &handle_));
+  volkLoadDeviceTable(&vk_, handle_);
 }
 
 Device::Device(VkPhysicalDevice physical, std::uint32_t family, VkDevice handle)
     : handle_(handle), physical_(physical), family_(family) {
-  volkLoadDeviceTable(&vk_, handle_);
-}
-
-void Device::create(const VkDeviceCreateInfo& ci) {
-  APP_CHECK(vkCreateDevice(physical_, &ci, nullptr, &handle_));
   volkLoadDeviceTable(&vk_, handle_);
 }
 

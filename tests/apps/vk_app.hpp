@@ -61,6 +61,11 @@ const VkExtensionProperties* find_extension(const std::vector<VkExtensionPropert
 // where |timestamps|).
 std::optional<std::uint32_t> queue_family(VkPhysicalDevice pd, VkQueueFlags want, bool timestamps = false);
 
+// vkCreateDevice with one queue of |family|, the feature structs chained
+// from |features|, and |extensions|.
+VkResult create_device(VkPhysicalDevice pd, std::uint32_t family, const void* features,
+                       const std::vector<const char*>& extensions, VkDevice* device);
+
 // An instance of engine "trak-tests". The capture apps' constructor also
 // chooses the first Vulkan 1.3 physical device with a graphics queue.
 class Instance {
@@ -94,7 +99,9 @@ class Device {
  public:
   // The capture apps' device, on the instance's physical device.
   Device(const Instance& instance, const DeviceWants& wants);
-  Device(VkPhysicalDevice physical, std::uint32_t family, const VkDeviceCreateInfo& ci);
+  // One queue of |family|, the feature structs chained from |features|.
+  Device(VkPhysicalDevice physical, std::uint32_t family, const void* features,
+         const std::vector<const char*>& extensions);
   // Takes over |handle|, which the caller made on |physical|.
   Device(VkPhysicalDevice physical, std::uint32_t family, VkDevice handle);
   ~Device();
@@ -114,8 +121,6 @@ class Device {
   bool wide_lines() const { return wide_lines_; }
 
  private:
-  void create(const VkDeviceCreateInfo& ci);
-
   VkDevice handle_ = VK_NULL_HANDLE;
   VolkDeviceTable vk_{};
   VkPhysicalDevice physical_ = VK_NULL_HANDLE;

@@ -201,22 +201,9 @@ void open_device(Context& c, Checks& checks) {
   if (g_api_version >= VK_API_VERSION_1_2) chain.push_back(reinterpret_cast<VkBaseOutStructure*>(&on12));
   if (!g_gpa_features_first) chain.push_back(reinterpret_cast<VkBaseOutStructure*>(&on));
   for (std::size_t i = 0; i + 1 < chain.size(); ++i) chain[i]->pNext = chain[i + 1];
-  const float priority = 1.0f;
-  VkDeviceQueueCreateInfo qci{};
-  qci.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
-  qci.queueFamilyIndex = c.family;
-  qci.queueCount = 1;
-  qci.pQueuePriorities = &priority;
-  const char* const extension = VK_AMD_GPA_INTERFACE_EXTENSION_NAME;
-  VkDeviceCreateInfo dci{};
-  dci.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
-  dci.pNext = chain.front();
-  dci.queueCreateInfoCount = 1;
-  dci.pQueueCreateInfos = &qci;
-  dci.enabledExtensionCount = 1;
-  dci.ppEnabledExtensionNames = &extension;
   VkDevice device = VK_NULL_HANDLE;
-  checks.require("vkCreateDevice with VK_AMD_gpa_interface", vkCreateDevice(c.physical, &dci, nullptr, &device),
+  checks.require("vkCreateDevice with VK_AMD_gpa_interface",
+                 create_device(c.physical, c.family, chain.front(), {VK_AMD_GPA_INTERFACE_EXTENSION_NAME}, &device),
                  VK_SUCCESS);
   c.device.emplace(c.physical, c.family, device);
   c.queue = c.device->queue();

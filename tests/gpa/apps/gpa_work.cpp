@@ -82,7 +82,8 @@ struct Has {
 // Queue family 0 of |pd|, graphics and compute on lavapipe, with
 // drawIndirectCount and VK_EXT_multi_draw where --draws can use them.
 Device make_device(VkPhysicalDevice pd, const Options& o, Has& has) {
-  has.multi_draw = find_extension(device_extensions(pd), VK_EXT_MULTI_DRAW_EXTENSION_NAME) != nullptr;
+  const std::vector<VkExtensionProperties> exts = device_extensions(pd);
+  has.multi_draw = find_extension(exts, VK_EXT_MULTI_DRAW_EXTENSION_NAME) != nullptr;
   VkPhysicalDeviceMultiDrawFeaturesEXT multi{};
   multi.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_FEATURES_EXT;
   VkPhysicalDeviceVulkan12Features v12{};
@@ -101,20 +102,8 @@ Device make_device(VkPhysicalDevice pd, const Options& o, Has& has) {
   on_multi.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_FEATURES_EXT;
   on_multi.multiDraw = VK_TRUE;
   on12.pNext = has.multi_draw ? &on_multi : nullptr;
-  const float priority = 1;
-  VkDeviceQueueCreateInfo qci{};
-  qci.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
-  qci.queueCount = 1;
-  qci.pQueuePriorities = &priority;
-  const char* ext = VK_EXT_MULTI_DRAW_EXTENSION_NAME;
-  VkDeviceCreateInfo ci{};
-  ci.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
-  ci.pNext = &on12;
-  ci.queueCreateInfoCount = 1;
-  ci.pQueueCreateInfos = &qci;
-  ci.enabledExtensionCount = has.multi_draw ? 1 : 0;
-  ci.ppEnabledExtensionNames = &ext;
-  return Device(pd, 0, ci);
+  return Device(pd, 0, &on12,
+                has.multi_draw ? std::vector{VK_EXT_MULTI_DRAW_EXTENSION_NAME} : std::vector<const char*>{});
 }
 
 // Offsets in the one buffer.
