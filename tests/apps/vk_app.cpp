@@ -100,11 +100,7 @@ std::optional<std::uint32_t> queue_family(VkPhysicalDevice pd, VkQueueFlags want
 VkResult create_device(VkPhysicalDevice pd, std::uint32_t family, const void* features,
                        const std::vector<const char*>& extensions, VkDevice* device) {
   const float priority = 1.0f;
-  VkDeviceQueueCreateInfo queue{};
-  queue.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
-  queue.queueFamilyIndex = family;
-  queue.queueCount = 1;
-  queue.pQueuePriorities = &priority;
+  const VkDeviceQueueCreateInfo queue{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, nullptr, 0, family, 1, &priority};
   VkDeviceCreateInfo ci{};
   ci.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
   ci.pNext = features;
