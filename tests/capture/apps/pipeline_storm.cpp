@@ -72,38 +72,33 @@ unsigned parse_count(const char* opt, const char* text, unsigned lo, unsigned hi
 
 Options parse(int argc, char** argv) {
   Options o;
+  struct Count {
+    const char* name;
+    unsigned* value;
+    unsigned least, most;
+  };
+  const Count counts[] = {{"--threads", &o.threads, 1, 256},
+                          {"--graphics", &o.graphics, 0, 1000000},
+                          {"--compute", &o.compute, 0, 1000000},
+                          {"--devices", &o.devices, 1, 64},
+                          {"--instances", &o.instances, 1, 64}};
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const char* next = i + 1 < argc ? argv[i + 1] : nullptr;
+    const auto count = std::find_if(std::begin(counts), std::end(counts), [&](const Count& c) { return a == c.name; });
+    // Sets |flag| where |a| is its switch.
+    const auto on = [&](const char* name, bool& flag) { return a == name && (flag = true); };
     if (a == "--help" || a == "-h") {
       std::fputs(kUsage, stdout);
       std::exit(0);
-    } else if (a == "--threads") {
-      o.threads = parse_count("--threads", next, 1, 256), ++i;
-    } else if (a == "--graphics") {
-      o.graphics = parse_count("--graphics", next, 0, 1000000), ++i;
-    } else if (a == "--compute") {
-      o.compute = parse_count("--compute", next, 0, 1000000), ++i;
-    } else if (a == "--devices") {
-      o.devices = parse_count("--devices", next, 1, 64), ++i;
-    } else if (a == "--instances") {
-      o.instances = parse_count("--instances", next, 1, 64), ++i;
+    } else if (count != std::end(counts)) {
+      *count->value = parse_count(count->name, next, count->least, count->most), ++i;
     } else if (a == "--app-name") {
       if (!next) usage_error("--app-name wants a name");
       o.app_name = next, ++i;
-    } else if (a == "--dynamic-rendering") {
-      o.dynamic_rendering = true;
-    } else if (a == "--gpl") {
-      o.gpl = true;
-    } else if (a == "--inline-modules") {
-      o.inline_modules = true;
-    } else if (a == "--concurrent") {
-      o.concurrent = true;
-    } else if (a == "--fork") {
-      o.fork = true;
-    } else if (a == "--same") {
-      o.same = true;
-    } else {
+    } else if (!(on("--dynamic-rendering", o.dynamic_rendering) || on("--gpl", o.gpl) ||
+                 on("--inline-modules", o.inline_modules) || on("--concurrent", o.concurrent) || on("--fork", o.fork) ||
+                 on("--same", o.same))) {
       usage_error("unknown option " + a);
     }
   }

@@ -289,23 +289,14 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const bool value = i + 1 < argc;
-    if (a == "--frames" && value)
+    // Sets |flag| where |a| is its switch.
+    const auto on = [&](const char* name, bool& flag) { return a == name && (flag = true); };
+    if (a == "--frames" && value) {
       o.frames = static_cast<unsigned>(std::atoi(argv[++i]));
-    else if (a == "--devices" && value)
+    } else if (a == "--devices" && value) {
       o.devices = static_cast<unsigned>(std::atoi(argv[++i]));
-    else if (a == "--record-once")
-      o.record_once = true;
-    else if (a == "--draws")
-      o.draws = true;
-    else if (a == "--no-work")
-      o.no_work = true;
-    else if (a == "--fork")
-      o.fork = true;
-    else if (a == "--crash")
-      o.crash = true;
-    else if (a == "--validate")
-      o.validate = true;
-    else {
+    } else if (!(on("--record-once", o.record_once) || on("--draws", o.draws) || on("--no-work", o.no_work) ||
+                 on("--fork", o.fork) || on("--crash", o.crash) || on("--validate", o.validate))) {
       std::fputs(kUsage, stderr);
       return 2;
     }
