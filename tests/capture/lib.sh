@@ -1,28 +1,19 @@
-# Sourced by the capture tests: paths, a scratch folder, and the checks they
-# share. Meson sets TOOLS (build/tools), APPS (the test applications), DATA
-# (tests/data), SRC (this folder) and FOSSILIZE (the oracle's folder, or "").
+# Sourced by the capture tests: paths, a scratch folder (../apps/lib.sh), and
+# the checks they share. Meson sets TOOLS (build/tools), APPS (the test
+# applications), DATA (tests/data), SRC (this folder) and FOSSILIZE (the
+# oracle's folder, or "").
 set -u
 CAPTURE=$TOOLS/capture/trak-capture STAT=$TOOLS/stat/trak-stat REPLAY=$TOOLS/replay/trak-replay
 CONVERT=$TOOLS/convert/trak-convert STORM=$APPS/capture_pipeline_storm CRASH=$APPS/capture_crash_in_create
 TRIM_APP=$APPS/capture_trim_accumulate
 LAYER_DIR=$TOOLS/../layers/capture LAYER_NAME=VK_LAYER_TRAK_capture
-work=$(mktemp -d) || exit 99
-cd "$work" || exit 99
-
-fail() { echo "FAIL: $*" >&2; exit 1; }
-skip() { echo "skipped: $*" >&2; exit 77; }
-
-. "$SRC/../env/lib.sh"
+. "$SRC/../apps/lib.sh"
 CAPTURE=$(through_env "$CAPTURE")
 
 # The oracle is optional beside a fresh clone; CI (../shared beside it) has it.
 need_fossilize() {
   [ -n "$FOSSILIZE" ] && [ -x "$FOSSILIZE/bin/fossilize-list" ] ||
     skip "needs Fossilize's layer and tools (../shared/tools/fossilize) as the oracle"
-}
-need_xvfb() {
-  command -v xvfb-run >/dev/null || skip "needs xvfb-run (package xvfb) to give $1 a display"
-  command -v "$1" >/dev/null || skip "needs $1 (package $2)"
 }
 
 # Entries (tag, hash) of archives, sorted; and per tag counts.

@@ -19,9 +19,9 @@
 #include <cstring>
 #include <string>
 
-#include "vk_app.hpp"
+#include "pipelines.hpp"
 
-namespace capture_apps {
+namespace test_apps {
 namespace {
 
 const char* const kUsage =
@@ -38,7 +38,7 @@ VkPipeline create(const Device& device, const VkGraphicsPipelineCreateInfo& ci) 
 }
 
 int crash_main(bool crash) {
-  const Instance instance("crash_in_create", "trak-tests");
+  const Instance instance("crash_in_create");
   const Device device(instance, {});
   const Shared shared(device, true, false);
   Pipeline pipelines[4];
@@ -77,7 +77,7 @@ int crash_main(bool crash) {
 }
 
 }  // namespace
-}  // namespace capture_apps
+}  // namespace test_apps
 
 int main(int argc, char** argv) {
   bool crash = true;
@@ -86,17 +86,12 @@ int main(int argc, char** argv) {
     if (a == "--no-crash") {
       crash = false;
     } else if (a == "--help" || a == "-h") {
-      std::fputs(capture_apps::kUsage, stdout);
+      std::fputs(test_apps::kUsage, stdout);
       return 0;
     } else {
-      std::fprintf(stderr, "capture_crash_in_create: unknown option %s\n%s", a.c_str(), capture_apps::kUsage);
+      std::fprintf(stderr, "capture_crash_in_create: unknown option %s\n%s", a.c_str(), test_apps::kUsage);
       return 2;
     }
   }
-  try {
-    return capture_apps::crash_main(crash);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "capture_crash_in_create: %s\n", e.what());
-    return 1;
-  }
+  return test_apps::run_main("capture_crash_in_create", [&] { return test_apps::crash_main(crash); });
 }

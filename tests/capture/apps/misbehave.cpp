@@ -23,7 +23,7 @@
 
 #include "vk_app.hpp"
 
-namespace capture_apps {
+namespace test_apps {
 namespace {
 
 const char* const kUsage =
@@ -48,67 +48,36 @@ struct Options {
   std::exit(0);
 }
 
-void work(const Instance& instance, const Device& device, const Options& o) {
+void work(const Device& device, const Options& o) {
   const auto& vk = device.vk();
-  const VkDevice dev = device.handle();
-  VkQueue queue = VK_NULL_HANDLE;
-  vk.vkGetDeviceQueue(dev, instance.queue_family(), 0, &queue);
-
-  VkBufferCreateInfo bci{};
-  bci.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
-  bci.size = 4096;
-  bci.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-  VkBuffer buffer = VK_NULL_HANDLE;
-  APP_CHECK(vk.vkCreateBuffer(dev, &bci, nullptr, &buffer));
-  VkMemoryRequirements req{};
-  vk.vkGetBufferMemoryRequirements(dev, buffer, &req);
-  VkPhysicalDeviceMemoryProperties mp{};
-  vkGetPhysicalDeviceMemoryProperties(instance.physical(), &mp);
-  std::uint32_t type = 0;
-  while (type < mp.memoryTypeCount && !(req.memoryTypeBits & (1u << type))) ++type;
-  VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, nullptr, req.size, type};
-  VkDeviceMemory memory = VK_NULL_HANDLE;
-  APP_CHECK(vk.vkAllocateMemory(dev, &ai, nullptr, &memory));
-  APP_CHECK(vk.vkBindBufferMemory(dev, buffer, memory, 0));
-
-  VkCommandPoolCreateInfo pci{};
-  pci.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
-  pci.queueFamilyIndex = instance.queue_family();
-  VkCommandPool pool = VK_NULL_HANDLE;
-  APP_CHECK(vk.vkCreateCommandPool(dev, &pci, nullptr, &pool));
-  VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, pool,
-                                  VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
-  VkCommandBuffer cmd = VK_NULL_HANDLE;
-  APP_CHECK(vk.vkAllocateCommandBuffers(dev, &cai, &cmd));
-  VkCommandBufferBeginInfo begin{};
-  begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
-  APP_CHECK(vk.vkBeginCommandBuffer(cmd, &begin));
-  vk.vkCmdFillBuffer(cmd, buffer, 0, VK_WHOLE_SIZE, 0x2a2a2a2a);
+  const VkQueue queue = device.queue();
+  BoundBuffer buffer = make_buffer(device, 4096, VK_BUFFER_USAGE_TRANSFER_DST_BIT, 0);
+  CommandPool pool = make_command_pool(device);
+  const VkCommandBuffer cmd = allocate_commands(device, pool.get());
+  begin_commands(device, cmd);
+  vk.vkCmdFillBuffer(cmd, buffer.get(), 0, VK_WHOLE_SIZE, 0x2a2a2a2a);
   APP_CHECK(vk.vkEndCommandBuffer(cmd));
-  VkSubmitInfo submit{};
-  submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
-  submit.commandBufferCount = 1;
-  submit.pCommandBuffers = &cmd;
   for (int i = 0; i < o.submits; ++i) {
-    APP_CHECK(vk.vkQueueSubmit(queue, 1, &submit, VK_NULL_HANDLE));
+    submit(device, queue, cmd, VK_NULL_HANDLE);
     APP_CHECK(vk.vkQueueWaitIdle(queue));
   }
   if (o.end != "destroy" && o.end != "leak") end_now(o.end);
-  if (o.end == "leak") return;
-  vk.vkDestroyCommandPool(dev, pool, nullptr);
-  vk.vkDestroyBuffer(dev, buffer, nullptr);
-  vk.vkFreeMemory(dev, memory, nullptr);
+  if (o.end == "leak") {
+    pool.release();
+    buffer.buffer.release();
+    buffer.memory.release();
+  }
 }
 
 int run(const Options& o) {
   if (o.end == "leak") {
     // Never destroyed: the objects are left to the process's end.
-    auto* instance = new Instance("capture_misbehave", "trak-tests");
+    auto* instance = new Instance("capture_misbehave");
     auto* device = new Device(*instance, {});
-    work(*instance, *device, o);
+    work(*device, o);
     return 0;
   }
-  const Instance instance("capture_misbehave", "trak-tests");
+  const Instance instance("capture_misbehave");
   const Device device(instance, {});
   pid_t child = -1;
   if (o.fork) {
@@ -118,16 +87,16 @@ int run(const Options& o) {
       // A new process with its own instance, as a program that forks a
       // worker does; the parent's objects are not the child's to use.
       {
-        const Instance mine("capture_misbehave-child", "trak-tests");
+        const Instance mine("capture_misbehave-child");
         const Device dev(mine, {});
-        work(mine, dev, o);
+        work(dev, o);
       }
       // Not exit(): lavapipe's exit handler joins threads of the parent's
       // device, which the child does not have, and waits forever.
       ::_exit(0);
     }
   }
-  work(instance, device, o);
+  work(device, o);
   if (child > 0) {
     int status = 0;
     ::waitpid(child, &status, 0);
@@ -137,10 +106,10 @@ int run(const Options& o) {
 }
 
 }  // namespace
-}  // namespace capture_apps
+}  // namespace test_apps
 
 int main(int argc, char** argv) {
-  capture_apps::Options o;
+  test_apps::Options o;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const char* next = i + 1 < argc ? argv[i + 1] : nullptr;
@@ -157,7 +126,7 @@ int main(int argc, char** argv) {
     } else if (a == "--fork") {
       o.fork = true;
     } else {
-      std::fputs(capture_apps::kUsage, a == "--help" ? stdout : stderr);
+      std::fputs(test_apps::kUsage, a == "--help" ? stdout : stderr);
       return a == "--help" ? 0 : 2;
     }
   }
@@ -165,13 +134,8 @@ int main(int argc, char** argv) {
   bool known = false;
   for (const char* e : ends) known = known || o.end == e;
   if (!known || o.submits < 1) {
-    std::fputs(capture_apps::kUsage, stderr);
+    std::fputs(test_apps::kUsage, stderr);
     return 2;
   }
-  try {
-    return capture_apps::run(o);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "capture_misbehave: %s\n", e.what());
-    return 1;
-  }
+  return test_apps::run_main("capture_misbehave", [&] { return test_apps::run(o); });
 }

@@ -18,11 +18,12 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
-#include "vk_app.hpp"
+#include "pipelines.hpp"
 
-namespace capture_apps {
+namespace test_apps {
 namespace {
 
 const char* const kUsage =
@@ -71,38 +72,33 @@ unsigned parse_count(const char* opt, const char* text, unsigned lo, unsigned hi
 
 Options parse(int argc, char** argv) {
   Options o;
+  struct Count {
+    const char* name;
+    unsigned* value;
+    unsigned least, most;
+  };
+  const Count counts[] = {{"--threads", &o.threads, 1, 256},
+                          {"--graphics", &o.graphics, 0, 1000000},
+                          {"--compute", &o.compute, 0, 1000000},
+                          {"--devices", &o.devices, 1, 64},
+                          {"--instances", &o.instances, 1, 64}};
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const char* next = i + 1 < argc ? argv[i + 1] : nullptr;
+    const auto count = std::find_if(std::begin(counts), std::end(counts), [&](const Count& c) { return a == c.name; });
+    // Sets |flag| where |a| is its switch.
+    const auto on = [&](const char* name, bool& flag) { return a == name && (flag = true); };
     if (a == "--help" || a == "-h") {
       std::fputs(kUsage, stdout);
       std::exit(0);
-    } else if (a == "--threads") {
-      o.threads = parse_count("--threads", next, 1, 256), ++i;
-    } else if (a == "--graphics") {
-      o.graphics = parse_count("--graphics", next, 0, 1000000), ++i;
-    } else if (a == "--compute") {
-      o.compute = parse_count("--compute", next, 0, 1000000), ++i;
-    } else if (a == "--devices") {
-      o.devices = parse_count("--devices", next, 1, 64), ++i;
-    } else if (a == "--instances") {
-      o.instances = parse_count("--instances", next, 1, 64), ++i;
+    } else if (count != std::end(counts)) {
+      *count->value = parse_count(count->name, next, count->least, count->most), ++i;
     } else if (a == "--app-name") {
       if (!next) usage_error("--app-name wants a name");
       o.app_name = next, ++i;
-    } else if (a == "--dynamic-rendering") {
-      o.dynamic_rendering = true;
-    } else if (a == "--gpl") {
-      o.gpl = true;
-    } else if (a == "--inline-modules") {
-      o.inline_modules = true;
-    } else if (a == "--concurrent") {
-      o.concurrent = true;
-    } else if (a == "--fork") {
-      o.fork = true;
-    } else if (a == "--same") {
-      o.same = true;
-    } else {
+    } else if (!(on("--dynamic-rendering", o.dynamic_rendering) || on("--gpl", o.gpl) ||
+                 on("--inline-modules", o.inline_modules) || on("--concurrent", o.concurrent) || on("--fork", o.fork) ||
+                 on("--same", o.same))) {
       usage_error("unknown option " + a);
     }
   }
@@ -232,20 +228,31 @@ class Storm {
     return v;
   }
 
-  void create_graphics(Batch& b, const Job& job) {
-    std::array<std::optional<GraphicsInfo>, 4> infos;
-    std::array<VkGraphicsPipelineCreateInfo, 4> cis{};
+  // Creates the pipelines of |job| with one call of |Create| into |slots|,
+  // from the create infos that |emplace(info, i)| makes in |infos|.
+  template <auto Create, typename Info, typename Emplace>
+  void create_batch(const Job& job, std::array<std::optional<Info>, 4>& infos, Pipeline* slots, Emplace emplace,
+                    const char* call) {
+    std::array<std::remove_cvref_t<decltype(infos[0]->complete())>, 4> cis{};
     for (std::uint32_t k = 0; k < job.count; ++k) {
-      infos[k].emplace(device_, shared_, graphics_variant(job.first + k));
+      emplace(infos[k], job.first + k);
       cis[k] = infos[k]->complete();
     }
     std::array<VkPipeline, 4> out{};
-    const VkResult r = device_.vk().vkCreateGraphicsPipelines(device_.handle(), VK_NULL_HANDLE, job.count,
-                                                              cis.data(), nullptr, out.data());
+    const VkResult r =
+        (device_.vk().*Create)(device_.handle(), VK_NULL_HANDLE, job.count, cis.data(), nullptr, out.data());
     for (std::uint32_t k = 0; k < job.count; ++k) {
-      if (out[k] != VK_NULL_HANDLE) b.graphics[job.first - b.g_begin + k] = Pipeline(device_, out[k]);
+      if (out[k] != VK_NULL_HANDLE) slots[k] = Pipeline(device_, out[k]);
     }
-    check(r, "vkCreateGraphicsPipelines");
+    check(r, call);
+  }
+
+  void create_graphics(Batch& b, const Job& job) {
+    std::array<std::optional<GraphicsInfo>, 4> infos;
+    create_batch<&VolkDeviceTable::vkCreateGraphicsPipelines>(
+        job, infos, &b.graphics[job.first - b.g_begin],
+        [&](auto& info, std::uint32_t i) { info.emplace(device_, shared_, graphics_variant(i)); },
+        "vkCreateGraphicsPipelines");
     totals_.graphics += job.count;
     if (!device_.gpl()) return;
     for (std::uint32_t k = 0; k < job.count; ++k) {
@@ -260,8 +267,7 @@ class Storm {
     std::array<VkPipeline, kParts.size()> parts{};
     for (std::size_t p = 0; p < kParts.size(); ++p) {
       const VkGraphicsPipelineCreateInfo ci = info.library(kParts[p]);
-      APP_CHECK(device_.vk().vkCreateGraphicsPipelines(device_.handle(), VK_NULL_HANDLE, 1, &ci, nullptr,
-                                                       &parts[p]));
+      APP_CHECK(device_.vk().vkCreateGraphicsPipelines(device_.handle(), VK_NULL_HANDLE, 1, &ci, nullptr, &parts[p]));
       parts_out[p] = Pipeline(device_, parts[p]);
       ++totals_.libraries;
     }
@@ -283,18 +289,10 @@ class Storm {
 
   void create_compute(Batch& b, const Job& job) {
     std::array<std::optional<ComputeInfo>, 4> infos;
-    std::array<VkComputePipelineCreateInfo, 4> cis{};
-    for (std::uint32_t k = 0; k < job.count; ++k) {
-      infos[k].emplace(shared_, o_.same ? 0 : job.first + k, device_.inline_modules());
-      cis[k] = infos[k]->complete();
-    }
-    std::array<VkPipeline, 4> out{};
-    const VkResult r = device_.vk().vkCreateComputePipelines(device_.handle(), VK_NULL_HANDLE, job.count,
-                                                             cis.data(), nullptr, out.data());
-    for (std::uint32_t k = 0; k < job.count; ++k) {
-      if (out[k] != VK_NULL_HANDLE) b.compute[job.first - b.c_begin + k] = Pipeline(device_, out[k]);
-    }
-    check(r, "vkCreateComputePipelines");
+    create_batch<&VolkDeviceTable::vkCreateComputePipelines>(
+        job, infos, &b.compute[job.first - b.c_begin],
+        [&](auto& info, std::uint32_t i) { info.emplace(shared_, o_.same ? 0 : i, device_.inline_modules()); },
+        "vkCreateComputePipelines");
     totals_.compute += job.count;
   }
 
@@ -345,7 +343,7 @@ bool fork_second_half(const Device& device, const Shared& shared, const Options&
 // One instance doing the whole workload on each of its devices. Returns
 // false if a --fork child failed.
 bool run_instance(const Options& o, const std::string& app_name, Totals& totals) {
-  Instance instance(app_name, "trak-tests");
+  Instance instance(app_name);
   const DeviceWants wants{o.gpl, o.inline_modules};
   // Declared in creation order, so destroyed pipelines first, device last.
   std::vector<std::unique_ptr<Device>> devices;
@@ -385,20 +383,15 @@ int storm_main(int argc, char** argv) {
   const Options o = parse(argc, argv);
   Totals totals;
   std::atomic<bool> ok{true};
-  try {
-    const auto one = [&](unsigned i) {
-      const std::string name = o.instances > 1 ? o.app_name + "-" + std::to_string(i) : o.app_name;
-      if (!run_instance(o, name, totals)) ok = false;
-    };
-    std::atomic<bool> stop{false};
-    if (o.concurrent) {
-      parallel(o.instances, stop, one);
-    } else {
-      for (unsigned i = 0; i < o.instances; ++i) one(i);
-    }
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "capture_pipeline_storm: %s\n", e.what());
-    return 1;
+  const auto one = [&](unsigned i) {
+    const std::string name = o.instances > 1 ? o.app_name + "-" + std::to_string(i) : o.app_name;
+    if (!run_instance(o, name, totals)) ok = false;
+  };
+  std::atomic<bool> stop{false};
+  if (o.concurrent) {
+    parallel(o.instances, stop, one);
+  } else {
+    for (unsigned i = 0; i < o.instances; ++i) one(i);
   }
   std::printf("pipeline_storm: devices %llu, graphics %llu, compute %llu",
               static_cast<unsigned long long>(totals.devices), static_cast<unsigned long long>(totals.graphics),
@@ -411,6 +404,8 @@ int storm_main(int argc, char** argv) {
 }
 
 }  // namespace
-}  // namespace capture_apps
+}  // namespace test_apps
 
-int main(int argc, char** argv) { return capture_apps::storm_main(argc, argv); }
+int main(int argc, char** argv) {
+  return test_apps::run_main("capture_pipeline_storm", [&] { return test_apps::storm_main(argc, argv); });
+}

@@ -25,7 +25,7 @@
 #include <X11/Xlib.h>
 #include <vulkan/vulkan_xlib.h>
 
-namespace capture_apps {
+namespace test_apps {
 namespace {
 
 constexpr std::uint32_t kTile = 32, kLayers = 16, kSize = 128, kPatch = 16;
@@ -33,16 +33,6 @@ constexpr std::uint32_t kWidth = 3 * kSize, kHeight = kSize + 32;  // D's stenci
 constexpr VkFormat kColour = VK_FORMAT_R8G8B8A8_UNORM, kDepth = VK_FORMAT_D32_SFLOAT_S8_UINT;
 constexpr VkDeviceSize kPatchBytes = kPatch * kPatch * 4, kDepthBytes = kSize * kSize * 4;
 constexpr VkImageAspectFlags kDepthStencil = VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT;
-
-using Image = Owned<VkImage, &VolkDeviceTable::vkDestroyImage>;
-using Buffer = Owned<VkBuffer, &VolkDeviceTable::vkDestroyBuffer>;
-using Memory = Owned<VkDeviceMemory, &VolkDeviceTable::vkFreeMemory>;
-using View = Owned<VkImageView, &VolkDeviceTable::vkDestroyImageView>;
-using Framebuffer = Owned<VkFramebuffer, &VolkDeviceTable::vkDestroyFramebuffer>;
-using CommandPool = Owned<VkCommandPool, &VolkDeviceTable::vkDestroyCommandPool>;
-using Fence = Owned<VkFence, &VolkDeviceTable::vkDestroyFence>;
-using Semaphore = Owned<VkSemaphore, &VolkDeviceTable::vkDestroySemaphore>;
-using Swapchain = Owned<VkSwapchainKHR, &VolkDeviceTable::vkDestroySwapchainKHR>;
 
 // An X11 window of the picture's size, and its Vulkan surface.
 class XWindow {
@@ -85,39 +75,35 @@ class App {
     vk_.vkGetDeviceQueue(dev_, instance.queue_family(), 0, &queue_);
     make_swapchain(window.surface());
     constexpr VkImageUsageFlags copies = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
-    a_ = image(kColour, kTile, kLayers, copies | VK_IMAGE_USAGE_SAMPLED_BIT, a_mem_);
-    r_ = image(kColour, kSize, 1, copies | VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, r_mem_);
-    d_ = image(kDepth, kSize, 1, copies | VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, d_mem_);
-    b_ = buffer(kPatchBytes, b_mem_);
-    c_ = buffer(kDepthBytes + kSize * kSize, c_mem_);
+    constexpr VkBufferUsageFlags both = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    constexpr VkMemoryPropertyFlags local = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+    a_ = make_image(device, kColour, kTile, kLayers, copies | VK_IMAGE_USAGE_SAMPLED_BIT, local);
+    r_ = make_image(device, kColour, kSize, 1, copies | VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, local);
+    d_ = make_image(device, kDepth, kSize, 1, copies | VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, local);
+    b_ = make_buffer(device, kPatchBytes, both, local);
+    c_ = make_buffer(device, kDepthBytes + kSize * kSize, both, local);
     // S: written by the host once, here, and copied from every frame.
-    s_ = buffer(2 * kPatchBytes, s_mem_, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT);
-    void* bytes = nullptr;
-    APP_CHECK(vk_.vkMapMemory(dev_, s_mem_.get(), 0, VK_WHOLE_SIZE, 0, &bytes));
+    s_ = make_buffer(device, 2 * kPatchBytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT);
+    void* const bytes = map(device, s_.memory);
     for (std::uint32_t i = 0; i < 2 * kPatchBytes; ++i) static_cast<unsigned char*>(bytes)[i] = (i * 7) | 0x80;
-    const VkMappedMemoryRange range{VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE, nullptr, s_mem_.get(), 0, VK_WHOLE_SIZE};
+    const VkMappedMemoryRange range{VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE, nullptr, s_.memory.get(), 0, VK_WHOLE_SIZE};
     APP_CHECK(vk_.vkFlushMappedMemoryRanges(dev_, 1, &range));
-    vk_.vkUnmapMemory(dev_, s_mem_.get());
-    r_view_ = view(r_.get(), kColour, VK_IMAGE_ASPECT_COLOR_BIT);
-    d_view_ = view(d_.get(), kDepth, kDepthStencil);
+    vk_.vkUnmapMemory(dev_, s_.memory.get());
+    r_view_ = make_view(device, r_.get(), kColour, VK_IMAGE_ASPECT_COLOR_BIT);
+    d_view_ = make_view(device, d_.get(), kDepth, kDepthStencil);
     make_render_pass();
-    const VkImageView views[2] = {r_view_.get(), d_view_.get()};
-    framebuffer_ = make<Framebuffer, &VolkDeviceTable::vkCreateFramebuffer>(VkFramebufferCreateInfo{
-        VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO, nullptr, 0, pass_.get(), 2, views, kSize, kSize, 1});
-    pool_ = make<CommandPool, &VolkDeviceTable::vkCreateCommandPool>(
-        VkCommandPoolCreateInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, nullptr,
-                                VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT, instance.queue_family()});
+    framebuffer_ = make_framebuffer(device, pass_.get(), {r_view_.get(), d_view_.get()}, kSize);
+    pool_ = make_command_pool(device, VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT);
     const VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, pool_.get(),
                                          VK_COMMAND_BUFFER_LEVEL_PRIMARY, 2};
     APP_CHECK(vk_.vkAllocateCommandBuffers(dev_, &ai, cmds_));
     const VkSemaphoreCreateInfo sci{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, nullptr, 0};
     for (int i = 0; i < 2; ++i) {
-      fences_[i] = make<Fence, &VolkDeviceTable::vkCreateFence>(
-          VkFenceCreateInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO, nullptr, VK_FENCE_CREATE_SIGNALED_BIT});
-      acquired_[i] = make<Semaphore, &VolkDeviceTable::vkCreateSemaphore>(sci);
+      fences_[i] = make_fence(device, VK_FENCE_CREATE_SIGNALED_BIT);
+      acquired_[i] = make<Semaphore, &VolkDeviceTable::vkCreateSemaphore>(device, sci);
     }
     for (std::size_t i = 0; i < targets_.size(); ++i)
-      rendered_.push_back(make<Semaphore, &VolkDeviceTable::vkCreateSemaphore>(sci));
+      rendered_.push_back(make<Semaphore, &VolkDeviceTable::vkCreateSemaphore>(device, sci));
   }
   ~App() { vk_.vkDeviceWaitIdle(dev_); }
 
@@ -148,68 +134,6 @@ class App {
   }
 
  private:
-  std::uint32_t memory_type(std::uint32_t bits, VkMemoryPropertyFlags want) const {
-    VkPhysicalDeviceMemoryProperties props{};
-    vkGetPhysicalDeviceMemoryProperties(instance_.physical(), &props);
-    for (std::uint32_t i = 0; i < props.memoryTypeCount; ++i)
-      if ((bits & (1u << i)) && (props.memoryTypes[i].propertyFlags & want) == want) return i;
-    throw VkError("no memory type of the properties wanted");
-  }
-  // An object made by the table's create call |Create| from |ci|.
-  template <typename O, auto Create, typename Info>
-  O make(const Info& ci) const {
-    decltype(O().get()) h{};
-    check((vk_.*Create)(dev_, &ci, nullptr, &h), "a vkCreate* call");
-    return O(device_, h);
-  }
-  Memory allocate(const VkMemoryRequirements& req,
-                  VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) const {
-    return make<Memory, &VolkDeviceTable::vkAllocateMemory>(VkMemoryAllocateInfo{
-        VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, nullptr, req.size, memory_type(req.memoryTypeBits, want)});
-  }
-  Image image(VkFormat format, std::uint32_t size, std::uint32_t layers, VkImageUsageFlags usage,
-              Memory& memory) const {
-    const VkExtent3D extent{size, size, 1};
-    const VkImageCreateInfo ci{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
-                               nullptr,
-                               0,
-                               VK_IMAGE_TYPE_2D,
-                               format,
-                               extent,
-                               1,
-                               layers,
-                               VK_SAMPLE_COUNT_1_BIT,
-                               VK_IMAGE_TILING_OPTIMAL,
-                               usage,
-                               VK_SHARING_MODE_EXCLUSIVE,
-                               0,
-                               nullptr,
-                               VK_IMAGE_LAYOUT_UNDEFINED};
-    Image i = make<Image, &VolkDeviceTable::vkCreateImage>(ci);
-    VkMemoryRequirements req{};
-    vk_.vkGetImageMemoryRequirements(dev_, i.get(), &req);
-    memory = allocate(req);
-    APP_CHECK(vk_.vkBindImageMemory(dev_, i.get(), memory.get(), 0));
-    return i;
-  }
-  Buffer buffer(VkDeviceSize size, Memory& memory,
-                VkBufferUsageFlags usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) const {
-    Buffer b = make<Buffer, &VolkDeviceTable::vkCreateBuffer>(VkBufferCreateInfo{
-        VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, nullptr, 0, size, usage, VK_SHARING_MODE_EXCLUSIVE, 0, nullptr});
-    VkMemoryRequirements req{};
-    vk_.vkGetBufferMemoryRequirements(dev_, b.get(), &req);
-    memory = allocate(req, want);
-    APP_CHECK(vk_.vkBindBufferMemory(dev_, b.get(), memory.get(), 0));
-    return b;
-  }
-  View view(VkImage image, VkFormat format, VkImageAspectFlags aspects) const {
-    const VkImageSubresourceRange range{aspects, 0, 1, 0, 1};
-    return make<View, &VolkDeviceTable::vkCreateImageView>(
-        VkImageViewCreateInfo{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, nullptr, 0, image, VK_IMAGE_VIEW_TYPE_2D,
-                              format, VkComponentMapping{}, range});
-  }
-
   void make_swapchain(VkSurfaceKHR surface) {
     VkBool32 supported = VK_FALSE;
     APP_CHECK(
@@ -228,24 +152,24 @@ class App {
     const std::uint32_t count =
         caps.maxImageCount ? std::min(caps.minImageCount + 1, caps.maxImageCount) : caps.minImageCount + 1;
     swapchain_ = make<Swapchain, &VolkDeviceTable::vkCreateSwapchainKHR>(
-        VkSwapchainCreateInfoKHR{VK_STRUCTURE_TYPE_SWAPCHAIN_CREATE_INFO_KHR,
-                                 nullptr,
-                                 0,
-                                 surface,
-                                 count,
-                                 format->format,
-                                 format->colorSpace,
-                                 {kWidth, kHeight},
-                                 1,
-                                 VK_IMAGE_USAGE_TRANSFER_DST_BIT,
-                                 VK_SHARING_MODE_EXCLUSIVE,
-                                 0,
-                                 nullptr,
-                                 caps.currentTransform,
-                                 VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR,
-                                 VK_PRESENT_MODE_FIFO_KHR,
-                                 VK_TRUE,
-                                 VK_NULL_HANDLE});
+        device_, VkSwapchainCreateInfoKHR{VK_STRUCTURE_TYPE_SWAPCHAIN_CREATE_INFO_KHR,
+                                          nullptr,
+                                          0,
+                                          surface,
+                                          count,
+                                          format->format,
+                                          format->colorSpace,
+                                          {kWidth, kHeight},
+                                          1,
+                                          VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                                          VK_SHARING_MODE_EXCLUSIVE,
+                                          0,
+                                          nullptr,
+                                          caps.currentTransform,
+                                          VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR,
+                                          VK_PRESENT_MODE_FIFO_KHR,
+                                          VK_TRUE,
+                                          VK_NULL_HANDLE});
     const VkSwapchainKHR s = swapchain_.get();
     APP_CHECK(vk_.vkGetSwapchainImagesKHR(dev_, s, &n, nullptr));
     targets_.resize(n);
@@ -278,6 +202,7 @@ class App {
          VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, drawn, 0},
         {0, VK_SUBPASS_EXTERNAL, draw, VK_PIPELINE_STAGE_TRANSFER_BIT, drawn, VK_ACCESS_TRANSFER_READ_BIT, 0}};
     pass_ = make<RenderPass, &VolkDeviceTable::vkCreateRenderPass>(
+        device_,
         VkRenderPassCreateInfo{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, nullptr, 0, 2, a, 1, &subpass, 2, deps});
   }
 
@@ -418,10 +343,9 @@ class App {
   VkQueue queue_ = VK_NULL_HANDLE;
   Swapchain swapchain_;
   std::vector<VkImage> targets_;
-  Memory a_mem_, r_mem_, d_mem_, b_mem_, c_mem_, s_mem_;
-  Image a_, r_, d_;
-  Buffer b_, c_, s_;
-  View r_view_, d_view_;
+  BoundImage a_, r_, d_;
+  BoundBuffer b_, c_, s_;
+  ImageView r_view_, d_view_;
   RenderPass pass_;
   Framebuffer framebuffer_;
   CommandPool pool_;
@@ -432,17 +356,17 @@ class App {
 };
 
 }  // namespace
-}  // namespace capture_apps
+}  // namespace test_apps
 
 int main(int argc, char** argv) {
-  using namespace capture_apps;
+  using namespace test_apps;
   const int frames = argc > 1 ? std::atoi(argv[1]) : 40;
   if (frames < 1) {
     std::fprintf(stderr, "usage: capture_trim_accumulate [FRAMES]\n");
     return 2;
   }
-  try {
-    const Instance instance("capture_trim_accumulate", "trak-tests",
+  return run_main("capture_trim_accumulate", [&] {
+    const Instance instance("capture_trim_accumulate",
                             {VK_KHR_SURFACE_EXTENSION_NAME, VK_KHR_XLIB_SURFACE_EXTENSION_NAME});
     DeviceWants wants;
     wants.swapchain = true;
@@ -450,9 +374,6 @@ int main(int argc, char** argv) {
     const XWindow window(instance);
     App app(instance, device, window);
     for (int k = 1; k <= frames; ++k) app.frame(static_cast<std::uint32_t>(k));
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "capture_trim_accumulate: %s\n", e.what());
-    return 1;
-  }
-  return 0;
+    return 0;
+  });
 }

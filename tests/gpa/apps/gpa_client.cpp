@@ -3,8 +3,9 @@
 // alone, the way GPUPerfAPI drives it (features, perf blocks, sessions,
 // TIMING and CUMULATIVE samples, results, reset and reuse, secondary command
 // buffers with copied sessions, clocks). It knows nothing of the layer that
-// may provide the extension: it only includes volk and the extension header,
-// and checks what the extension answers end to end on one device.
+// may provide the extension: it is built on the shared test-app library and
+// the extension's header alone, and checks what the extension answers end to
+// end on one device. gpa_samples.cpp holds the checks of samples.
 //
 // The counters it asks for are those of an emulation that publishes the
 // pipeline statistics as block GRBM (17), one instance, events 0..10 in
@@ -16,29 +17,14 @@
 // "gpa_client: FAIL: <what>: got X, expected Y" to stderr) or Vulkan could
 // not be set up, 77 when no device lists VK_AMD_gpa_interface (the layer
 // that offers it is not loaded).
-#include <volk.h>
-
-#include "libtrace/gpa/vk_amd_gpa_interface.h"
-
-#include <algorithm>
-#include <chrono>
 #include <cinttypes>
 #include <cstdarg>
-#include <cstdint>
-#include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <functional>
-#include <stdexcept>
-#include <string>
-#include <thread>
-#include <type_traits>
-#include <utility>
-#include <vector>
 
+#include "gpa_client.hpp"
 #include "shaders.hpp"
 
-namespace gpa_client {
+namespace test_apps::gpa_client {
 namespace {
 
 const char* const kUsage =
@@ -56,71 +42,8 @@ const char* const kUsage =
 
 constexpr int kExitSkip = 77;
 
-// The emulated counters: block GRBM, instance 0, event = log2 of the
-// pipeline statistic.
-constexpr VkGpaPerfBlockAMD kBlock = VK_GPA_PERF_BLOCK_GRBM_AMD;
-constexpr std::uint32_t kMaxEvent = 10;
-enum Event : std::uint32_t {
-  kIaVertices = 0,
-  kIaPrimitives = 1,
-  kVsInvocations = 2,
-  kCsInvocations = 10,
-};
+}  // namespace
 
-// The workload: a compute shader of local size 8x4x1, a draw of 300
-// vertices as a triangle list.
-constexpr std::uint32_t kLocalSize = 8 * 4 * 1;
-constexpr std::uint32_t kDrawVertices = 300;
-constexpr std::uint32_t kImageSize = 64;
-
-bool g_quiet = false;
-std::uint32_t g_api_version = VK_API_VERSION_1_1;
-bool g_gpa_features_first = false;
-// How long a submission may take: the session status polls and the fence.
-unsigned g_timeout_s = 5;
-
-// Vulkan could not be set up, or a check failed that the rest depends on.
-class Abort : public std::runtime_error {
- public:
-  explicit Abort(const std::string& what) : std::runtime_error(what) {}
-};
-
-// No device lists the extension.
-class Skip : public std::runtime_error {
- public:
-  explicit Skip(const std::string& what) : std::runtime_error(what) {}
-};
-
-const char* result_name(VkResult r) {
-  switch (r) {
-    case VK_SUCCESS: return "VK_SUCCESS";
-    case VK_NOT_READY: return "VK_NOT_READY";
-    case VK_TIMEOUT: return "VK_TIMEOUT";
-    case VK_INCOMPLETE: return "VK_INCOMPLETE";
-    case VK_ERROR_OUT_OF_HOST_MEMORY: return "VK_ERROR_OUT_OF_HOST_MEMORY";
-    case VK_ERROR_OUT_OF_DEVICE_MEMORY: return "VK_ERROR_OUT_OF_DEVICE_MEMORY";
-    case VK_ERROR_INITIALIZATION_FAILED: return "VK_ERROR_INITIALIZATION_FAILED";
-    case VK_ERROR_DEVICE_LOST: return "VK_ERROR_DEVICE_LOST";
-    case VK_ERROR_MEMORY_MAP_FAILED: return "VK_ERROR_MEMORY_MAP_FAILED";
-    case VK_ERROR_LAYER_NOT_PRESENT: return "VK_ERROR_LAYER_NOT_PRESENT";
-    case VK_ERROR_EXTENSION_NOT_PRESENT: return "VK_ERROR_EXTENSION_NOT_PRESENT";
-    case VK_ERROR_FEATURE_NOT_PRESENT: return "VK_ERROR_FEATURE_NOT_PRESENT";
-    case VK_ERROR_INCOMPATIBLE_DRIVER: return "VK_ERROR_INCOMPATIBLE_DRIVER";
-    case VK_ERROR_TOO_MANY_OBJECTS: return "VK_ERROR_TOO_MANY_OBJECTS";
-    case VK_ERROR_FORMAT_NOT_SUPPORTED: return "VK_ERROR_FORMAT_NOT_SUPPORTED";
-    case VK_ERROR_UNKNOWN: return "VK_ERROR_UNKNOWN";
-    default: return "VkResult";
-  }
-}
-
-std::string text(VkResult r) { return std::string(result_name(r)) + " (" + std::to_string(r) + ")"; }
-std::string text(bool b) { return b ? "true" : "false"; }
-template <typename T>
-std::enable_if_t<std::is_integral_v<T>, std::string> text(T v) {
-  return std::to_string(v);
-}
-
-void info(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 void info(const char* fmt, ...) {
   if (g_quiet) return;
   std::fputs("gpa_client: ", stdout);
@@ -131,220 +54,42 @@ void info(const char* fmt, ...) {
   std::fputc('\n', stdout);
 }
 
-class Checks {
- public:
-  bool expect(bool ok, const std::string& what, const std::string& got, const std::string& expected) {
-    if (ok) {
-      ++passed_;
-    } else {
-      ++failed_;
-      std::fprintf(stderr, "gpa_client: FAIL: %s: got %s, expected %s\n", what.c_str(), got.c_str(), expected.c_str());
-      std::fflush(stderr);
-    }
-    return ok;
-  }
-  template <typename T>
-  bool eq(const std::string& what, const T& got, const T& expected) {
-    return expect(got == expected, what, text(got), text(expected));
-  }
-  // A check the rest cannot do without.
-  template <typename T>
-  void require(const std::string& what, const T& got, const T& expected) {
-    if (!eq(what, got, expected)) throw Abort("cannot go on after: " + what);
-  }
+Work::Work(const Device& d) {
+  counter = make_buffer(d, 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+  counter_value = static_cast<volatile std::uint32_t*>(map(d, counter.memory));
+  *counter_value = 0;
+  storage = make_storage_set(d, counter.get(), 0, VK_WHOLE_SIZE);
+  layout = make_pipeline_layout(d, storage.layout.get());
+  compute = make_compute_pipeline(d, layout.get(), make_module(d, kGpaCompSpirv).get());
 
-  int passed() const { return passed_; }
-  int failed() const { return failed_; }
+  const VkFormat format = VK_FORMAT_R8G8B8A8_UNORM;
+  render_pass = make_colour_pass(d);
+  image = make_image(d, format, kImageSize, 1, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, 0);
+  view = make_view(d, image.get(), format, VK_IMAGE_ASPECT_COLOR_BIT);
+  framebuffer = make_framebuffer(d, render_pass.get(), {view.get()}, kImageSize);
+  const ShaderModule vert = make_module(d, kGpaVertSpirv);
+  const ShaderModule frag = make_module(d, kGpaFragSpirv);
+  graphics = make_plain_pipeline(d, layout.get(), render_pass.get(), vert.get(), frag.get(), kImageSize);
 
- private:
-  int passed_ = 0;
-  int failed_ = 0;
-};
-
-void vk_check(VkResult r, const char* call) {
-  if (r != VK_SUCCESS) {
-    const std::string s(call);
-    throw Abort(s.substr(0, s.find('(')) + " failed: " + text(r));
-  }
-}
-#define VK_CHECK(call) vk_check((call), #call)
-
-// ---- the extension's entry points ----
-
-struct Gpa {
-  PFN_vkCreateGpaSessionAMD CreateGpaSession = nullptr;
-  PFN_vkDestroyGpaSessionAMD DestroyGpaSession = nullptr;
-  PFN_vkSetGpaDeviceClockModeAMD SetGpaDeviceClockMode = nullptr;
-  PFN_vkGetGpaDeviceClockInfoAMD GetGpaDeviceClockInfo = nullptr;
-  PFN_vkCmdBeginGpaSessionAMD CmdBeginGpaSession = nullptr;
-  PFN_vkCmdEndGpaSessionAMD CmdEndGpaSession = nullptr;
-  PFN_vkCmdBeginGpaSampleAMD CmdBeginGpaSample = nullptr;
-  PFN_vkCmdEndGpaSampleAMD CmdEndGpaSample = nullptr;
-  PFN_vkGetGpaSessionStatusAMD GetGpaSessionStatus = nullptr;
-  PFN_vkGetGpaSessionResultsAMD GetGpaSessionResults = nullptr;
-  PFN_vkResetGpaSessionAMD ResetGpaSession = nullptr;
-  PFN_vkCmdCopyGpaSessionResultsAMD CmdCopyGpaSessionResults = nullptr;
-
-  // Fetches every entry point with vkGetDeviceProcAddr; each one missing is
-  // a failed check, and then nothing can go on.
-  void load(VkDevice device, Checks& checks) {
-    bool all = true;
-    const auto get = [&](auto& pfn, const char* name) {
-      pfn = reinterpret_cast<std::remove_reference_t<decltype(pfn)>>(vkGetDeviceProcAddr(device, name));
-      all &= checks.expect(pfn != nullptr, std::string("vkGetDeviceProcAddr(") + name + ")", "NULL", "a function");
-    };
-    get(CreateGpaSession, "vkCreateGpaSessionAMD");
-    get(DestroyGpaSession, "vkDestroyGpaSessionAMD");
-    get(SetGpaDeviceClockMode, "vkSetGpaDeviceClockModeAMD");
-    get(GetGpaDeviceClockInfo, "vkGetGpaDeviceClockInfoAMD");
-    get(CmdBeginGpaSession, "vkCmdBeginGpaSessionAMD");
-    get(CmdEndGpaSession, "vkCmdEndGpaSessionAMD");
-    get(CmdBeginGpaSample, "vkCmdBeginGpaSampleAMD");
-    get(CmdEndGpaSample, "vkCmdEndGpaSampleAMD");
-    get(GetGpaSessionStatus, "vkGetGpaSessionStatusAMD");
-    get(GetGpaSessionResults, "vkGetGpaSessionResultsAMD");
-    get(ResetGpaSession, "vkResetGpaSessionAMD");
-    get(CmdCopyGpaSessionResults, "vkCmdCopyGpaSessionResultsAMD");
-    if (!all) throw Abort("cannot go on without the extension's entry points");
-  }
-};
-
-// ---- instance, device and objects ----
-
-bool has_extension(VkPhysicalDevice pd, const char* name, std::uint32_t* spec_version) {
-  std::uint32_t n = 0;
-  VK_CHECK(vkEnumerateDeviceExtensionProperties(pd, nullptr, &n, nullptr));
-  std::vector<VkExtensionProperties> exts(n);
-  VK_CHECK(vkEnumerateDeviceExtensionProperties(pd, nullptr, &n, exts.data()));
-  for (std::uint32_t i = 0; i < n; ++i)
-    if (std::strcmp(exts[i].extensionName, name) == 0) {
-      *spec_version = exts[i].specVersion;
-      return true;
-    }
-  return false;
+  VkQueryPoolCreateInfo qpci{};
+  qpci.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
+  qpci.queryType = VK_QUERY_TYPE_TIMESTAMP;
+  qpci.queryCount = 2;
+  timestamps = make<QueryPool, &VolkDeviceTable::vkCreateQueryPool>(d, qpci);
+  pool = make_command_pool(d, VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT);
+  fence = make_fence(d);
 }
 
-// The instance, the chosen physical device and, once made, the device.
-struct Context {
-  VkInstance instance = VK_NULL_HANDLE;
-  VkPhysicalDevice physical = VK_NULL_HANDLE;
-  VkPhysicalDeviceProperties properties{};
-  VkPhysicalDeviceMemoryProperties memory{};
-  std::uint32_t family = 0;
-  VkDevice device = VK_NULL_HANDLE;
-  VolkDeviceTable vk{};
-  VkQueue queue = VK_NULL_HANDLE;
-  Gpa gpa;
-
-  Context() = default;
-  Context(const Context&) = delete;
-  Context& operator=(const Context&) = delete;
-  ~Context() { destroy(); }
-
-  void destroy() {
-    if (device) vk.vkDestroyDevice(device, nullptr);
-    device = VK_NULL_HANDLE;
-    if (instance) vkDestroyInstance(instance, nullptr);
-    instance = VK_NULL_HANDLE;
-  }
-
-  std::uint32_t memory_type(std::uint32_t bits, VkMemoryPropertyFlags want) const {
-    for (std::uint32_t i = 0; i < memory.memoryTypeCount; ++i)
-      if ((bits & (1u << i)) && (memory.memoryTypes[i].propertyFlags & want) == want) return i;
-    throw Abort("no memory type with properties " + std::to_string(want));
-  }
-};
-
-// One child object of the device, destroyed with |Destroy| of the table.
-template <typename T, auto Destroy>
-class Owned {
- public:
-  Owned() = default;
-  Owned(const Context& c, T handle) : c_(&c), handle_(handle) {}
-  ~Owned() { reset(); }
-  Owned(Owned&& o) noexcept : c_(o.c_), handle_(std::exchange(o.handle_, T{})) {}
-  Owned& operator=(Owned&& o) noexcept {
-    if (this != &o) {
-      reset();
-      c_ = o.c_;
-      handle_ = std::exchange(o.handle_, T{});
-    }
-    return *this;
-  }
-  T get() const { return handle_; }
-  void reset() {
-    if (handle_ != T{}) (c_->vk.*Destroy)(c_->device, handle_, nullptr);
-    handle_ = T{};
-  }
-
- private:
-  const Context* c_ = nullptr;
-  T handle_{};
-};
-
-using Buffer = Owned<VkBuffer, &VolkDeviceTable::vkDestroyBuffer>;
-using Image = Owned<VkImage, &VolkDeviceTable::vkDestroyImage>;
-using ImageView = Owned<VkImageView, &VolkDeviceTable::vkDestroyImageView>;
-using Memory = Owned<VkDeviceMemory, &VolkDeviceTable::vkFreeMemory>;
-using SetLayout = Owned<VkDescriptorSetLayout, &VolkDeviceTable::vkDestroyDescriptorSetLayout>;
-using DescriptorPool = Owned<VkDescriptorPool, &VolkDeviceTable::vkDestroyDescriptorPool>;
-using PipelineLayout = Owned<VkPipelineLayout, &VolkDeviceTable::vkDestroyPipelineLayout>;
-using ShaderModule = Owned<VkShaderModule, &VolkDeviceTable::vkDestroyShaderModule>;
-using Pipeline = Owned<VkPipeline, &VolkDeviceTable::vkDestroyPipeline>;
-using RenderPass = Owned<VkRenderPass, &VolkDeviceTable::vkDestroyRenderPass>;
-using Framebuffer = Owned<VkFramebuffer, &VolkDeviceTable::vkDestroyFramebuffer>;
-using QueryPool = Owned<VkQueryPool, &VolkDeviceTable::vkDestroyQueryPool>;
-using CommandPool = Owned<VkCommandPool, &VolkDeviceTable::vkDestroyCommandPool>;
-using Fence = Owned<VkFence, &VolkDeviceTable::vkDestroyFence>;
-
-// A GPA session, destroyed with vkDestroyGpaSessionAMD.
-class Session {
- public:
-  Session() = default;
-  Session(const Context& c, VkGpaSessionAMD handle) : c_(&c), handle_(handle) {}
-  ~Session() { reset(); }
-  Session(Session&& o) noexcept : c_(o.c_), handle_(std::exchange(o.handle_, VK_NULL_HANDLE)) {}
-  Session& operator=(Session&& o) noexcept {
-    if (this != &o) {
-      reset();
-      c_ = o.c_;
-      handle_ = std::exchange(o.handle_, VK_NULL_HANDLE);
-    }
-    return *this;
-  }
-  VkGpaSessionAMD get() const { return handle_; }
-  void reset() {
-    if (handle_) c_->gpa.DestroyGpaSession(c_->device, handle_, nullptr);
-    handle_ = VK_NULL_HANDLE;
-  }
-
- private:
-  const Context* c_ = nullptr;
-  VkGpaSessionAMD handle_ = VK_NULL_HANDLE;
-};
+namespace {
 
 // Check 1: the extension listed, its features and properties, and a device
 // with it enabled.
 void open_device(Context& c, Checks& checks) {
-  if (volkInitialize() != VK_SUCCESS) throw Abort("no Vulkan loader (libvulkan.so.1)");
-  if (volkGetInstanceVersion() < g_api_version)
-    throw Abort("the Vulkan loader is older than the API version asked for");
   const bool khr2 = g_api_version < VK_API_VERSION_1_1;  // VK_KHR_get_physical_device_properties2
-  VkApplicationInfo app{};
-  app.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO;
-  app.pApplicationName = "gpa_client";
-  app.applicationVersion = 1;
-  app.pEngineName = "trak-tests";
-  app.engineVersion = 1;
-  app.apiVersion = g_api_version;
-  const char* const instance_extension = VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_EXTENSION_NAME;
-  VkInstanceCreateInfo ici{};
-  ici.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
-  ici.pApplicationInfo = &app;
-  ici.enabledExtensionCount = khr2 ? 1 : 0;
-  ici.ppEnabledExtensionNames = &instance_extension;
-  VK_CHECK(vkCreateInstance(&ici, nullptr, &c.instance));
-  volkLoadInstanceOnly(c.instance);
+  AppInfo app{"gpa_client", g_api_version, {}, {}};
+  if (khr2) app.extensions.push_back(VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_EXTENSION_NAME);
+  c.instance.emplace(app);
   const PFN_vkGetPhysicalDeviceFeatures2 get_features2 =
       khr2 ? vkGetPhysicalDeviceFeatures2KHR : vkGetPhysicalDeviceFeatures2;
   const PFN_vkGetPhysicalDeviceProperties2 get_properties2 =
@@ -353,32 +98,24 @@ void open_device(Context& c, Checks& checks) {
 
   // The first device with a graphics+compute queue that writes timestamps,
   // preferring one that lists the extension.
-  std::uint32_t n = 0;
-  VK_CHECK(vkEnumeratePhysicalDevices(c.instance, &n, nullptr));
-  std::vector<VkPhysicalDevice> pds(n);
-  VK_CHECK(vkEnumeratePhysicalDevices(c.instance, &n, pds.data()));
   std::string without;  // the suitable devices that lack the extension
   std::uint32_t spec_version = 0;
-  for (VkPhysicalDevice pd : pds) {
+  for (VkPhysicalDevice pd : physical_devices(c.instance->handle())) {
     VkPhysicalDeviceProperties props{};
     vkGetPhysicalDeviceProperties(pd, &props);
     if (props.apiVersion < g_api_version) continue;
-    std::uint32_t nq = 0;
-    vkGetPhysicalDeviceQueueFamilyProperties(pd, &nq, nullptr);
-    std::vector<VkQueueFamilyProperties> qs(nq);
-    vkGetPhysicalDeviceQueueFamilyProperties(pd, &nq, qs.data());
-    const VkQueueFlags want = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT;
-    std::uint32_t family = nq;
-    for (std::uint32_t q = 0; q < nq && family == nq; ++q)
-      if ((qs[q].queueFlags & want) == want && qs[q].timestampValidBits > 0) family = q;
-    if (family == nq) continue;
-    if (!has_extension(pd, VK_AMD_GPA_INTERFACE_EXTENSION_NAME, &spec_version)) {
+    const auto family = queue_family(pd, VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT, true);
+    if (!family) continue;
+    const std::vector<VkExtensionProperties> exts = device_extensions(pd);
+    const VkExtensionProperties* ext = find_extension(exts, VK_AMD_GPA_INTERFACE_EXTENSION_NAME);
+    if (!ext) {
       without += std::string(without.empty() ? "" : ", ") + props.deviceName;
       continue;
     }
+    spec_version = ext->specVersion;
     c.physical = pd;
     c.properties = props;
-    c.family = family;
+    c.family = *family;
     break;
   }
   if (!c.physical) {
@@ -389,7 +126,6 @@ void open_device(Context& c, Checks& checks) {
   }
   checks.expect(true, "extension listed", "", "");
   checks.eq("VK_AMD_gpa_interface specVersion", spec_version, std::uint32_t{VK_AMD_GPA_INTERFACE_SPEC_VERSION});
-  vkGetPhysicalDeviceMemoryProperties(c.physical, &c.memory);
   info("API version %u.%u asked for; device %s (Vulkan %u.%u.%u), queue family %u, timestampPeriod %g ns",
        VK_API_VERSION_MAJOR(g_api_version), VK_API_VERSION_MINOR(g_api_version), c.properties.deviceName,
        VK_API_VERSION_MAJOR(c.properties.apiVersion), VK_API_VERSION_MINOR(c.properties.apiVersion),
@@ -465,800 +201,13 @@ void open_device(Context& c, Checks& checks) {
   if (g_api_version >= VK_API_VERSION_1_2) chain.push_back(reinterpret_cast<VkBaseOutStructure*>(&on12));
   if (!g_gpa_features_first) chain.push_back(reinterpret_cast<VkBaseOutStructure*>(&on));
   for (std::size_t i = 0; i + 1 < chain.size(); ++i) chain[i]->pNext = chain[i + 1];
-  const float priority = 1.0f;
-  VkDeviceQueueCreateInfo qci{};
-  qci.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
-  qci.queueFamilyIndex = c.family;
-  qci.queueCount = 1;
-  qci.pQueuePriorities = &priority;
-  const char* const extension = VK_AMD_GPA_INTERFACE_EXTENSION_NAME;
-  VkDeviceCreateInfo dci{};
-  dci.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
-  dci.pNext = chain.front();
-  dci.queueCreateInfoCount = 1;
-  dci.pQueueCreateInfos = &qci;
-  dci.enabledExtensionCount = 1;
-  dci.ppEnabledExtensionNames = &extension;
-  checks.require("vkCreateDevice with VK_AMD_gpa_interface", vkCreateDevice(c.physical, &dci, nullptr, &c.device),
+  VkDevice device = VK_NULL_HANDLE;
+  checks.require("vkCreateDevice with VK_AMD_gpa_interface",
+                 create_device(c.physical, c.family, chain.front(), {VK_AMD_GPA_INTERFACE_EXTENSION_NAME}, &device),
                  VK_SUCCESS);
-  volkLoadDeviceTable(&c.vk, c.device);
-  c.vk.vkGetDeviceQueue(c.device, c.family, 0, &c.queue);
-  c.gpa.load(c.device, checks);
-}
-
-ShaderModule make_module(const Context& c, const std::uint32_t* code, std::size_t bytes) {
-  VkShaderModuleCreateInfo ci{};
-  ci.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
-  ci.codeSize = bytes;
-  ci.pCode = code;
-  VkShaderModule m = VK_NULL_HANDLE;
-  VK_CHECK(c.vk.vkCreateShaderModule(c.device, &ci, nullptr, &m));
-  return ShaderModule(c, m);
-}
-
-// Everything the workload needs: the compute pipeline and its counter
-// buffer, the render pass, image and graphics pipeline, a timestamp pool of
-// the client's own, command buffers and a fence.
-struct Work {
-  Buffer counter;  // one uint the compute shader increments once per invocation
-  Memory counter_memory;
-  volatile std::uint32_t* counter_value = nullptr;
-  SetLayout set_layout;
-  DescriptorPool descriptor_pool;
-  VkDescriptorSet set = VK_NULL_HANDLE;
-  PipelineLayout layout;
-  Pipeline compute;
-  RenderPass render_pass;
-  Image image;
-  Memory image_memory;
-  ImageView view;
-  Framebuffer framebuffer;
-  Pipeline graphics;
-  QueryPool timestamps;  // the client's own pair around everything
-  CommandPool pool;
-  Fence fence;
-
-  Work(const Context& c);
-};
-
-Work::Work(const Context& c) {
-  const VolkDeviceTable& vk = c.vk;
-  const VkDevice d = c.device;
-
-  // The counter buffer, host-visible and coherent.
-  VkBufferCreateInfo bci{};
-  bci.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
-  bci.size = 16;
-  bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-  VkBuffer b = VK_NULL_HANDLE;
-  VK_CHECK(vk.vkCreateBuffer(d, &bci, nullptr, &b));
-  counter = Buffer(c, b);
-  VkMemoryRequirements req{};
-  vk.vkGetBufferMemoryRequirements(d, b, &req);
-  VkMemoryAllocateInfo mai{};
-  mai.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
-  mai.allocationSize = req.size;
-  mai.memoryTypeIndex =
-      c.memory_type(req.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
-  VkDeviceMemory m = VK_NULL_HANDLE;
-  VK_CHECK(vk.vkAllocateMemory(d, &mai, nullptr, &m));
-  counter_memory = Memory(c, m);
-  VK_CHECK(vk.vkBindBufferMemory(d, b, m, 0));
-  void* mapped = nullptr;
-  VK_CHECK(vk.vkMapMemory(d, m, 0, VK_WHOLE_SIZE, 0, &mapped));
-  counter_value = static_cast<volatile std::uint32_t*>(mapped);
-  *counter_value = 0;
-
-  // Its descriptor set.
-  VkDescriptorSetLayoutBinding binding{};
-  binding.binding = 0;
-  binding.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-  binding.descriptorCount = 1;
-  binding.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
-  VkDescriptorSetLayoutCreateInfo lci{};
-  lci.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
-  lci.bindingCount = 1;
-  lci.pBindings = &binding;
-  VkDescriptorSetLayout dsl = VK_NULL_HANDLE;
-  VK_CHECK(vk.vkCreateDescriptorSetLayout(d, &lci, nullptr, &dsl));
-  set_layout = SetLayout(c, dsl);
-  const VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1};
-  VkDescriptorPoolCreateInfo dpci{};
-  dpci.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
-  dpci.maxSets = 1;
-  dpci.poolSizeCount = 1;
-  dpci.pPoolSizes = &size;
-  VkDescriptorPool dp = VK_NULL_HANDLE;
-  VK_CHECK(vk.vkCreateDescriptorPool(d, &dpci, nullptr, &dp));
-  descriptor_pool = DescriptorPool(c, dp);
-  VkDescriptorSetAllocateInfo dsai{};
-  dsai.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
-  dsai.descriptorPool = dp;
-  dsai.descriptorSetCount = 1;
-  dsai.pSetLayouts = &dsl;
-  VK_CHECK(vk.vkAllocateDescriptorSets(d, &dsai, &set));
-  const VkDescriptorBufferInfo dbi{b, 0, VK_WHOLE_SIZE};
-  VkWriteDescriptorSet write{};
-  write.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-  write.dstSet = set;
-  write.descriptorCount = 1;
-  write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-  write.pBufferInfo = &dbi;
-  vk.vkUpdateDescriptorSets(d, 1, &write, 0, nullptr);
-
-  // One pipeline layout for both pipelines.
-  VkPipelineLayoutCreateInfo plci{};
-  plci.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
-  plci.setLayoutCount = 1;
-  plci.pSetLayouts = &dsl;
-  VkPipelineLayout pl = VK_NULL_HANDLE;
-  VK_CHECK(vk.vkCreatePipelineLayout(d, &plci, nullptr, &pl));
-  layout = PipelineLayout(c, pl);
-
-  const ShaderModule comp = make_module(c, kCompSpirv, sizeof(kCompSpirv));
-  VkComputePipelineCreateInfo cpci{};
-  cpci.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
-  cpci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-  cpci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-  cpci.stage.module = comp.get();
-  cpci.stage.pName = "main";
-  cpci.layout = pl;
-  cpci.basePipelineIndex = -1;
-  VkPipeline p = VK_NULL_HANDLE;
-  VK_CHECK(vk.vkCreateComputePipelines(d, VK_NULL_HANDLE, 1, &cpci, nullptr, &p));
-  compute = Pipeline(c, p);
-
-  // The render pass and its 64x64 colour image.
-  const VkFormat format = VK_FORMAT_R8G8B8A8_UNORM;
-  VkAttachmentDescription colour{};
-  colour.format = format;
-  colour.samples = VK_SAMPLE_COUNT_1_BIT;
-  colour.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-  colour.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-  colour.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
-  colour.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
-  colour.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-  colour.finalLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
-  const VkAttachmentReference ref{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
-  VkSubpassDescription subpass{};
-  subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
-  subpass.colorAttachmentCount = 1;
-  subpass.pColorAttachments = &ref;
-  VkRenderPassCreateInfo rpci{};
-  rpci.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO;
-  rpci.attachmentCount = 1;
-  rpci.pAttachments = &colour;
-  rpci.subpassCount = 1;
-  rpci.pSubpasses = &subpass;
-  VkRenderPass rp = VK_NULL_HANDLE;
-  VK_CHECK(vk.vkCreateRenderPass(d, &rpci, nullptr, &rp));
-  render_pass = RenderPass(c, rp);
-
-  VkImageCreateInfo ici{};
-  ici.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO;
-  ici.imageType = VK_IMAGE_TYPE_2D;
-  ici.format = format;
-  ici.extent = {kImageSize, kImageSize, 1};
-  ici.mipLevels = 1;
-  ici.arrayLayers = 1;
-  ici.samples = VK_SAMPLE_COUNT_1_BIT;
-  ici.tiling = VK_IMAGE_TILING_OPTIMAL;
-  ici.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
-  ici.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-  VkImage img = VK_NULL_HANDLE;
-  VK_CHECK(vk.vkCreateImage(d, &ici, nullptr, &img));
-  image = Image(c, img);
-  vk.vkGetImageMemoryRequirements(d, img, &req);
-  mai.allocationSize = req.size;
-  mai.memoryTypeIndex = c.memory_type(req.memoryTypeBits, 0);
-  VK_CHECK(vk.vkAllocateMemory(d, &mai, nullptr, &m));
-  image_memory = Memory(c, m);
-  VK_CHECK(vk.vkBindImageMemory(d, img, m, 0));
-  VkImageViewCreateInfo ivci{};
-  ivci.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO;
-  ivci.image = img;
-  ivci.viewType = VK_IMAGE_VIEW_TYPE_2D;
-  ivci.format = format;
-  ivci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-  VkImageView iv = VK_NULL_HANDLE;
-  VK_CHECK(vk.vkCreateImageView(d, &ivci, nullptr, &iv));
-  view = ImageView(c, iv);
-  VkFramebufferCreateInfo fci{};
-  fci.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO;
-  fci.renderPass = rp;
-  fci.attachmentCount = 1;
-  fci.pAttachments = &iv;
-  fci.width = kImageSize;
-  fci.height = kImageSize;
-  fci.layers = 1;
-  VkFramebuffer fb = VK_NULL_HANDLE;
-  VK_CHECK(vk.vkCreateFramebuffer(d, &fci, nullptr, &fb));
-  framebuffer = Framebuffer(c, fb);
-
-  // The graphics pipeline: no vertex input, a triangle list, nothing culled.
-  const ShaderModule vert = make_module(c, kVertSpirv, sizeof(kVertSpirv));
-  const ShaderModule frag = make_module(c, kFragSpirv, sizeof(kFragSpirv));
-  VkPipelineShaderStageCreateInfo stages[2]{};
-  stages[0].sType = stages[1].sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-  stages[0].stage = VK_SHADER_STAGE_VERTEX_BIT;
-  stages[0].module = vert.get();
-  stages[0].pName = "main";
-  stages[1].stage = VK_SHADER_STAGE_FRAGMENT_BIT;
-  stages[1].module = frag.get();
-  stages[1].pName = "main";
-  VkPipelineVertexInputStateCreateInfo vertex_input{};
-  vertex_input.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO;
-  VkPipelineInputAssemblyStateCreateInfo input_assembly{};
-  input_assembly.sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO;
-  input_assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
-  const VkViewport viewport{0.0f, 0.0f, float(kImageSize), float(kImageSize), 0.0f, 1.0f};
-  const VkRect2D scissor{{0, 0}, {kImageSize, kImageSize}};
-  VkPipelineViewportStateCreateInfo viewport_state{};
-  viewport_state.sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO;
-  viewport_state.viewportCount = 1;
-  viewport_state.pViewports = &viewport;
-  viewport_state.scissorCount = 1;
-  viewport_state.pScissors = &scissor;
-  VkPipelineRasterizationStateCreateInfo raster{};
-  raster.sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO;
-  raster.polygonMode = VK_POLYGON_MODE_FILL;
-  raster.cullMode = VK_CULL_MODE_NONE;
-  raster.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
-  raster.lineWidth = 1.0f;
-  VkPipelineMultisampleStateCreateInfo multisample{};
-  multisample.sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO;
-  multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
-  VkPipelineColorBlendAttachmentState blend_attachment{};
-  blend_attachment.colorWriteMask =
-      VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
-  VkPipelineColorBlendStateCreateInfo blend{};
-  blend.sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO;
-  blend.attachmentCount = 1;
-  blend.pAttachments = &blend_attachment;
-  VkGraphicsPipelineCreateInfo gpci{};
-  gpci.sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO;
-  gpci.stageCount = 2;
-  gpci.pStages = stages;
-  gpci.pVertexInputState = &vertex_input;
-  gpci.pInputAssemblyState = &input_assembly;
-  gpci.pViewportState = &viewport_state;
-  gpci.pRasterizationState = &raster;
-  gpci.pMultisampleState = &multisample;
-  gpci.pColorBlendState = &blend;
-  gpci.layout = pl;
-  gpci.renderPass = rp;
-  gpci.basePipelineIndex = -1;
-  VK_CHECK(vk.vkCreateGraphicsPipelines(d, VK_NULL_HANDLE, 1, &gpci, nullptr, &p));
-  graphics = Pipeline(c, p);
-
-  VkQueryPoolCreateInfo qpci{};
-  qpci.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
-  qpci.queryType = VK_QUERY_TYPE_TIMESTAMP;
-  qpci.queryCount = 2;
-  VkQueryPool qp = VK_NULL_HANDLE;
-  VK_CHECK(vk.vkCreateQueryPool(d, &qpci, nullptr, &qp));
-  timestamps = QueryPool(c, qp);
-
-  VkCommandPoolCreateInfo cpci2{};
-  cpci2.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
-  cpci2.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
-  cpci2.queueFamilyIndex = c.family;
-  VkCommandPool cp = VK_NULL_HANDLE;
-  VK_CHECK(vk.vkCreateCommandPool(d, &cpci2, nullptr, &cp));
-  pool = CommandPool(c, cp);
-
-  VkFenceCreateInfo fnci{};
-  fnci.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
-  VkFence f = VK_NULL_HANDLE;
-  VK_CHECK(vk.vkCreateFence(d, &fnci, nullptr, &f));
-  fence = Fence(c, f);
-}
-
-VkCommandBuffer allocate(const Context& c, const Work& w, VkCommandBufferLevel level) {
-  VkCommandBufferAllocateInfo ai{};
-  ai.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
-  ai.commandPool = w.pool.get();
-  ai.level = level;
-  ai.commandBufferCount = 1;
-  VkCommandBuffer cb = VK_NULL_HANDLE;
-  VK_CHECK(c.vk.vkAllocateCommandBuffers(c.device, &ai, &cb));
-  return cb;
-}
-
-void begin_primary(const Context& c, VkCommandBuffer cb) {
-  VkCommandBufferBeginInfo bi{};
-  bi.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
-  bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  VK_CHECK(c.vk.vkBeginCommandBuffer(cb, &bi));
-}
-
-// ---- samples ----
-
-VkGpaSampleBeginInfoAMD timing_info() {
-  VkGpaSampleBeginInfoAMD s{};
-  s.sType = VK_STRUCTURE_TYPE_GPA_SAMPLE_BEGIN_INFO_AMD;
-  s.sampleType = VK_GPA_SAMPLE_TYPE_TIMING_AMD;
-  s.cacheFlushOnCounterCollection = VK_TRUE;
-  s.sqThreadTraceSuppressInstructionTokens = VK_TRUE;
-  s.timingPreSample = VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT;
-  s.timingPostSample = VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT;
-  return s;
-}
-
-// As GPUPerfAPI fills a counter pass's begin info (capture_replay_gpa.md 3.4).
-VkGpaSampleBeginInfoAMD cumulative_info(const std::vector<VkGpaPerfCounterAMD>& counters) {
-  VkGpaSampleBeginInfoAMD s{};
-  s.sType = VK_STRUCTURE_TYPE_GPA_SAMPLE_BEGIN_INFO_AMD;
-  s.sampleType = VK_GPA_SAMPLE_TYPE_CUMULATIVE_AMD;
-  s.cacheFlushOnCounterCollection = VK_TRUE;
-  s.sqShaderMaskEnable = VK_TRUE;
-  s.sqShaderMask = 0x7f;  // every stage
-  s.perfCounterCount = static_cast<std::uint32_t>(counters.size());
-  s.pPerfCounters = counters.data();
-  s.sqThreadTraceSuppressInstructionTokens = VK_TRUE;
-  return s;
-}
-
-VkGpaPerfCounterAMD counter(std::uint32_t event) { return {kBlock, 0, event}; }
-
-const std::vector<VkGpaPerfCounterAMD> kDispatchCounters = {counter(kCsInvocations), counter(kIaVertices)};
-const std::vector<VkGpaPerfCounterAMD> kDrawCounters = {counter(kIaVertices), counter(kVsInvocations),
-                                                        counter(kCsInvocations), counter(kIaPrimitives)};
-
-// Begins a sample that must be accepted; the id, or ~0u when refused.
-std::uint32_t begin_sample(const Context& c, Checks& checks, VkCommandBuffer cb, VkGpaSessionAMD s,
-                           const VkGpaSampleBeginInfoAMD& bi, const std::string& what) {
-  std::uint32_t id = ~0u;
-  const VkResult r = c.gpa.CmdBeginGpaSample(cb, s, &bi, &id);
-  if (!checks.eq("vkCmdBeginGpaSampleAMD (" + what + ")", r, VK_SUCCESS)) return ~0u;
-  return id;
-}
-
-// Check 4: samples the extension must refuse, recorded into |cb| within
-// session |s|. A refused call must record nothing: where |cb| is submitted
-// afterwards, the samples around still give their values.
-void record_refusals(const Context& c, Checks& checks, VkCommandBuffer cb, VkGpaSessionAMD s,
-                     const std::string& where) {
-  const auto refused = [&](const VkGpaSampleBeginInfoAMD& bi, const std::string& what) {
-    std::uint32_t id = 0xfeedu;
-    const VkResult r = c.gpa.CmdBeginGpaSample(cb, s, &bi, &id);
-    checks.eq("vkCmdBeginGpaSampleAMD (" + what + ", " + where + ")", r, VK_ERROR_FEATURE_NOT_PRESENT);
-    if (id != 0xfeedu) info("refused %s (%s) wrote sample id %u", what.c_str(), where.c_str(), id);
-  };
-  VkGpaSampleBeginInfoAMD trace{};
-  trace.sType = VK_STRUCTURE_TYPE_GPA_SAMPLE_BEGIN_INFO_AMD;
-  trace.sampleType = VK_GPA_SAMPLE_TYPE_TRACE_AMD;
-  trace.cacheFlushOnCounterCollection = VK_TRUE;
-  const std::vector<VkGpaPerfCounterAMD> streaming = {counter(kCsInvocations)};
-  trace.perfCounterCount = 1;
-  trace.pPerfCounters = streaming.data();
-  trace.streamingPerfTraceSampleInterval = 4096;
-  trace.perfCounterDeviceMemoryLimit = 1 << 20;
-  trace.sqThreadTraceEnable = VK_TRUE;
-  trace.sqThreadTraceSuppressInstructionTokens = VK_TRUE;
-  refused(trace, "TRACE sample");
-  const std::vector<VkGpaPerfCounterAMD> sq = {{VK_GPA_PERF_BLOCK_SQ_AMD, 0, 0}};
-  refused(cumulative_info(sq), "CUMULATIVE, block SQ event 0");
-  const std::vector<VkGpaPerfCounterAMD> event99 = {counter(99)};
-  refused(cumulative_info(event99), "CUMULATIVE, GRBM event 99");
-  const std::vector<VkGpaPerfCounterAMD> event11 = {counter(kMaxEvent + 1)};
-  refused(cumulative_info(event11), "CUMULATIVE, GRBM event 11");
-  const std::vector<VkGpaPerfCounterAMD> instance1 = {{kBlock, 1, kCsInvocations}};
-  refused(cumulative_info(instance1), "CUMULATIVE, GRBM instance 1");
-  const std::vector<VkGpaPerfCounterAMD> mixed = {counter(kCsInvocations), {VK_GPA_PERF_BLOCK_SQ_AMD, 0, 0}};
-  refused(cumulative_info(mixed), "CUMULATIVE, GRBM cs_invocations then SQ event 0");
-}
-
-// The samples of the main command buffer.
-struct MainIds {
-  std::uint32_t dispatch_timing = ~0u;
-  std::uint32_t dispatch_counters = ~0u;
-  std::uint32_t draw_counters = ~0u;
-  std::uint32_t draw_timing = ~0u;
-  bool operator==(const MainIds&) const = default;
-};
-
-// Check 2: the main command buffer. Own timestamp 0; the session begins; a
-// TIMING sample around a CUMULATIVE one around vkCmdDispatch(4, 2, 1); a
-// render pass with a CUMULATIVE sample around a TIMING one around
-// vkCmdDraw(300, 1, 0, 0); the session ends; own timestamp 1. With
-// |refusals|, the refused samples of check 4 are recorded in it too.
-MainIds record_main(const Context& c, const Work& w, Checks& checks, VkCommandBuffer cb, VkGpaSessionAMD s,
-                    bool refusals, const std::string& run) {
-  const VolkDeviceTable& vk = c.vk;
-  MainIds ids;
-  begin_primary(c, cb);
-  vk.vkCmdResetQueryPool(cb, w.timestamps.get(), 0, 2);
-  vk.vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, w.timestamps.get(), 0);
-  checks.eq("vkCmdBeginGpaSessionAMD (" + run + ")", c.gpa.CmdBeginGpaSession(cb, s), VK_SUCCESS);
-  if (refusals) record_refusals(c, checks, cb, s, run + ", before the dispatch");
-
-  vk.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, w.compute.get());
-  vk.vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, w.layout.get(), 0, 1, &w.set, 0, nullptr);
-  ids.dispatch_timing = begin_sample(c, checks, cb, s, timing_info(), "TIMING around the dispatch, " + run);
-  ids.dispatch_counters =
-      begin_sample(c, checks, cb, s, cumulative_info(kDispatchCounters), "CUMULATIVE around the dispatch, " + run);
-  vk.vkCmdDispatch(cb, 4, 2, 1);
-  if (ids.dispatch_counters != ~0u) c.gpa.CmdEndGpaSample(cb, s, ids.dispatch_counters);
-  if (ids.dispatch_timing != ~0u) c.gpa.CmdEndGpaSample(cb, s, ids.dispatch_timing);
-
-  VkClearValue clear{};
-  clear.color = {{0.0f, 0.0f, 0.0f, 1.0f}};
-  VkRenderPassBeginInfo rpbi{};
-  rpbi.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO;
-  rpbi.renderPass = w.render_pass.get();
-  rpbi.framebuffer = w.framebuffer.get();
-  rpbi.renderArea = {{0, 0}, {kImageSize, kImageSize}};
-  rpbi.clearValueCount = 1;
-  rpbi.pClearValues = &clear;
-  vk.vkCmdBeginRenderPass(cb, &rpbi, VK_SUBPASS_CONTENTS_INLINE);
-  vk.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, w.graphics.get());
-  if (refusals) record_refusals(c, checks, cb, s, run + ", in the render pass");
-  ids.draw_counters =
-      begin_sample(c, checks, cb, s, cumulative_info(kDrawCounters), "CUMULATIVE around the draw, " + run);
-  ids.draw_timing = begin_sample(c, checks, cb, s, timing_info(), "TIMING around the draw, " + run);
-  vk.vkCmdDraw(cb, kDrawVertices, 1, 0, 0);
-  if (ids.draw_timing != ~0u) c.gpa.CmdEndGpaSample(cb, s, ids.draw_timing);
-  if (ids.draw_counters != ~0u) c.gpa.CmdEndGpaSample(cb, s, ids.draw_counters);
-  vk.vkCmdEndRenderPass(cb);
-
-  checks.eq("vkCmdEndGpaSessionAMD (" + run + ")", c.gpa.CmdEndGpaSession(cb, s), VK_SUCCESS);
-  vk.vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, w.timestamps.get(), 1);
-  VK_CHECK(vk.vkEndCommandBuffer(cb));
-
-  const std::vector<std::uint32_t> all = {ids.dispatch_timing, ids.dispatch_counters, ids.draw_counters,
-                                          ids.draw_timing};
-  std::vector<std::uint32_t> sorted = all;
-  std::sort(sorted.begin(), sorted.end());
-  checks.expect(std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end(), "sample ids distinct (" + run + ")",
-                std::to_string(all[0]) + " " + std::to_string(all[1]) + " " + std::to_string(all[2]) + " " +
-                    std::to_string(all[3]),
-                "four distinct ids");
-  info("%s: sample ids: dispatch TIMING %u, dispatch CUMULATIVE %u, draw CUMULATIVE %u, draw TIMING %u", run.c_str(),
-       ids.dispatch_timing, ids.dispatch_counters, ids.draw_counters, ids.draw_timing);
-  return ids;
-}
-
-// Submits |cb| with the fence, polls the sessions' status until all are
-// VK_SUCCESS (or the timeout), calling |on_ready| with a session's index the
-// first time it is, then waits for the fence, and checks the status again.
-// Returns whether the fence signalled.
-bool submit_and_wait(const Context& c, const Work& w, Checks& checks, VkCommandBuffer cb,
-                     const std::vector<std::pair<VkGpaSessionAMD, std::string>>& sessions, const std::string& run,
-                     const std::function<void(std::size_t)>& on_ready = {}) {
-  const VolkDeviceTable& vk = c.vk;
-  const VkFence fence = w.fence.get();
-  VK_CHECK(vk.vkResetFences(c.device, 1, &fence));
-  VkSubmitInfo si{};
-  si.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
-  si.commandBufferCount = 1;
-  si.pCommandBuffers = &cb;
-  const auto start = std::chrono::steady_clock::now();
-  VK_CHECK(vk.vkQueueSubmit(c.queue, 1, &si, fence));
-
-  struct Poll {
-    VkResult r = VK_NOT_READY;
-    int polls = 0;
-    long long us = 0;
-    bool fence_done = false;
-  };
-  std::vector<Poll> polls(sessions.size());
-  const auto timeout = std::chrono::seconds(g_timeout_s);
-  for (std::size_t ready = 0; ready < sessions.size() && std::chrono::steady_clock::now() - start < timeout;) {
-    for (std::size_t i = 0; i < sessions.size(); ++i) {
-      Poll& p = polls[i];
-      if (p.r != VK_NOT_READY) continue;
-      ++p.polls;
-      p.r = c.gpa.GetGpaSessionStatus(c.device, sessions[i].first);
-      if (p.r == VK_NOT_READY) continue;
-      p.fence_done = vk.vkGetFenceStatus(c.device, fence) == VK_SUCCESS;
-      p.us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start).count();
-      if (p.r == VK_SUCCESS && on_ready) on_ready(i);
-      ++ready;
-    }
-    std::this_thread::sleep_for(std::chrono::microseconds(20));
-  }
-  for (std::size_t i = 0; i < sessions.size(); ++i) {
-    const Poll& p = polls[i];
-    const std::string& name = sessions[i].second;
-    checks.eq("vkGetGpaSessionStatusAMD polled up to " + std::to_string(g_timeout_s) + " s after the submit (" + name +
-                  ", " + run + ")",
-              p.r, VK_SUCCESS);
-    info("%s: session %s: %s at poll %d, %lld us after the submit (the fence %s then)", run.c_str(), name.c_str(),
-         result_name(p.r), p.polls, p.us, p.fence_done ? "signalled" : "not signalled yet");
-  }
-  const VkResult wait = vk.vkWaitForFences(c.device, 1, &fence, VK_TRUE, g_timeout_s * 1'000'000'000ull);
-  if (!checks.eq("vkWaitForFences (" + run + ")", wait, VK_SUCCESS)) return false;
-  for (const auto& [s, name] : sessions)
-    checks.eq("vkGetGpaSessionStatusAMD after the fence (" + name + ", " + run + ")",
-              c.gpa.GetGpaSessionStatus(c.device, s), VK_SUCCESS);
-  return true;
-}
-
-// Reads one sample's results: the size with pData NULL (which must be
-// |values| uint64), then the data. Empty when either call fails.
-std::vector<std::uint64_t> read_results(const Context& c, Checks& checks, VkGpaSessionAMD s, std::uint32_t id,
-                                        std::size_t values, const std::string& what) {
-  std::size_t size = 12345;
-  const VkResult r = c.gpa.GetGpaSessionResults(c.device, s, id, &size, nullptr);
-  if (!checks.eq("vkGetGpaSessionResultsAMD size query (" + what + ")", r, VK_SUCCESS)) return {};
-  if (!checks.eq("result size in bytes (" + what + ")", size, values * sizeof(std::uint64_t))) return {};
-  std::vector<std::uint64_t> out(values + 1, 0x5a5a5a5a5a5a5a5aull);  // one guard value after
-  const VkResult r2 = c.gpa.GetGpaSessionResults(c.device, s, id, &size, out.data());
-  if (!checks.eq("vkGetGpaSessionResultsAMD (" + what + ")", r2, VK_SUCCESS)) return {};
-  checks.eq("size after reading (" + what + ")", size, values * sizeof(std::uint64_t));
-  checks.eq("guard after the results untouched (" + what + ")", out.back(), std::uint64_t{0x5a5a5a5a5a5a5a5aull});
-  out.pop_back();
-  return out;
-}
-
-// Check 3's too-small read: 8 bytes less than the results. The call must not
-// succeed, and must write nothing past the size given.
-void read_too_small(const Context& c, Checks& checks, VkGpaSessionAMD s, std::uint32_t id, std::size_t values,
-                    const std::string& what) {
-  const std::size_t full = values * sizeof(std::uint64_t);
-  const std::size_t small = full - sizeof(std::uint64_t);
-  std::vector<unsigned char> buffer(full + 16, 0xa5);
-  std::size_t size = small;
-  const VkResult r = c.gpa.GetGpaSessionResults(c.device, s, id, &size, buffer.data());
-  checks.expect(r == VK_INCOMPLETE || r < 0,
-                "vkGetGpaSessionResultsAMD with " + std::to_string(small) + " of " + std::to_string(full) + " bytes (" +
-                    what + ")",
-                text(r), "VK_INCOMPLETE or an error");
-  std::size_t written_past = 0;
-  for (std::size_t i = small; i < buffer.size(); ++i)
-    if (buffer[i] != 0xa5) ++written_past;
-  checks.eq("bytes written past the " + std::to_string(small) + " given (" + what + ")", written_past, std::size_t{0});
-  std::size_t written = 0;
-  for (std::size_t i = 0; i < small; ++i)
-    if (buffer[i] != 0xa5) ++written;
-  info("too-small read (%s): %s, *pSizeInBytes %zu after, %zu of the %zu bytes given written", what.c_str(),
-       text(r).c_str(), size, written, small);
-}
-
-double ns(std::uint64_t ticks, const Context& c) {
-  return static_cast<double>(ticks) * static_cast<double>(c.properties.limits.timestampPeriod);
-}
-
-struct Timing {
-  std::uint64_t begin = 0;
-  std::uint64_t end = 0;
-};
-
-// A TIMING sample's pair: end >= begin, both within the client's own pair.
-Timing check_timing(const Context& c, Checks& checks, const std::vector<std::uint64_t>& v, const Timing& own,
-                    const std::string& what) {
-  if (v.size() != 2) return {};
-  const Timing t{v[0], v[1]};
-  checks.expect(t.end >= t.begin, "TIMING end >= begin (" + what + ")",
-                "begin " + std::to_string(t.begin) + ", end " + std::to_string(t.end), "end >= begin");
-  checks.expect(t.begin >= own.begin && t.end <= own.end, "TIMING within the client's own timestamps (" + what + ")",
-                "[" + std::to_string(t.begin) + ", " + std::to_string(t.end) + "]",
-                "within [" + std::to_string(own.begin) + ", " + std::to_string(own.end) + "]");
-  info("TIMING %s: begin %" PRIu64 ", end %" PRIu64 " ticks: %.0f ns (begins %.0f ns after the client's own)",
-       what.c_str(), t.begin, t.end, ns(t.end - t.begin, c), ns(t.begin - own.begin, c));
-  return t;
-}
-
-Timing own_timestamps(const Context& c, const Work& w) {
-  std::uint64_t v[2] = {};
-  VK_CHECK(c.vk.vkGetQueryPoolResults(c.device, w.timestamps.get(), 0, 2, sizeof v, v, sizeof(std::uint64_t),
-                                      VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
-  return {v[0], v[1]};
-}
-
-// The values of one run of the main command buffer.
-struct MainValues {
-  std::vector<std::uint64_t> dispatch;
-  std::vector<std::uint64_t> draw;
-};
-
-// Checks 3: the results of one run of the main command buffer.
-MainValues check_main_results(const Context& c, const Work& w, Checks& checks, VkGpaSessionAMD s, const MainIds& ids,
-                              bool too_small, const std::string& run) {
-  const Timing own = own_timestamps(c, w);
-  info("%s: the client's own timestamps: %" PRIu64 " .. %" PRIu64 ": %.0f ns", run.c_str(), own.begin, own.end,
-       ns(own.end - own.begin, c));
-  checks.expect(own.end >= own.begin, "the client's own timestamps in order (" + run + ")",
-                std::to_string(own.begin) + ", " + std::to_string(own.end), "end >= begin");
-
-  MainValues v;
-  const auto t_dispatch = read_results(c, checks, s, ids.dispatch_timing, 2, "dispatch TIMING, " + run);
-  check_timing(c, checks, t_dispatch, own, "dispatch, " + run);
-  v.dispatch = read_results(c, checks, s, ids.dispatch_counters, 2, "dispatch CUMULATIVE, " + run);
-  if (v.dispatch.size() == 2) {
-    checks.eq("dispatch cs_invocations (" + run + ")", v.dispatch[0], std::uint64_t{4 * 2 * 1 * kLocalSize});
-    checks.eq("dispatch ia_vertices (" + run + ")", v.dispatch[1], std::uint64_t{0});
-    info("%s: dispatch(4,2,1): cs_invocations %" PRIu64 ", ia_vertices %" PRIu64, run.c_str(), v.dispatch[0],
-         v.dispatch[1]);
-  }
-  v.draw = read_results(c, checks, s, ids.draw_counters, 4, "draw CUMULATIVE, " + run);
-  if (v.draw.size() == 4) {
-    checks.eq("draw ia_vertices (" + run + ")", v.draw[0], std::uint64_t{kDrawVertices});
-    checks.eq("draw vs_invocations (" + run + ")", v.draw[1], std::uint64_t{kDrawVertices});
-    checks.eq("draw cs_invocations (" + run + ")", v.draw[2], std::uint64_t{0});
-    checks.eq("draw ia_primitives (" + run + ")", v.draw[3], std::uint64_t{kDrawVertices / 3});
-    info("%s: draw(300): ia_vertices %" PRIu64 ", vs_invocations %" PRIu64 ", cs_invocations %" PRIu64
-         ", ia_primitives %" PRIu64,
-         run.c_str(), v.draw[0], v.draw[1], v.draw[2], v.draw[3]);
-  }
-  const auto t_draw = read_results(c, checks, s, ids.draw_timing, 2, "draw TIMING, " + run);
-  check_timing(c, checks, t_draw, own, "draw, " + run);
-  if (too_small) {
-    read_too_small(c, checks, s, ids.dispatch_timing, 2, "dispatch TIMING, " + run);
-    read_too_small(c, checks, s, ids.draw_counters, 4, "draw CUMULATIVE, " + run);
-  }
-  checks.eq("compute invocations counted by the shader (" + run + ")", std::uint32_t{*w.counter_value},
-            4 * 2 * 1 * kLocalSize);
-  return v;
-}
-
-Session create_session(const Context& c, Checks& checks, VkGpaSessionAMD copy_source, const std::string& what) {
-  VkGpaSessionCreateInfoAMD ci{};
-  ci.sType = VK_STRUCTURE_TYPE_GPA_SESSION_CREATE_INFO_AMD;
-  ci.secondaryCopySource = copy_source;
-  VkGpaSessionAMD s = VK_NULL_HANDLE;
-  checks.require("vkCreateGpaSessionAMD (" + what + ")", c.gpa.CreateGpaSession(c.device, &ci, nullptr, &s),
-                 VK_SUCCESS);
-  checks.require("session handle not VK_NULL_HANDLE (" + what + ")", s != VK_NULL_HANDLE, true);
-  return Session(c, s);
-}
-
-// Check 6b: one session begun in a command buffer and ended in the next, on
-// one queue in one submission, as the extension allows: a TIMING sample that
-// spans both, and a CUMULATIVE sample in the second.
-void check_spanning(const Context& c, const Work& w, Checks& checks) {
-  const VolkDeviceTable& vk = c.vk;
-  Session s = create_session(c, checks, VK_NULL_HANDLE, "spanning two command buffers");
-  const VkCommandBuffer first = allocate(c, w, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
-  const VkCommandBuffer second = allocate(c, w, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
-  begin_primary(c, first);
-  checks.eq("vkCmdBeginGpaSessionAMD (spanning)", c.gpa.CmdBeginGpaSession(first, s.get()), VK_SUCCESS);
-  const std::uint32_t timing = begin_sample(c, checks, first, s.get(), timing_info(), "TIMING, spanning");
-  vk.vkCmdBindPipeline(first, VK_PIPELINE_BIND_POINT_COMPUTE, w.compute.get());
-  vk.vkCmdBindDescriptorSets(first, VK_PIPELINE_BIND_POINT_COMPUTE, w.layout.get(), 0, 1, &w.set, 0, nullptr);
-  vk.vkCmdDispatch(first, 2, 2, 2);
-  VK_CHECK(vk.vkEndCommandBuffer(first));
-  begin_primary(c, second);
-  vk.vkCmdBindPipeline(second, VK_PIPELINE_BIND_POINT_COMPUTE, w.compute.get());
-  vk.vkCmdBindDescriptorSets(second, VK_PIPELINE_BIND_POINT_COMPUTE, w.layout.get(), 0, 1, &w.set, 0, nullptr);
-  const std::vector<VkGpaPerfCounterAMD> cs = {counter(kCsInvocations)};
-  const std::uint32_t counters =
-      begin_sample(c, checks, second, s.get(), cumulative_info(cs), "CUMULATIVE, spanning (second)");
-  vk.vkCmdDispatch(second, 4, 2, 1);
-  if (counters != ~0u) c.gpa.CmdEndGpaSample(second, s.get(), counters);
-  if (timing != ~0u) c.gpa.CmdEndGpaSample(second, s.get(), timing);
-  checks.eq("vkCmdEndGpaSessionAMD (spanning, second)", c.gpa.CmdEndGpaSession(second, s.get()), VK_SUCCESS);
-  VK_CHECK(vk.vkEndCommandBuffer(second));
-  const VkFence fence = w.fence.get();
-  VK_CHECK(vk.vkResetFences(c.device, 1, &fence));
-  const VkCommandBuffer both[2] = {first, second};
-  VkSubmitInfo si{};
-  si.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
-  si.commandBufferCount = 2;
-  si.pCommandBuffers = both;
-  VK_CHECK(vk.vkQueueSubmit(c.queue, 1, &si, fence));
-  VK_CHECK(vk.vkWaitForFences(c.device, 1, &fence, VK_TRUE, std::uint64_t{g_timeout_s} * 1000000000u));
-  checks.eq("vkGetGpaSessionStatusAMD after both command buffers (spanning)",
-            c.gpa.GetGpaSessionStatus(c.device, s.get()), VK_SUCCESS);
-  if (timing != ~0u) {
-    const auto t = read_results(c, checks, s.get(), timing, 2, "TIMING, spanning");
-    if (t.size() == 2) checks.expect(t[1] >= t[0], "TIMING spanning two command buffers: end >= begin", "", "");
-  }
-  if (counters != ~0u) {
-    const auto v = read_results(c, checks, s.get(), counters, 1, "CUMULATIVE, spanning");
-    if (v.size() == 1) checks.eq("cs_invocations, dispatch(4,2,1) in the second command buffer", v[0],
-                                 std::uint64_t{4 * 2 * 1 * 8 * 4 * 1});
-  }
-  vk.vkFreeCommandBuffers(c.device, w.pool.get(), 2, both);
-}
-
-// Check 6: a secondary command buffer with its own session S, executed three
-// times by one primary, with S copied into C1 and C2 after the first and
-// second executions (the extension's example 4.2). Each execution's results
-// stay apart: the cumulative counts match, and the timings are in the order
-// of the executions.
-void check_secondary(const Context& c, const Work& w, Checks& checks) {
-  const VolkDeviceTable& vk = c.vk;
-  Session s = create_session(c, checks, VK_NULL_HANDLE, "S, of the secondary command buffer");
-  const VkCommandBuffer secondary = allocate(c, w, VK_COMMAND_BUFFER_LEVEL_SECONDARY);
-  VkCommandBufferInheritanceInfo inherit{};
-  inherit.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_INFO;
-  VkCommandBufferBeginInfo bi{};
-  bi.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
-  bi.flags = VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT;  // executed three times by one primary
-  bi.pInheritanceInfo = &inherit;
-  VK_CHECK(vk.vkBeginCommandBuffer(secondary, &bi));
-  checks.eq("vkCmdBeginGpaSessionAMD (secondary)", c.gpa.CmdBeginGpaSession(secondary, s.get()), VK_SUCCESS);
-  vk.vkCmdBindPipeline(secondary, VK_PIPELINE_BIND_POINT_COMPUTE, w.compute.get());
-  vk.vkCmdBindDescriptorSets(secondary, VK_PIPELINE_BIND_POINT_COMPUTE, w.layout.get(), 0, 1, &w.set, 0, nullptr);
-  const std::uint32_t timing = begin_sample(c, checks, secondary, s.get(), timing_info(), "TIMING, secondary");
-  const std::vector<VkGpaPerfCounterAMD> cs = {counter(kCsInvocations)};
-  const std::uint32_t counters =
-      begin_sample(c, checks, secondary, s.get(), cumulative_info(cs), "CUMULATIVE, secondary");
-  vk.vkCmdDispatch(secondary, 2, 2, 2);
-  if (counters != ~0u) c.gpa.CmdEndGpaSample(secondary, s.get(), counters);
-  if (timing != ~0u) c.gpa.CmdEndGpaSample(secondary, s.get(), timing);
-  checks.eq("vkCmdEndGpaSessionAMD (secondary)", c.gpa.CmdEndGpaSession(secondary, s.get()), VK_SUCCESS);
-  VK_CHECK(vk.vkEndCommandBuffer(secondary));
-  if (timing == ~0u || counters == ~0u) throw Abort("cannot go on without the secondary's samples");
-
-  Session c1 = create_session(c, checks, s.get(), "C1, secondaryCopySource S");
-  Session c2 = create_session(c, checks, s.get(), "C2, secondaryCopySource S");
-
-  const VkCommandBuffer primary = allocate(c, w, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
-  begin_primary(c, primary);
-  vk.vkCmdResetQueryPool(primary, w.timestamps.get(), 0, 2);
-  vk.vkCmdWriteTimestamp(primary, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, w.timestamps.get(), 0);
-  vk.vkCmdExecuteCommands(primary, 1, &secondary);
-  c.gpa.CmdCopyGpaSessionResults(primary, c1.get());
-  vk.vkCmdExecuteCommands(primary, 1, &secondary);
-  c.gpa.CmdCopyGpaSessionResults(primary, c2.get());
-  vk.vkCmdExecuteCommands(primary, 1, &secondary);
-  vk.vkCmdWriteTimestamp(primary, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, w.timestamps.get(), 1);
-  VK_CHECK(vk.vkEndCommandBuffer(primary));
-
-  checks.eq("vkGetGpaSessionStatusAMD before the submit (S)", c.gpa.GetGpaSessionStatus(c.device, s.get()),
-            VK_NOT_READY);
-  checks.eq("vkGetGpaSessionStatusAMD before the submit (C1)", c.gpa.GetGpaSessionStatus(c.device, c1.get()),
-            VK_NOT_READY);
-  checks.eq("vkGetGpaSessionStatusAMD before the submit (C2)", c.gpa.GetGpaSessionStatus(c.device, c2.get()),
-            VK_NOT_READY);
-  *w.counter_value = 0;
-  const std::string run = "secondary x3";
-  // S says VK_SUCCESS once an execution's end has run: what it holds then
-  // is noted, to tell which execution that was.
-  std::vector<std::uint64_t> early;
-  const auto on_ready = [&](std::size_t i) {
-    if (i != 0) return;
-    std::size_t size = 2 * sizeof(std::uint64_t);
-    early.assign(2, 0);
-    if (c.gpa.GetGpaSessionResults(c.device, s.get(), timing, &size, early.data()) != VK_SUCCESS) early.clear();
-  };
-  const bool done =
-      submit_and_wait(c, w, checks, primary, {{s.get(), "S"}, {c1.get(), "C1"}, {c2.get(), "C2"}}, run, on_ready);
-  if (done) {
-    const Timing own = own_timestamps(c, w);
-    info("%s: the client's own timestamps: %" PRIu64 " .. %" PRIu64 ": %.0f ns", run.c_str(), own.begin, own.end,
-         ns(own.end - own.begin, c));
-    const std::pair<const Session*, const char*> sessions[] = {{&c1, "C1"}, {&c2, "C2"}, {&s, "S"}};
-    std::vector<Timing> order;
-    for (const auto& [session, name] : sessions) {
-      const std::string what = std::string(name) + ", " + run;
-      const auto v = read_results(c, checks, session->get(), counters, 1, "CUMULATIVE " + what);
-      if (v.size() == 1) {
-        checks.eq("cs_invocations (" + what + ")", v[0], std::uint64_t{2 * 2 * 2 * kLocalSize});
-        info("%s: dispatch(2,2,2): cs_invocations %" PRIu64, what.c_str(), v[0]);
-      }
-      const auto t = read_results(c, checks, session->get(), timing, 2, "TIMING " + what);
-      if (t.size() == 2) order.push_back(check_timing(c, checks, t, own, what));
-    }
-    // C1 holds the first execution, C2 the second, S the third.
-    if (order.size() == 3 && early.size() == 2) {
-      const char* which = early[0] == order[0].begin   ? "the first execution's (C1's)"
-                          : early[0] == order[1].begin ? "the second execution's (C2's)"
-                          : early[0] == order[2].begin ? "the third execution's, its final ones"
-                                                       : "none of the executions'";
-      info("%s: S's TIMING read as soon as its status said VK_SUCCESS: begin %" PRIu64 ": %s", run.c_str(), early[0],
-           which);
-    }
-    if (order.size() == 3) {
-      const bool in_order = order[0].end <= order[1].begin && order[1].end <= order[2].begin;
-      checks.expect(in_order, "executions in order: C1 before C2 before S (" + run + ")",
-                    "C1 [" + std::to_string(order[0].begin) + ", " + std::to_string(order[0].end) + "], C2 [" +
-                        std::to_string(order[1].begin) + ", " + std::to_string(order[1].end) + "], S [" +
-                        std::to_string(order[2].begin) + ", " + std::to_string(order[2].end) + "]",
-                    "C1.end <= C2.begin, C2.end <= S.begin");
-    }
-    checks.eq("compute invocations counted by the shader (" + run + ")", std::uint32_t{*w.counter_value},
-              3 * 2 * 2 * 2 * kLocalSize);
-  }
-  VkCommandBuffer both[2] = {primary, secondary};
-  vk.vkFreeCommandBuffers(c.device, w.pool.get(), 2, both);
-  // S goes before its copies: they do not depend on it once made.
-  s.reset();
-  c1.reset();
-  c2.reset();
+  c.device.emplace(c.physical, c.family, device);
+  c.queue = c.device->queue();
+  c.gpa.load(device, checks);
 }
 
 // Check 7: clocks. QUERY must work; the other modes are reported.
@@ -1267,7 +216,7 @@ void check_clocks(const Context& c, Checks& checks) {
   mode.sType = VK_STRUCTURE_TYPE_GPA_DEVICE_CLOCK_MODE_INFO_AMD;
   mode.clockMode = VK_GPA_DEVICE_CLOCK_MODE_QUERY_AMD;
   mode.memoryClockRatioToPeak = mode.engineClockRatioToPeak = -1.0f;
-  const VkResult query = c.gpa.SetGpaDeviceClockMode(c.device, &mode);
+  const VkResult query = c.gpa.SetGpaDeviceClockMode(c.dev(), &mode);
   checks.eq("vkSetGpaDeviceClockModeAMD(QUERY)", query, VK_SUCCESS);
   info("clock mode QUERY: %s, memoryClockRatioToPeak %g, engineClockRatioToPeak %g", text(query).c_str(),
        mode.memoryClockRatioToPeak, mode.engineClockRatioToPeak);
@@ -1281,12 +230,12 @@ void check_clocks(const Context& c, Checks& checks) {
     set.sType = VK_STRUCTURE_TYPE_GPA_DEVICE_CLOCK_MODE_INFO_AMD;
     set.clockMode = m;
     info("clock mode %s: %s (an emulation cannot set clocks)", name,
-         text(c.gpa.SetGpaDeviceClockMode(c.device, &set)).c_str());
+         text(c.gpa.SetGpaDeviceClockMode(c.dev(), &set)).c_str());
   }
   VkGpaDeviceGetClockInfoAMD clocks{};
   clocks.sType = VK_STRUCTURE_TYPE_GPA_DEVICE_GET_CLOCK_INFO_AMD;
   clocks.memoryClockRatioToPeak = clocks.engineClockRatioToPeak = -1.0f;
-  const VkResult r = c.gpa.GetGpaDeviceClockInfo(c.device, &clocks);
+  const VkResult r = c.gpa.GetGpaDeviceClockInfo(c.dev(), &clocks);
   checks.eq("vkGetGpaDeviceClockInfoAMD", r, VK_SUCCESS);
   info("clock info: %s, memory %u MHz (ratio %g), engine %u MHz (ratio %g)", text(r).c_str(),
        clocks.memoryClockFrequency, clocks.memoryClockRatioToPeak, clocks.engineClockFrequency,
@@ -1297,13 +246,13 @@ int run(Checks& checks) {
   Context c;
   open_device(c, checks);
   {
-    Work w(c);
+    Work w(*c.device);
 
     // Checks 2 and 3: one session, the main command buffer, its results.
     Session main = create_session(c, checks, VK_NULL_HANDLE, "main");
     const VkCommandBuffer cb = allocate(c, w, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
     const MainIds ids = record_main(c, w, checks, cb, main.get(), false, "first run");
-    checks.eq("vkGetGpaSessionStatusAMD before the submit (first run)", c.gpa.GetGpaSessionStatus(c.device, main.get()),
+    checks.eq("vkGetGpaSessionStatusAMD before the submit (first run)", c.gpa.GetGpaSessionStatus(c.dev(), main.get()),
               VK_NOT_READY);
     *w.counter_value = 0;
     if (!submit_and_wait(c, w, checks, cb, {{main.get(), "main"}}, "first run"))
@@ -1330,21 +279,21 @@ int run(Checks& checks) {
       if (nested == VK_SUCCESS) c.gpa.CmdEndGpaSample(rcb, refusals.get(), inner);
       if (outer != ~0u) c.gpa.CmdEndGpaSample(rcb, refusals.get(), outer);
       checks.eq("vkCmdEndGpaSessionAMD (refusals)", c.gpa.CmdEndGpaSession(rcb, refusals.get()), VK_SUCCESS);
-      VK_CHECK(c.vk.vkEndCommandBuffer(rcb));
+      APP_CHECK(c.vk().vkEndCommandBuffer(rcb));
       checks.eq("vkGetGpaSessionStatusAMD of a session never submitted",
-                c.gpa.GetGpaSessionStatus(c.device, refusals.get()), VK_NOT_READY);
-      c.vk.vkFreeCommandBuffers(c.device, w.pool.get(), 1, &rcb);
+                c.gpa.GetGpaSessionStatus(c.dev(), refusals.get()), VK_NOT_READY);
+      c.vk().vkFreeCommandBuffers(c.dev(), w.pool.get(), 1, &rcb);
     }
 
     // Check 5: reset, the same work again in the same (reset) command
     // buffer, with the refused calls recorded in it too; the same values.
-    checks.eq("vkResetGpaSessionAMD", c.gpa.ResetGpaSession(c.device, main.get()), VK_SUCCESS);
-    checks.eq("vkGetGpaSessionStatusAMD after vkResetGpaSessionAMD", c.gpa.GetGpaSessionStatus(c.device, main.get()),
+    checks.eq("vkResetGpaSessionAMD", c.gpa.ResetGpaSession(c.dev(), main.get()), VK_SUCCESS);
+    checks.eq("vkGetGpaSessionStatusAMD after vkResetGpaSessionAMD", c.gpa.GetGpaSessionStatus(c.dev(), main.get()),
               VK_NOT_READY);
-    VK_CHECK(c.vk.vkResetCommandBuffer(cb, 0));
+    APP_CHECK(c.vk().vkResetCommandBuffer(cb, 0));
     const MainIds again = record_main(c, w, checks, cb, main.get(), true, "reuse");
     info("reuse: sample ids %s the first run's", again == ids ? "are" : "differ from");
-    checks.eq("vkGetGpaSessionStatusAMD before the submit (reuse)", c.gpa.GetGpaSessionStatus(c.device, main.get()),
+    checks.eq("vkGetGpaSessionStatusAMD before the submit (reuse)", c.gpa.GetGpaSessionStatus(c.dev(), main.get()),
               VK_NOT_READY);
     *w.counter_value = 0;
     if (!submit_and_wait(c, w, checks, cb, {{main.get(), "main"}}, "reuse"))
@@ -1352,7 +301,7 @@ int run(Checks& checks) {
     const MainValues second = check_main_results(c, w, checks, main.get(), again, false, "reuse");
     checks.expect(second.dispatch == first.dispatch && second.draw == first.draw,
                   "reuse gives the first run's counter values", "different values", "the same");
-    c.vk.vkFreeCommandBuffers(c.device, w.pool.get(), 1, &cb);
+    c.vk().vkFreeCommandBuffers(c.dev(), w.pool.get(), 1, &cb);
     main.reset();
 
     // Check 6.
@@ -1363,9 +312,9 @@ int run(Checks& checks) {
     check_clocks(c, checks);
 
     // Check 8: everything goes, sessions first (done above), then the rest.
-    c.gpa.DestroyGpaSession(c.device, VK_NULL_HANDLE, nullptr);
+    c.gpa.DestroyGpaSession(c.dev(), VK_NULL_HANDLE, nullptr);
     checks.expect(true, "vkDestroyGpaSessionAMD(VK_NULL_HANDLE) returns", "", "");
-    VK_CHECK(c.vk.vkDeviceWaitIdle(c.device));
+    APP_CHECK(c.vk().vkDeviceWaitIdle(c.dev()));
   }
   c.destroy();
   checks.expect(true, "device and instance destroyed", "", "");
@@ -1373,10 +322,10 @@ int run(Checks& checks) {
 }
 
 }  // namespace
-}  // namespace gpa_client
+}  // namespace test_apps::gpa_client
 
 int main(int argc, char** argv) {
-  using namespace gpa_client;
+  using namespace test_apps::gpa_client;
   // Line by line, so that what was printed is there when a call crashes.
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   for (int i = 1; i < argc; ++i) {

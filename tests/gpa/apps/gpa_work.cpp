@@ -7,23 +7,23 @@
 // in place of a present ("vkQueuePresentKHR", VK_EXT_debug_utils), which the
 // profiler counts as a frame.
 //
-// It knows nothing of the layer: volk and the test shaders only.
+// It knows nothing of the layer: the shared test-app library only.
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <volk.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <functional>
 #include <memory>
-#include <stdexcept>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "pipelines.hpp"
 #include "shaders.hpp"
 
+namespace test_apps {
 namespace {
 
 const char* const kUsage =
@@ -45,18 +45,6 @@ struct Options {
   bool record_once = false, draws = false, no_work = false, fork = false, crash = false, validate = false;
 };
 
-// A Vulkan struct, zeroed, of its type.
-template <typename T>
-T make(VkStructureType type) {
-  T t{};
-  t.sType = type;
-  return t;
-}
-
-void check(VkResult r, const char* what) {
-  if (r != VK_SUCCESS) throw std::runtime_error(std::string(what) + " failed: " + std::to_string(r));
-}
-
 VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                                           VkDebugUtilsMessageTypeFlagsEXT,
                                           const VkDebugUtilsMessengerCallbackDataEXT* d, void*) {
@@ -65,38 +53,25 @@ VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT
   return VK_FALSE;
 }
 
-struct Instance {
-  VkInstance handle = VK_NULL_HANDLE;
-  VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
-  explicit Instance(bool validate) {
-    check(volkInitialize(), "volkInitialize");
-    auto app = make<VkApplicationInfo>(VK_STRUCTURE_TYPE_APPLICATION_INFO);
-    app.pApplicationName = "gpa_work";
-    app.apiVersion = VK_API_VERSION_1_2;
-    const char* layer = "VK_LAYER_KHRONOS_validation";
-    const char* ext = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
-    auto ci = make<VkInstanceCreateInfo>(VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO);
-    ci.pApplicationInfo = &app;
-    ci.enabledLayerCount = validate ? 1 : 0;
-    ci.ppEnabledLayerNames = &layer;
-    ci.enabledExtensionCount = 1;
-    ci.ppEnabledExtensionNames = &ext;
-    check(vkCreateInstance(&ci, nullptr, &handle), "vkCreateInstance");
-    volkLoadInstanceOnly(handle);
-    if (!validate) return;
-    auto mi = make<VkDebugUtilsMessengerCreateInfoEXT>(VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT);
+// --validate: the messages of the validation layer, printed by on_message.
+class Messenger {
+ public:
+  explicit Messenger(VkInstance instance) : instance_(instance) {
+    VkDebugUtilsMessengerCreateInfoEXT mi{};
+    mi.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT;
     mi.messageSeverity =
         VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT;
     mi.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT;
     mi.pfnUserCallback = on_message;
-    check(vkCreateDebugUtilsMessengerEXT(handle, &mi, nullptr, &messenger), "vkCreateDebugUtilsMessengerEXT");
+    APP_CHECK(vkCreateDebugUtilsMessengerEXT(instance_, &mi, nullptr, &handle_));
   }
-  ~Instance() {
-    if (messenger) vkDestroyDebugUtilsMessengerEXT(handle, messenger, nullptr);
-    vkDestroyInstance(handle, nullptr);
-  }
-  Instance(const Instance&) = delete;
-  Instance& operator=(const Instance&) = delete;
+  ~Messenger() { vkDestroyDebugUtilsMessengerEXT(instance_, handle_, nullptr); }
+  Messenger(const Messenger&) = delete;
+  Messenger& operator=(const Messenger&) = delete;
+
+ private:
+  VkInstance instance_;
+  VkDebugUtilsMessengerEXT handle_ = VK_NULL_HANDLE;
 };
 
 // What the --draws frame may use, as the device has it.
@@ -104,54 +79,47 @@ struct Has {
   bool indirect_count = false, multi_draw = false;
 };
 
-// One device and everything its frames use. The destructor waits for the
-// device and destroys the objects in reverse.
-class Device {
- public:
-  Device(VkPhysicalDevice pd, const Options& o) : o_(o) {
-    std::uint32_t n = 0;
-    vkEnumerateDeviceExtensionProperties(pd, nullptr, &n, nullptr);
-    std::vector<VkExtensionProperties> exts(n);
-    vkEnumerateDeviceExtensionProperties(pd, nullptr, &n, exts.data());
-    for (const auto& e : exts) has_.multi_draw |= std::strcmp(e.extensionName, VK_EXT_MULTI_DRAW_EXTENSION_NAME) == 0;
-    auto multi = make<VkPhysicalDeviceMultiDrawFeaturesEXT>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_FEATURES_EXT);
-    auto v12 = make<VkPhysicalDeviceVulkan12Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
-    v12.pNext = has_.multi_draw ? &multi : nullptr;
-    auto f2 = make<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
-    f2.pNext = &v12;
-    vkGetPhysicalDeviceFeatures2(pd, &f2);
-    has_.indirect_count = o.draws && v12.drawIndirectCount;
-    has_.multi_draw = o.draws && multi.multiDraw;
-    auto on12 = make<VkPhysicalDeviceVulkan12Features>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
-    on12.drawIndirectCount = has_.indirect_count;
-    auto on_multi =
-        make<VkPhysicalDeviceMultiDrawFeaturesEXT>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_FEATURES_EXT);
-    on_multi.multiDraw = VK_TRUE;
-    on12.pNext = has_.multi_draw ? &on_multi : nullptr;
-    const float priority = 1;
-    auto qci = make<VkDeviceQueueCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);
-    qci.queueCount = 1;
-    qci.pQueuePriorities = &priority;  // family 0: graphics and compute on lavapipe
-    const char* ext = VK_EXT_MULTI_DRAW_EXTENSION_NAME;
-    auto ci = make<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
-    ci.pNext = &on12;
-    ci.queueCreateInfoCount = 1;
-    ci.pQueueCreateInfos = &qci;
-    ci.enabledExtensionCount = has_.multi_draw ? 1 : 0;
-    ci.ppEnabledExtensionNames = &ext;
-    check(vkCreateDevice(pd, &ci, nullptr, &d_), "vkCreateDevice");
-    volkLoadDeviceTable(&t_, d_);
-    t_.vkGetDeviceQueue(d_, 0, 0, &queue_);
-    vkGetPhysicalDeviceMemoryProperties(pd, &memory_);
-  }
+// Queue family 0 of |pd|, graphics and compute on lavapipe, with
+// drawIndirectCount and VK_EXT_multi_draw where --draws can use them.
+Device make_device(VkPhysicalDevice pd, const Options& o, Has& has) {
+  const std::vector<VkExtensionProperties> exts = device_extensions(pd);
+  has.multi_draw = find_extension(exts, VK_EXT_MULTI_DRAW_EXTENSION_NAME) != nullptr;
+  VkPhysicalDeviceMultiDrawFeaturesEXT multi{};
+  multi.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_FEATURES_EXT;
+  VkPhysicalDeviceVulkan12Features v12{};
+  v12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
+  v12.pNext = has.multi_draw ? &multi : nullptr;
+  VkPhysicalDeviceFeatures2 f2{};
+  f2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+  f2.pNext = &v12;
+  vkGetPhysicalDeviceFeatures2(pd, &f2);
+  has.indirect_count = o.draws && v12.drawIndirectCount;
+  has.multi_draw = o.draws && multi.multiDraw;
+  VkPhysicalDeviceVulkan12Features on12{};
+  on12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
+  on12.drawIndirectCount = has.indirect_count;
+  VkPhysicalDeviceMultiDrawFeaturesEXT on_multi{};
+  on_multi.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_FEATURES_EXT;
+  on_multi.multiDraw = VK_TRUE;
+  on12.pNext = has.multi_draw ? &on_multi : nullptr;
+  return Device(pd, 0, &on12,
+                has.multi_draw ? std::vector{VK_EXT_MULTI_DRAW_EXTENSION_NAME} : std::vector<const char*>{});
+}
 
-  ~Device() {
-    t_.vkDeviceWaitIdle(d_);
-    for (auto it = cleanup_.rbegin(); it != cleanup_.rend(); ++it) (*it)();
-    t_.vkDestroyDevice(d_, nullptr);
-  }
-  Device(const Device&) = delete;
-  Device& operator=(const Device&) = delete;
+// Offsets in the one buffer.
+constexpr VkDeviceSize kIndices = 0, kDrawCommand = 256, kIndexedCommand = 512, kCount = 768, kDispatchCommand = 1024,
+                       kCounter = 1280, kBufferSize = 1536;
+constexpr std::uint32_t kSize = 32;  // the colour image's width and height
+constexpr VkFormat kFormat = VK_FORMAT_R8G8B8A8_UNORM;
+
+// One device and everything its frames use, destroyed in reverse once the
+// device is idle.
+class Worker {
+ public:
+  Worker(VkPhysicalDevice pd, const Options& o) : o_(o), device_(make_device(pd, o, has_)) {}
+  ~Worker() { device_.vk().vkDeviceWaitIdle(device_.handle()); }
+  Worker(const Worker&) = delete;
+  Worker& operator=(const Worker&) = delete;
 
   void make_objects();
   // Records (or with --record-once, after the first frame, only submits)
@@ -159,70 +127,37 @@ class Device {
   unsigned frame();
 
  private:
-  template <typename T, typename Destroy>
-  T own(T handle, Destroy destroy) {
-    cleanup_.push_back([this, handle, destroy] { (t_.*destroy)(d_, handle, nullptr); });
-    return handle;
-  }
-  VkShaderModule module(const std::uint32_t* code, std::size_t bytes);
   unsigned record();
 
   const Options& o_;
   Has has_;
-  VkDevice d_ = VK_NULL_HANDLE;
-  VolkDeviceTable t_{};
+  Device device_;
   VkQueue queue_ = VK_NULL_HANDLE;
-  VkPhysicalDeviceMemoryProperties memory_{};
-  std::vector<std::function<void()>> cleanup_;
-  VkBuffer buffer_ = VK_NULL_HANDLE;  // indices, indirect commands, count, the compute counter
-  VkDescriptorSet set_ = VK_NULL_HANDLE;
-  VkPipelineLayout layout_ = VK_NULL_HANDLE;
-  VkPipeline graphics_ = VK_NULL_HANDLE, compute_ = VK_NULL_HANDLE;
-  VkRenderPass render_pass_ = VK_NULL_HANDLE;
-  VkFramebuffer framebuffer_ = VK_NULL_HANDLE;
-  VkCommandPool pool_ = VK_NULL_HANDLE;
+  BoundBuffer buffer_;  // indices, indirect commands, count, the compute counter
+  StorageSet set_;
+  PipelineLayout layout_;
+  ShaderModule vert_, frag_, comp_;
+  Pipeline compute_;
+  RenderPass render_pass_;
+  BoundImage image_;
+  ImageView view_;
+  Framebuffer framebuffer_;
+  Pipeline graphics_;
+  CommandPool pool_;
   VkCommandBuffer cb_ = VK_NULL_HANDLE;
-  VkFence fence_ = VK_NULL_HANDLE;
+  Fence fence_;
   unsigned recorded_ = 0;  // draws and dispatches of the recording
   bool has_recording_ = false;
 };
 
-// Offsets in buffer_.
-constexpr VkDeviceSize kIndices = 0, kDrawCommand = 256, kIndexedCommand = 512, kCount = 768, kDispatchCommand = 1024,
-                       kCounter = 1280, kBufferSize = 1536;
-constexpr std::uint32_t kSize = 32;  // the colour image's width and height
-
-VkShaderModule Device::module(const std::uint32_t* code, std::size_t bytes) {
-  auto ci = make<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
-  ci.codeSize = bytes;
-  ci.pCode = code;
-  VkShaderModule m = VK_NULL_HANDLE;
-  check(t_.vkCreateShaderModule(d_, &ci, nullptr, &m), "vkCreateShaderModule");
-  return own(m, &VolkDeviceTable::vkDestroyShaderModule);
-}
-
-void Device::make_objects() {
-  const auto memory_for = [&](VkMemoryRequirements req, VkMemoryPropertyFlags want) {
-    std::uint32_t type = 0;
-    while (!((req.memoryTypeBits >> type) & 1) || (memory_.memoryTypes[type].propertyFlags & want) != want) ++type;
-    VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, nullptr, req.size, type};
-    VkDeviceMemory m = VK_NULL_HANDLE;
-    check(t_.vkAllocateMemory(d_, &ai, nullptr, &m), "vkAllocateMemory");
-    return own(m, &VolkDeviceTable::vkFreeMemory);
-  };
-  auto bci = make<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
-  bci.size = kBufferSize;
-  bci.usage =
-      VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-  check(t_.vkCreateBuffer(d_, &bci, nullptr, &buffer_), "vkCreateBuffer");
-  own(buffer_, &VolkDeviceTable::vkDestroyBuffer);
-  VkMemoryRequirements req{};
-  t_.vkGetBufferMemoryRequirements(d_, buffer_, &req);
-  const VkDeviceMemory bm = memory_for(req, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
-  check(t_.vkBindBufferMemory(d_, buffer_, bm, 0), "vkBindBufferMemory");
-  void* p = nullptr;
-  check(t_.vkMapMemory(d_, bm, 0, VK_WHOLE_SIZE, 0, &p), "vkMapMemory");
-  auto* bytes = static_cast<std::uint8_t*>(p);
+void Worker::make_objects() {
+  const Device& d = device_;
+  queue_ = d.queue();
+  buffer_ = make_buffer(
+      d, kBufferSize,
+      VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+  auto* bytes = static_cast<std::uint8_t*>(map(d, buffer_.memory));
   std::memset(bytes, 0, kBufferSize);
   const std::uint16_t indices[3] = {0, 1, 2};
   const VkDrawIndirectCommand draw{3, 1, 0, 0};
@@ -235,211 +170,80 @@ void Device::make_objects() {
   std::memcpy(bytes + kCount, &count, sizeof count);
   std::memcpy(bytes + kDispatchCommand, &dispatch, sizeof dispatch);
 
-  VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
-  auto lci = make<VkDescriptorSetLayoutCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
-  lci.bindingCount = 1;
-  lci.pBindings = &binding;
-  VkDescriptorSetLayout dsl = VK_NULL_HANDLE;
-  check(t_.vkCreateDescriptorSetLayout(d_, &lci, nullptr, &dsl), "vkCreateDescriptorSetLayout");
-  own(dsl, &VolkDeviceTable::vkDestroyDescriptorSetLayout);
-  const VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1};
-  auto dpci = make<VkDescriptorPoolCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO);
-  dpci.maxSets = 1;
-  dpci.poolSizeCount = 1;
-  dpci.pPoolSizes = &size;
-  VkDescriptorPool dp = VK_NULL_HANDLE;
-  check(t_.vkCreateDescriptorPool(d_, &dpci, nullptr, &dp), "vkCreateDescriptorPool");
-  own(dp, &VolkDeviceTable::vkDestroyDescriptorPool);
-  VkDescriptorSetAllocateInfo dsai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, nullptr, dp, 1, &dsl};
-  check(t_.vkAllocateDescriptorSets(d_, &dsai, &set_), "vkAllocateDescriptorSets");
-  const VkDescriptorBufferInfo dbi{buffer_, kCounter, 16};
-  auto write = make<VkWriteDescriptorSet>(VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET);
-  write.dstSet = set_;
-  write.descriptorCount = 1;
-  write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-  write.pBufferInfo = &dbi;
-  t_.vkUpdateDescriptorSets(d_, 1, &write, 0, nullptr);
-  auto plci = make<VkPipelineLayoutCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO);
-  plci.setLayoutCount = 1;
-  plci.pSetLayouts = &dsl;
-  check(t_.vkCreatePipelineLayout(d_, &plci, nullptr, &layout_), "vkCreatePipelineLayout");
-  own(layout_, &VolkDeviceTable::vkDestroyPipelineLayout);
-
-  auto cpci = make<VkComputePipelineCreateInfo>(VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
-  cpci.flags = VK_PIPELINE_CREATE_DISPATCH_BASE_BIT;
-  cpci.stage = make<VkPipelineShaderStageCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO);
-  cpci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-  cpci.stage.module = module(kCompSpirv, sizeof kCompSpirv);
-  cpci.stage.pName = "main";
-  cpci.layout = layout_;
-  check(t_.vkCreateComputePipelines(d_, VK_NULL_HANDLE, 1, &cpci, nullptr, &compute_), "vkCreateComputePipelines");
-  own(compute_, &VolkDeviceTable::vkDestroyPipeline);
-
-  const VkFormat format = VK_FORMAT_R8G8B8A8_UNORM;
-  VkAttachmentDescription colour{0,
-                                 format,
-                                 VK_SAMPLE_COUNT_1_BIT,
-                                 VK_ATTACHMENT_LOAD_OP_CLEAR,
-                                 VK_ATTACHMENT_STORE_OP_STORE,
-                                 VK_ATTACHMENT_LOAD_OP_DONT_CARE,
-                                 VK_ATTACHMENT_STORE_OP_DONT_CARE,
-                                 VK_IMAGE_LAYOUT_UNDEFINED,
-                                 VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
-  const VkAttachmentReference ref{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
-  VkSubpassDescription subpass{};
-  subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
-  subpass.colorAttachmentCount = 1;
-  subpass.pColorAttachments = &ref;
-  auto rpci = make<VkRenderPassCreateInfo>(VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO);
-  rpci.attachmentCount = 1;
-  rpci.pAttachments = &colour;
-  rpci.subpassCount = 1;
-  rpci.pSubpasses = &subpass;
-  check(t_.vkCreateRenderPass(d_, &rpci, nullptr, &render_pass_), "vkCreateRenderPass");
-  own(render_pass_, &VolkDeviceTable::vkDestroyRenderPass);
-  auto ici = make<VkImageCreateInfo>(VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO);
-  ici.imageType = VK_IMAGE_TYPE_2D;
-  ici.format = format;
-  ici.extent = {kSize, kSize, 1};
-  ici.mipLevels = ici.arrayLayers = 1;
-  ici.samples = VK_SAMPLE_COUNT_1_BIT;
-  ici.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
-  VkImage image = VK_NULL_HANDLE;
-  check(t_.vkCreateImage(d_, &ici, nullptr, &image), "vkCreateImage");
-  own(image, &VolkDeviceTable::vkDestroyImage);
-  t_.vkGetImageMemoryRequirements(d_, image, &req);
-  check(t_.vkBindImageMemory(d_, image, memory_for(req, 0), 0), "vkBindImageMemory");
-  auto ivci = make<VkImageViewCreateInfo>(VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO);
-  ivci.image = image;
-  ivci.viewType = VK_IMAGE_VIEW_TYPE_2D;
-  ivci.format = format;
-  ivci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-  VkImageView view = VK_NULL_HANDLE;
-  check(t_.vkCreateImageView(d_, &ivci, nullptr, &view), "vkCreateImageView");
-  own(view, &VolkDeviceTable::vkDestroyImageView);
-  auto fci = make<VkFramebufferCreateInfo>(VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO);
-  fci.renderPass = render_pass_;
-  fci.attachmentCount = 1;
-  fci.pAttachments = &view;
-  fci.width = fci.height = kSize;
-  fci.layers = 1;
-  check(t_.vkCreateFramebuffer(d_, &fci, nullptr, &framebuffer_), "vkCreateFramebuffer");
-  own(framebuffer_, &VolkDeviceTable::vkDestroyFramebuffer);
-
-  VkPipelineShaderStageCreateInfo stages[2] = {
-      make<VkPipelineShaderStageCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO),
-      make<VkPipelineShaderStageCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO)};
-  stages[0].stage = VK_SHADER_STAGE_VERTEX_BIT;
-  stages[0].module = module(kVertSpirv, sizeof kVertSpirv);
-  stages[0].pName = "main";
-  stages[1].stage = VK_SHADER_STAGE_FRAGMENT_BIT;
-  stages[1].module = module(kFragSpirv, sizeof kFragSpirv);
-  stages[1].pName = "main";
-  auto vertex_input =
-      make<VkPipelineVertexInputStateCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO);
-  auto assembly =
-      make<VkPipelineInputAssemblyStateCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO);
-  assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
-  const VkViewport viewport{0, 0, float(kSize), float(kSize), 0, 1};
-  const VkRect2D scissor{{0, 0}, {kSize, kSize}};
-  auto vp = make<VkPipelineViewportStateCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO);
-  vp.viewportCount = vp.scissorCount = 1;
-  vp.pViewports = &viewport;
-  vp.pScissors = &scissor;
-  auto raster =
-      make<VkPipelineRasterizationStateCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO);
-  raster.lineWidth = 1;
-  auto ms = make<VkPipelineMultisampleStateCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO);
-  ms.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
-  VkPipelineColorBlendAttachmentState attachment{};
-  attachment.colorWriteMask = 0xf;
-  auto blend = make<VkPipelineColorBlendStateCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO);
-  blend.attachmentCount = 1;
-  blend.pAttachments = &attachment;
-  auto gpci = make<VkGraphicsPipelineCreateInfo>(VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO);
-  gpci.stageCount = 2;
-  gpci.pStages = stages;
-  gpci.pVertexInputState = &vertex_input;
-  gpci.pInputAssemblyState = &assembly;
-  gpci.pViewportState = &vp;
-  gpci.pRasterizationState = &raster;
-  gpci.pMultisampleState = &ms;
-  gpci.pColorBlendState = &blend;
-  gpci.layout = layout_;
-  gpci.renderPass = render_pass_;
-  check(t_.vkCreateGraphicsPipelines(d_, VK_NULL_HANDLE, 1, &gpci, nullptr, &graphics_), "vkCreateGraphicsPipelines");
-  own(graphics_, &VolkDeviceTable::vkDestroyPipeline);
-
-  auto cpi = make<VkCommandPoolCreateInfo>(VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
-  cpi.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
-  VkCommandPool pool = VK_NULL_HANDLE;
-  check(t_.vkCreateCommandPool(d_, &cpi, nullptr, &pool), "vkCreateCommandPool");
-  own(pool, &VolkDeviceTable::vkDestroyCommandPool);
-  VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, pool,
-                                  VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
-  check(t_.vkAllocateCommandBuffers(d_, &cai, &cb_), "vkAllocateCommandBuffers");
-  auto fi = make<VkFenceCreateInfo>(VK_STRUCTURE_TYPE_FENCE_CREATE_INFO);
-  check(t_.vkCreateFence(d_, &fi, nullptr, &fence_), "vkCreateFence");
-  own(fence_, &VolkDeviceTable::vkDestroyFence);
+  set_ = make_storage_set(d, buffer_.get(), kCounter, 16);
+  layout_ = make_pipeline_layout(d, set_.layout.get());
+  comp_ = make_module(d, kGpaCompSpirv);
+  compute_ = make_compute_pipeline(d, layout_.get(), comp_.get(), VK_PIPELINE_CREATE_DISPATCH_BASE_BIT);
+  render_pass_ = make_colour_pass(d);
+  image_ = make_image(d, kFormat, kSize, 1, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, 0);
+  view_ = make_view(d, image_.get(), kFormat, VK_IMAGE_ASPECT_COLOR_BIT);
+  framebuffer_ = make_framebuffer(d, render_pass_.get(), {view_.get()}, kSize);
+  vert_ = make_module(d, kGpaVertSpirv);
+  frag_ = make_module(d, kGpaFragSpirv);
+  graphics_ = make_plain_pipeline(d, layout_.get(), render_pass_.get(), vert_.get(), frag_.get(), kSize);
+  pool_ = make_command_pool(d, VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT);
+  cb_ = allocate_commands(d, pool_.get());
+  fence_ = make_fence(d);
 }
 
-unsigned Device::record() {
-  auto bi = make<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
-  check(t_.vkBeginCommandBuffer(cb_, &bi), "vkBeginCommandBuffer");
+unsigned Worker::record() {
+  const VolkDeviceTable& t = device_.vk();
+  const VkBuffer buffer = buffer_.get();
+  begin_commands(device_, cb_);
   VkClearValue clear{};
-  auto rpbi = make<VkRenderPassBeginInfo>(VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO);
-  rpbi.renderPass = render_pass_;
-  rpbi.framebuffer = framebuffer_;
+  VkRenderPassBeginInfo rpbi{};
+  rpbi.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO;
+  rpbi.renderPass = render_pass_.get();
+  rpbi.framebuffer = framebuffer_.get();
   rpbi.renderArea = {{0, 0}, {kSize, kSize}};
   rpbi.clearValueCount = 1;
   rpbi.pClearValues = &clear;
   unsigned n = 0;
   if (o_.no_work) {
-    check(t_.vkEndCommandBuffer(cb_), "vkEndCommandBuffer");
+    APP_CHECK(t.vkEndCommandBuffer(cb_));
     return n;
   }
-  t_.vkCmdBeginRenderPass(cb_, &rpbi, VK_SUBPASS_CONTENTS_INLINE);
-  t_.vkCmdBindPipeline(cb_, VK_PIPELINE_BIND_POINT_GRAPHICS, graphics_);
-  t_.vkCmdDraw(cb_, 3, 1, 0, 0), ++n;
+  t.vkCmdBeginRenderPass(cb_, &rpbi, VK_SUBPASS_CONTENTS_INLINE);
+  t.vkCmdBindPipeline(cb_, VK_PIPELINE_BIND_POINT_GRAPHICS, graphics_.get());
+  t.vkCmdDraw(cb_, 3, 1, 0, 0), ++n;
   if (o_.draws) {
-    t_.vkCmdBindIndexBuffer(cb_, buffer_, kIndices, VK_INDEX_TYPE_UINT16);
-    t_.vkCmdDrawIndexed(cb_, 3, 1, 0, 0, 0), ++n;
-    t_.vkCmdDrawIndirect(cb_, buffer_, kDrawCommand, 1, sizeof(VkDrawIndirectCommand)), ++n;
-    t_.vkCmdDrawIndexedIndirect(cb_, buffer_, kIndexedCommand, 1, sizeof(VkDrawIndexedIndirectCommand)), ++n;
+    t.vkCmdBindIndexBuffer(cb_, buffer, kIndices, VK_INDEX_TYPE_UINT16);
+    t.vkCmdDrawIndexed(cb_, 3, 1, 0, 0, 0), ++n;
+    t.vkCmdDrawIndirect(cb_, buffer, kDrawCommand, 1, sizeof(VkDrawIndirectCommand)), ++n;
+    t.vkCmdDrawIndexedIndirect(cb_, buffer, kIndexedCommand, 1, sizeof(VkDrawIndexedIndirectCommand)), ++n;
     if (has_.indirect_count) {
-      t_.vkCmdDrawIndirectCount(cb_, buffer_, kDrawCommand, buffer_, kCount, 1, sizeof(VkDrawIndirectCommand)), ++n;
-      t_.vkCmdDrawIndexedIndirectCount(cb_, buffer_, kIndexedCommand, buffer_, kCount, 1,
-                                       sizeof(VkDrawIndexedIndirectCommand)),
+      t.vkCmdDrawIndirectCount(cb_, buffer, kDrawCommand, buffer, kCount, 1, sizeof(VkDrawIndirectCommand)), ++n;
+      t.vkCmdDrawIndexedIndirectCount(cb_, buffer, kIndexedCommand, buffer, kCount, 1,
+                                      sizeof(VkDrawIndexedIndirectCommand)),
           ++n;
     }
     if (has_.multi_draw) {
       const VkMultiDrawInfoEXT draws[2] = {{0, 3}, {0, 3}};
       const VkMultiDrawIndexedInfoEXT indexed[2] = {{0, 3, 0}, {0, 3, 0}};
-      t_.vkCmdDrawMultiEXT(cb_, 2, draws, 1, 0, sizeof(VkMultiDrawInfoEXT)), ++n;
-      t_.vkCmdDrawMultiIndexedEXT(cb_, 2, indexed, 1, 0, sizeof(VkMultiDrawIndexedInfoEXT), nullptr), ++n;
+      t.vkCmdDrawMultiEXT(cb_, 2, draws, 1, 0, sizeof(VkMultiDrawInfoEXT)), ++n;
+      t.vkCmdDrawMultiIndexedEXT(cb_, 2, indexed, 1, 0, sizeof(VkMultiDrawIndexedInfoEXT), nullptr), ++n;
     }
   }
-  t_.vkCmdEndRenderPass(cb_);
-  t_.vkCmdBindPipeline(cb_, VK_PIPELINE_BIND_POINT_COMPUTE, compute_);
-  t_.vkCmdBindDescriptorSets(cb_, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set_, 0, nullptr);
-  t_.vkCmdDispatch(cb_, 2, 1, 1), ++n;
+  t.vkCmdEndRenderPass(cb_);
+  t.vkCmdBindPipeline(cb_, VK_PIPELINE_BIND_POINT_COMPUTE, compute_.get());
+  t.vkCmdBindDescriptorSets(cb_, VK_PIPELINE_BIND_POINT_COMPUTE, layout_.get(), 0, 1, &set_.set, 0, nullptr);
+  t.vkCmdDispatch(cb_, 2, 1, 1), ++n;
   if (o_.draws) {
-    t_.vkCmdDispatchIndirect(cb_, buffer_, kDispatchCommand), ++n;
-    t_.vkCmdDispatchBase(cb_, 1, 0, 0, 1, 1, 1), ++n;
+    t.vkCmdDispatchIndirect(cb_, buffer, kDispatchCommand), ++n;
+    t.vkCmdDispatchBase(cb_, 1, 0, 0, 1, 1, 1), ++n;
   }
-  check(t_.vkEndCommandBuffer(cb_), "vkEndCommandBuffer");
+  APP_CHECK(t.vkEndCommandBuffer(cb_));
   return n;
 }
 
-unsigned Device::frame() {
+unsigned Worker::frame() {
   if (!o_.record_once || !has_recording_) recorded_ = record();
   has_recording_ = true;
-  auto si = make<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
-  si.commandBufferCount = 1;
-  si.pCommandBuffers = &cb_;
-  check(t_.vkQueueSubmit(queue_, 1, &si, fence_), "vkQueueSubmit");
-  check(t_.vkWaitForFences(d_, 1, &fence_, VK_TRUE, UINT64_MAX), "vkWaitForFences");
-  check(t_.vkResetFences(d_, 1, &fence_), "vkResetFences");
+  const VolkDeviceTable& t = device_.vk();
+  const VkFence fence = fence_.get();
+  submit(device_, queue_, cb_, fence);
+  APP_CHECK(t.vkWaitForFences(device_.handle(), 1, &fence, VK_TRUE, UINT64_MAX));
+  APP_CHECK(t.vkResetFences(device_.handle(), 1, &fence));
   VkDebugUtilsLabelEXT label{};
   label.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT;
   label.pLabelName = "vkQueuePresentKHR";
@@ -448,12 +252,15 @@ unsigned Device::frame() {
 }
 
 int run(const Options& o) {
-  const Instance instance(o.validate);
-  std::uint32_t n = 1;
-  VkPhysicalDevice pd = VK_NULL_HANDLE;
-  if (vkEnumeratePhysicalDevices(instance.handle, &n, &pd) < 0 || n == 0) throw std::runtime_error("no Vulkan device");
-  std::vector<std::unique_ptr<Device>> devices;
-  for (unsigned i = 0; i < o.devices; ++i) devices.push_back(std::make_unique<Device>(pd, o));
+  AppInfo app{"gpa_work", VK_API_VERSION_1_2, {VK_EXT_DEBUG_UTILS_EXTENSION_NAME}, {}};
+  if (o.validate) app.layers.push_back("VK_LAYER_KHRONOS_validation");
+  const Instance instance(app);
+  std::optional<Messenger> messenger;
+  if (o.validate) messenger.emplace(instance.handle());
+  const std::vector<VkPhysicalDevice> pds = physical_devices(instance.handle());
+  if (pds.empty()) throw VkError("no Vulkan device");
+  std::vector<std::unique_ptr<Worker>> devices;
+  for (unsigned i = 0; i < o.devices; ++i) devices.push_back(std::make_unique<Worker>(pds[0], o));
   if (o.crash) ::kill(::getpid(), SIGSEGV);
   for (auto& d : devices) d->make_objects();
   unsigned draws = 0;
@@ -474,37 +281,25 @@ int run(const Options& o) {
 }
 
 }  // namespace
+}  // namespace test_apps
 
 int main(int argc, char** argv) {
+  using namespace test_apps;
   Options o;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const bool value = i + 1 < argc;
-    if (a == "--frames" && value)
+    // Sets |flag| where |a| is its switch.
+    const auto on = [&](const char* name, bool& flag) { return a == name && (flag = true); };
+    if (a == "--frames" && value) {
       o.frames = static_cast<unsigned>(std::atoi(argv[++i]));
-    else if (a == "--devices" && value)
+    } else if (a == "--devices" && value) {
       o.devices = static_cast<unsigned>(std::atoi(argv[++i]));
-    else if (a == "--record-once")
-      o.record_once = true;
-    else if (a == "--draws")
-      o.draws = true;
-    else if (a == "--no-work")
-      o.no_work = true;
-    else if (a == "--fork")
-      o.fork = true;
-    else if (a == "--crash")
-      o.crash = true;
-    else if (a == "--validate")
-      o.validate = true;
-    else {
+    } else if (!(on("--record-once", o.record_once) || on("--draws", o.draws) || on("--no-work", o.no_work) ||
+                 on("--fork", o.fork) || on("--crash", o.crash) || on("--validate", o.validate))) {
       std::fputs(kUsage, stderr);
       return 2;
     }
   }
-  try {
-    return run(o);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "gpa_work: %s\n", e.what());
-    return 1;
-  }
+  return run_main("gpa_work", [&] { return run(o); });
 }
