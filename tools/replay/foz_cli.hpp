@@ -27,6 +27,7 @@ struct FozCli {
   double module_cache_mib = 256, worker_memory_mib = 2048;
   std::string worker_exit = "auto";
   bool progress = false, no_progress = false;
+  bool fail_on_compile_required = false, skip_on_compile_required = false;
 };
 
 inline constexpr const char* kFozHelp = R"(
@@ -52,6 +53,8 @@ Examples (.foz):
   trak-replay --load-cache p0.bin --load-cache p1.bin --pipeline-cache all.bin   (no archive: merge caches)
   trak-replay game.foz --range compute:1200 --jobs 1            (one pipeline, to debug)
   trak-replay game.foz --pipeline-hash e3b925b0c1c00de1         (one pipeline by hash, with what it needs)
+  trak-replay game.foz --load-cache game.vkcache --fail-on-pipeline-compile-required --json | jq .graphics.cache_misses
+                                                (was the cache warm? misses counted, then compiled)
   trak-replay game.foz --loop 5 --jobs 1 --json | jq .pipelines_per_second   (every pipeline 5 times)
   trak-replay game.foz --null-device --jobs 1                   (parse only: trak's own cost)
   trak-replay game.foz --validate --json | jq '.failed'         (spirv-val first))";
@@ -100,6 +103,11 @@ inline void add_foz_options(CLI::App& app, FozCli& c) {
                  "driver's disk cache is off: MESA_SHADER_CACHE_DISABLE, __GL_SHADER_DISK_CACHE=0; else clean)")
       ->check(CLI::IsMember({"auto", "clean", "fast"}))
       ->capture_default_str();
+  app.add_flag("--fail-on-pipeline-compile-required", c.fail_on_compile_required,
+               "Ask for each pipeline from the cache first (VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT): "
+               "misses are counted (cache_misses), then compiled; as fossilize-replay's option");
+  app.add_flag("--skip-pipelines-on-compile-required", c.skip_on_compile_required,
+               "The same, but a pipeline the cache lacks is left out (counted as skipped), not compiled");
   app.add_option("--worker-seconds", o.worker_seconds,
                  "Seconds after which a worker hands over to a fresh one (0: never; default: 300 with "
                  "--pipeline-cache, else never)");
@@ -111,7 +119,8 @@ inline void add_foz_options(CLI::App& app, FozCli& c) {
 inline std::string foz_option_given(const CLI::App& app) {
   for (const char* name : {"--jobs", "--in-process", "--null-device", "--pipeline-cache", "--load-cache", "--skip-done",
                            "--range", "--shard", "--pipeline-hash", "--timeout", "--progress", "--validate",
-                           "--module-cache", "--worker-memory", "--worker-exit", "--worker-seconds"})
+                           "--module-cache", "--worker-memory", "--worker-exit", "--worker-seconds",
+                           "--fail-on-pipeline-compile-required", "--skip-pipelines-on-compile-required"})
     if (app.get_option(name)->count()) return name;
   return {};
 }
@@ -159,6 +168,9 @@ inline int run_foz(FozCli& c, const std::vector<std::string>& inputs, bool json)
     o.shard_source = r.source;
   }
   if (c.module_cache_mib < 0 || c.worker_memory_mib < 0) throw UsageError("sizes in MiB must be 0 or more");
+  o.compile_required = c.skip_on_compile_required   ? libtrace::foz::CompileRequired::skip
+                       : c.fail_on_compile_required ? libtrace::foz::CompileRequired::count
+                                                    : libtrace::foz::CompileRequired::compile;
   o.module_cache_bytes = static_cast<std::uint64_t>(c.module_cache_mib * 1048576.0);
   o.worker_memory_bytes = static_cast<std::uint64_t>(c.worker_memory_mib * 1048576.0);
   o.worker_exit = c.worker_exit == "clean"  ? libtrace::foz::WorkerExit::clean

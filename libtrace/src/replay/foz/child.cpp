@@ -19,7 +19,7 @@ namespace libtrace::foz::detail {
 namespace {
 
 // Bumped whenever a message changes: the worker may be another build.
-constexpr std::uint32_t kProtocol = 0x74726b01;
+constexpr std::uint32_t kProtocol = 0x74726b02;
 
 void put_strings(MsgOut& m, const std::vector<std::string>& v) {
   m.u32(static_cast<std::uint32_t>(v.size()));
@@ -57,7 +57,7 @@ std::string setup_message(const WorkerSetup& s) {
   m.str(s.device_spec).u8(s.null_device);
   put_strings(m, s.load_caches);
   m.u64(s.module_budget).u64(f64_bits(s.limits.seconds)).u64(s.limits.rss_bytes).str(s.blob_dir);
-  m.u8(static_cast<std::uint8_t>(s.exit));
+  m.u8(static_cast<std::uint8_t>(s.exit)).u8(static_cast<std::uint8_t>(s.compile_required));
   return m.frame();
 }
 
@@ -81,6 +81,9 @@ WorkerSetup read_setup(std::string_view body) {
   const std::uint8_t exit = in.u8();
   if (exit > static_cast<std::uint8_t>(WorkerExit::fast)) throw malformed("setup");
   s.exit = static_cast<WorkerExit>(exit);
+  const std::uint8_t compile_required = in.u8();
+  if (compile_required > static_cast<std::uint8_t>(CompileRequired::skip)) throw malformed("setup");
+  s.compile_required = static_cast<CompileRequired>(compile_required);
   if (!in.ok()) throw malformed("setup");
   return s;
 }
@@ -225,7 +228,7 @@ int work(Uplink& up, const WorkerSetup& setup) {
   for (const auto& name : setup.load_caches) seeds.push_back(CacheFile{name, read_file_bytes(name)});
   auto device = setup.null_device ? std::make_unique<ReplayDevice>()
                                   : std::make_unique<ReplayDevice>(setup.device_spec, features);
-  auto session = std::make_unique<DeviceSession>(std::move(device), nullptr, seeds);
+  auto session = std::make_unique<DeviceSession>(std::move(device), nullptr, seeds, setup.compile_required);
   up.send(hello_message(session->report()));
 
   int memfd = -1;

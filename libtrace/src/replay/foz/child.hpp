@@ -40,6 +40,7 @@ struct WorkerSetup {
   LoopLimits limits;
   std::string blob_dir;  // "" = no cache blob wanted, else where to save it
   WorkerExit exit = WorkerExit::automatic;
+  CompileRequired compile_required = CompileRequired::compile;
 };
 
 // What to do, once the plan exists (the pipelines themselves are in the

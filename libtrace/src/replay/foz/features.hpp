@@ -55,6 +55,14 @@ class Capabilities {
   std::unordered_set<std::string> extensions_, features_;
 };
 
+// Whether pipelines may be asked for from the cache alone
+// (VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT): Vulkan 1.3's
+// pipelineCreationCacheControl is enabled. (Before 1.3 it is an extension's
+// feature struct, which the device is not given.)
+inline bool has_cache_control(const Capabilities& caps) {
+  return caps.has_feature("vulkan13.pipelineCreationCacheControl");
+}
+
 // Names for the true flags of a feature set (core ones as vk::Features names
 // them, extension ones as "VK_EXT_mesh_shader.meshShader").
 std::vector<std::string> feature_names(const vk::Features& f);

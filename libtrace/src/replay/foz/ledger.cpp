@@ -34,7 +34,7 @@ std::vector<std::uint64_t> Ledger::reclaim_uncommitted(std::uint32_t id, std::ui
   if (!ok_waits_ || committed(id)) return out;
   upto = std::min<std::uint64_t>(upto, plan_.items.size());
   for (std::uint64_t i = low_; i < upto; ++i) {
-    if (settled_[i] || shared_.outcome_of(i) != Outcome::ok) continue;
+    if (settled_[i] || !created(shared_.outcome_of(i))) continue;
     if (shared_.owner(i).load(std::memory_order_relaxed) != id) continue;
     shared_.outcome(i).store(static_cast<std::uint8_t>(Outcome::pending), std::memory_order_release);
     out.push_back(i);
@@ -49,6 +49,10 @@ void Ledger::settle_one(std::uint64_t i, Outcome o, bool to_done_log) {
   TypeCounts& c = counts_[static_cast<std::size_t>(item.type)];
   switch (o) {
     case Outcome::ok: ++c.ok; break;
+    case Outcome::ok_cache_miss: ++c.ok, ++c.cache_misses; break;
+    case Outcome::cache_miss:
+      ++c.cache_misses, ++c.skipped, ++miss_skipped_[static_cast<std::size_t>(item.type)];
+      break;
     case Outcome::failed: ++c.failed; break;
     case Outcome::unsupported: ++c.unsupported, ++c.skipped; break;
     case Outcome::crashed: ++c.crashed, ++c.failed; break;
@@ -57,9 +61,9 @@ void Ledger::settle_one(std::uint64_t i, Outcome o, bool to_done_log) {
   }
   // Crashes are not recorded as done: a resumed run tries them again (and
   // reports them again), which is what a driver update needs.
-  if (done_ && to_done_log && (o == Outcome::ok || o == Outcome::failed))
-    done_->add(pipeline_type_tag(item.type), item.hash);
-  if (o == Outcome::ok || o == Outcome::pending) return;
+  if (done_ && to_done_log && (created(o) || o == Outcome::failed)) done_->add(pipeline_type_tag(item.type), item.hash);
+  // A cache miss is counted, not listed: a cold cache misses every pipeline.
+  if (created(o) || o == Outcome::pending || o == Outcome::cache_miss) return;
   auto it = notes_.find(i);
   PipelineIssue issue{item.type, item.hash, item.index, o, 0, "no reason reported"};
   if (it != notes_.end()) {
@@ -84,7 +88,7 @@ void Ledger::settle(std::uint64_t upto) {
     const Outcome o = shared_.outcome_of(i);
     if (o == Outcome::pending) continue;
     const auto t = static_cast<std::size_t>(plan_.items[i].type);
-    const bool waits_for_cache = o == Outcome::ok && ok_waits_ && !committed(shared_.owner(i).load());
+    const bool waits_for_cache = created(o) && ok_waits_ && !committed(shared_.owner(i).load());
     // A failure's reason is sent before its outcome is stored, but may not
     // have been read yet.
     const bool waits_for_reason = (o == Outcome::failed || o == Outcome::unsupported) && !notes_.count(i);
@@ -97,7 +101,7 @@ void Ledger::settle(std::uint64_t upto) {
   while (low_ < plan_.items.size() && settled_[low_]) ++low_;
   for (std::size_t t = 0; t < kPipelineTypes; ++t) {
     const TypeCounts& c = counts_[t];
-    progress_.done[t] = c.ok + c.failed + c.unsupported + in_flight_done[t];
+    progress_.done[t] = c.ok + c.failed + c.unsupported + miss_skipped_[t] + in_flight_done[t];
   }
   std::uint64_t failed = 0, crashed = 0, skipped = 0;
   for (const TypeCounts& c : counts_) failed += c.failed, crashed += c.crashed + c.timed_out, skipped += c.unsupported;
@@ -112,7 +116,7 @@ void Ledger::finish(ReplayResult& r) {
     const Outcome o = shared_.outcome_of(i);
     // An ok whose cache was never saved was still created (the driver's own
     // disk cache has it), but it does not go into the resume database.
-    settle_one(i, o, !(o == Outcome::ok && ok_waits_ && !committed(shared_.owner(i).load())));
+    settle_one(i, o, !(created(o) && ok_waits_ && !committed(shared_.owner(i).load())));
   }
   low_ = plan_.items.size();
   if (done_) done_->flush();

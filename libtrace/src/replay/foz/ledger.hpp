@@ -55,6 +55,7 @@ class Ledger {
   std::unordered_map<std::uint64_t, Note> notes_;
   std::uint64_t low_ = 0, settled_count_ = 0;
   std::array<TypeCounts, kPipelineTypes> counts_{};
+  std::array<std::uint64_t, kPipelineTypes> miss_skipped_{};  // cache misses left out (CompileRequired::skip)
   std::vector<PipelineIssue> faulty_, failed_, unsupported_;
   std::uint64_t dropped_ = 0;
   ReplayProgress progress_;

@@ -53,7 +53,8 @@ std::string vk_failure(std::string_view call, VkResult r) {
 
 }  // namespace
 
-Replayer::Replayer(const ReplayerConfig& cfg) : cfg_(cfg), device_(cfg.device->handle()) {}
+Replayer::Replayer(const ReplayerConfig& cfg)
+    : cfg_(cfg), device_(cfg.device->handle()), cache_control_(has_cache_control(cfg.device->caps())) {}
 
 Replayer::~Replayer() {
   for (const Key& k : kept_)
@@ -283,36 +284,49 @@ std::uint64_t Replayer::create_pipeline(const Object& o, int depth, bool keep) {
   Needs needs;
   pipeline_needs(o, needs);
   resolve_references(o, depth, needs);
+  // Only the pipeline asked for is tried against the cache: its parents are
+  // replayed as pipelines of their own.
+  const bool try_cache = !keep && cfg_.compile_required != CompileRequired::compile && cache_control_;
   VkPipeline p = VK_NULL_HANDLE;
   VkResult r = VK_SUCCESS;
   std::string_view call;
   VkPipelineCreateFlags flags = 0;
+  const auto create = [&](auto* ci, auto&& make) {
+    fix_flags(ci);
+    flags = ci->flags;
+    if (try_cache) {
+      ci->flags |= VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT;
+      r = make(ci);
+      ci->flags = flags;
+      if (r != VK_PIPELINE_COMPILE_REQUIRED) return;
+      cache_missed_ = true;
+      if (p != VK_NULL_HANDLE) vkDestroyPipeline(device_, p, nullptr);
+      p = VK_NULL_HANDLE;
+      if (cfg_.compile_required == CompileRequired::skip) return;
+    }
+    r = make(ci);
+  };
   switch (o.tag) {
-    case Tag::graphics_pipeline: {
-      auto* ci = mut(o.as<VkGraphicsPipelineCreateInfo>());
-      fix_flags(ci);
-      flags = ci->flags;
+    case Tag::graphics_pipeline:
       call = "vkCreateGraphicsPipelines";
-      r = vkCreateGraphicsPipelines(device_, cfg_.cache, 1, ci, nullptr, &p);
+      create(mut(o.as<VkGraphicsPipelineCreateInfo>()), [&](const VkGraphicsPipelineCreateInfo* ci) {
+        return vkCreateGraphicsPipelines(device_, cfg_.cache, 1, ci, nullptr, &p);
+      });
       break;
-    }
-    case Tag::compute_pipeline: {
-      auto* ci = mut(o.as<VkComputePipelineCreateInfo>());
-      fix_flags(ci);
-      flags = ci->flags;
+    case Tag::compute_pipeline:
       call = "vkCreateComputePipelines";
-      r = vkCreateComputePipelines(device_, cfg_.cache, 1, ci, nullptr, &p);
+      create(mut(o.as<VkComputePipelineCreateInfo>()), [&](const VkComputePipelineCreateInfo* ci) {
+        return vkCreateComputePipelines(device_, cfg_.cache, 1, ci, nullptr, &p);
+      });
       break;
-    }
-    default: {
-      auto* ci = mut(o.as<VkRayTracingPipelineCreateInfoKHR>());
-      fix_flags(ci);
-      flags = ci->flags;
+    default:
       call = "vkCreateRayTracingPipelinesKHR";
-      r = vkCreateRayTracingPipelinesKHR(device_, VK_NULL_HANDLE, cfg_.cache, 1, ci, nullptr, &p);
+      create(mut(o.as<VkRayTracingPipelineCreateInfoKHR>()), [&](const VkRayTracingPipelineCreateInfoKHR* ci) {
+        return vkCreateRayTracingPipelinesKHR(device_, VK_NULL_HANDLE, cfg_.cache, 1, ci, nullptr, &p);
+      });
       break;
-    }
   }
+  if (r == VK_PIPELINE_COMPILE_REQUIRED) return 0;  // skipped on a cache miss
   if (r != VK_SUCCESS) {
     if (p != VK_NULL_HANDLE) vkDestroyPipeline(device_, p, nullptr);
     throw Failure{Outcome::failed, vk_failure(call, r)};
@@ -342,11 +356,14 @@ Outcome Replayer::replay(const WorkItem& item, std::string& reason) {
     if (objects_.count(key)) return Outcome::ok;  // made already, as another one's parent
     if (const auto f = failures_.find(key); f != failures_.end()) throw f->second;
     const Object& o = parse(tag, item.hash);
+    cache_missed_ = false;
     const std::uint64_t h = create_pipeline(o, 0, false);
     if (h) {
       objects_.emplace(key, h);
       kept_.push_back(key);
     }
+    if (cache_missed_)
+      return h || cfg_.compile_required != CompileRequired::skip ? Outcome::ok_cache_miss : Outcome::cache_miss;
     return Outcome::ok;
   } catch (const Failure& f) {
     reason = f.reason;

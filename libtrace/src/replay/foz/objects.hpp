@@ -35,6 +35,7 @@ struct ReplayerConfig {
   unsigned slot = 0;
   // Modules spirv-val rejected (--validate): hash -> its message.
   const std::unordered_map<std::uint64_t, std::string>* invalid_modules = nullptr;
+  CompileRequired compile_required = CompileRequired::compile;
 };
 
 class Replayer {
@@ -84,6 +85,8 @@ class Replayer {
 
   ReplayerConfig cfg_;
   VkDevice device_;
+  const bool cache_control_;   // pipelineCreationCacheControl is enabled
+  bool cache_missed_ = false;  // the pipeline being replayed was not in the cache
   Arena arena_;
   std::vector<std::uint8_t> payload_;
   std::unordered_map<Key, std::uint64_t, KeyHash> objects_;  // samplers, layouts, render passes, parents

@@ -47,6 +47,8 @@ std::string_view outcome_name(Outcome o) {
     case Outcome::unsupported: return "unsupported";
     case Outcome::crashed: return "crashed";
     case Outcome::timed_out: return "timed_out";
+    case Outcome::ok_cache_miss: return "ok_cache_miss";
+    case Outcome::cache_miss: return "cache_miss";
   }
   return "?";
 }

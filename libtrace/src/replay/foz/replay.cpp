@@ -79,6 +79,7 @@ ReplayResult replay(const ReplayOptions& opt) {
   r.shard = opt.shard;
   r.shard_source = opt.shard_source;
   r.loop = opt.loop;
+  r.compile_required = opt.compile_required;
   r.in_process = opt.in_process;
   r.null_device = opt.null_device;
   r.jobs = opt.jobs ? opt.jobs : std::max(1u, std::thread::hardware_concurrency());
@@ -128,6 +129,7 @@ ReplayResult replay(const ReplayOptions& opt) {
     ws.limits = cfg.limits;
     ws.blob_dir = cfg.blob_dir;
     ws.exit = opt.worker_exit;
+    ws.compile_required = opt.compile_required;
     pool.emplace(cfg);
     pool->prestart();
   }
@@ -175,7 +177,7 @@ ReplayResult replay(const ReplayOptions& opt) {
     pr = run_threads(
         plan, shared, ledger,
         [&](SharedState& s, unsigned slot) -> std::unique_ptr<Session> {
-          auto session = std::make_unique<DeviceSession>(nullptr, device.get(), load_caches);
+          auto session = std::make_unique<DeviceSession>(nullptr, device.get(), load_caches, opt.compile_required);
           session->start(sources, s, slot, opt.module_cache_bytes, &invalid);
           return session;
         },

@@ -69,6 +69,15 @@ void put_strings(libtrace::detail::JsonReport& report, const char* key, const st
 
 }  // namespace
 
+std::string_view compile_required_name(CompileRequired c) {
+  switch (c) {
+    case CompileRequired::compile: return "compile";
+    case CompileRequired::count: return "count";
+    case CompileRequired::skip: return "skip";
+  }
+  return "?";
+}
+
 std::uint64_t ReplayResult::total() const {
   std::uint64_t n = 0;
   for (const auto& c : counts) n += c.total;
@@ -120,9 +129,14 @@ std::string report_table(const ReplayResult& r) {
   TypeCounts sum;
   for (const auto& c : r.counts) {
     sum.crashed += c.crashed, sum.timed_out += c.timed_out, sum.unsupported += c.unsupported;
-    sum.already_done += c.already_done, sum.not_run += c.not_run;
+    sum.already_done += c.already_done, sum.not_run += c.not_run, sum.cache_misses += c.cache_misses;
+    sum.total += c.total;
   }
   o += "\n";
+  if (r.compile_required != CompileRequired::compile)
+    o += "cache       " + std::to_string(sum.cache_misses) + " of " + std::to_string(sum.total) +
+         " pipelines were not in the pipeline cache (VK_PIPELINE_COMPILE_REQUIRED): " +
+         (r.compile_required == CompileRequired::skip ? "left out\n" : "compiled after all\n");
   if (sum.crashed || sum.timed_out)
     o += "failed includes " + std::to_string(sum.crashed) + " crashed, " + std::to_string(sum.timed_out) + " hung\n";
   if (sum.unsupported || sum.already_done || sum.not_run)
@@ -172,6 +186,7 @@ std::string report_json(const ReplayResult& r) {
         report.text("from", r.shard_source);
     });
     report.u64("loop", r.loop);
+    report.text("compile_required", compile_required_name(r.compile_required));
     for (std::size_t t = 0; t < kPipelineTypes; ++t) {
       const TypeCounts& c = r.counts[t];
       report.object(pipeline_type_name(static_cast<PipelineType>(t)), [&] {
@@ -184,6 +199,7 @@ std::string report_json(const ReplayResult& r) {
         report.u64("unsupported", c.unsupported);
         report.u64("already_done", c.already_done);
         report.u64("not_run", c.not_run);
+        report.u64("cache_misses", c.cache_misses);
       });
     }
     report.f64("seconds", r.seconds);

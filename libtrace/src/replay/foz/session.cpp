@@ -40,9 +40,13 @@ const VkPhysicalDeviceFeatures2* application_features(const Sources& sources, Ar
 }
 
 DeviceSession::DeviceSession(std::unique_ptr<ReplayDevice> own, const ReplayDevice* shared_device,
-                             const std::vector<CacheFile>& seeds)
-    : own_(std::move(own)), dev_(own_ ? own_.get() : shared_device) {
+                             const std::vector<CacheFile>& seeds, CompileRequired compile_required)
+    : own_(std::move(own)), dev_(own_ ? own_.get() : shared_device), compile_required_(compile_required) {
   report_ = dev_->report();
+  if (compile_required_ != CompileRequired::compile && !has_cache_control(dev_->caps()))
+    report_.warnings.emplace_back(report_.name,
+                                  "no pipelineCreationCacheControl: every pipeline is compiled, and "
+                                  "no cache miss can be told");
   std::vector<std::uint8_t> seed;
   if (!dev_->is_null()) seed = seed_cache(*dev_, seeds, report_);
   cache_ = dev_->create_cache(seed);
@@ -63,6 +67,7 @@ void DeviceSession::start(const Sources& sources, SharedState& shared, unsigned 
   rc.shared = &shared;
   rc.slot = slot;
   rc.invalid_modules = invalid_modules;
+  rc.compile_required = compile_required_;
   replayer_ = std::make_unique<Replayer>(rc);
 }
 

@@ -40,9 +40,10 @@ using InvalidModules = std::unordered_map<std::uint64_t, std::string>;  // hash 
 class DeviceSession final : public Session {
  public:
   // `own` is the worker's device (processes); otherwise `shared_device`
-  // (threads) is used. Creates the pipeline cache, seeded from `seeds`.
+  // (threads) is used. Creates the pipeline cache, seeded from `seeds`; a
+  // device that cannot tell cache misses (compile_required) is warned of.
   DeviceSession(std::unique_ptr<ReplayDevice> own, const ReplayDevice* shared_device,
-                const std::vector<CacheFile>& seeds);
+                const std::vector<CacheFile>& seeds, CompileRequired compile_required);
   ~DeviceSession() override;
 
   // Readies the session for run(): pipelines of `sources`, reporting through
@@ -58,6 +59,7 @@ class DeviceSession final : public Session {
   std::unique_ptr<ReplayDevice> own_;
   const ReplayDevice* dev_;
   DeviceReport report_;
+  CompileRequired compile_required_;
   VkPipelineCache cache_ = VK_NULL_HANDLE;
   std::unique_ptr<Replayer> replayer_;
 };

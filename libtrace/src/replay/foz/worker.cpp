@@ -99,7 +99,7 @@ LoopEnd run_items(std::span<const WorkItem> items, SharedState& shared, unsigned
       o = Outcome::failed;
       reason = e.what();
     }
-    if (o != Outcome::ok) issue(i, o, reason);
+    if (!created(o) && o != Outcome::cache_miss) issue(i, o, reason);
     shared.finish(i, o, worker_id);
     slot.started_ns.store(0, std::memory_order_relaxed);
     slot.phase.store(static_cast<std::uint32_t>(Phase::idle), std::memory_order_relaxed);

@@ -30,7 +30,8 @@ struct App {
 // A pipeline layout's payload, serialized as the layer does.
 std::string layout_payload(foz::Hash& hash, std::uint32_t push_size) {
   VkPushConstantRange range{VK_SHADER_STAGE_VERTEX_BIT, 0, push_size};
-  VkPipelineLayoutCreateInfo ci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  VkPipelineLayoutCreateInfo ci{};
+  ci.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
   ci.pushConstantRangeCount = 1;
   ci.pPushConstantRanges = &range;
   foz::Object o;

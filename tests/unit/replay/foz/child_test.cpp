@@ -38,6 +38,7 @@ TEST_CASE("foz_replay_child: the setup a worker starts from round-trips") {
   s.limits.rss_bytes = 1ull << 33;
   s.blob_dir = "/tmp/.trak-replay-x";
   s.exit = foz::WorkerExit::fast;
+  s.compile_required = foz::CompileRequired::skip;
   const WorkerSetup t = read_setup(body_of(setup_message(s), MsgKind::setup));
   CHECK(t.id == 7);
   CHECK(t.slot == 2);
@@ -51,6 +52,7 @@ TEST_CASE("foz_replay_child: the setup a worker starts from round-trips") {
   CHECK(t.limits.rss_bytes == 1ull << 33);
   CHECK(t.blob_dir == s.blob_dir);
   CHECK(t.exit == foz::WorkerExit::fast);
+  CHECK(t.compile_required == foz::CompileRequired::skip);
 }
 
 TEST_CASE("foz_replay_child: another protocol, or a cut message, is an error, not a misread") {
@@ -58,6 +60,9 @@ TEST_CASE("foz_replay_child: another protocol, or a cut message, is an error, no
   std::string other = body;
   other[0] ^= 1;
   CHECK_THROWS_WITH_AS(read_setup(other), doctest::Contains("another protocol"), libtrace::Error);
+  std::string bad_mode = body;
+  bad_mode.back() = 3;  // no such CompileRequired
+  CHECK_THROWS_WITH_AS(read_setup(bad_mode), doctest::Contains("malformed setup"), libtrace::Error);
   body.resize(body.size() - 1);
   CHECK_THROWS_WITH_AS(read_setup(body), doctest::Contains("malformed setup"), libtrace::Error);
   std::string start = body_of(start_message({1, 2}, {}), MsgKind::start);

@@ -102,6 +102,16 @@ enum class WorkerExit : std::uint8_t {
   fast,
 };
 
+// fossilize-replay's check of a warm cache (--fail-on-pipeline-compile-required,
+// --skip-pipelines-on-compile-required): each pipeline is first asked for with
+// VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT, so that the driver
+// makes it from its cache or returns VK_PIPELINE_COMPILE_REQUIRED; a miss is
+// counted, then compiled after all (count) or left out (skip). Needs the
+// device's pipelineCreationCacheControl; the pipelines' own parents (bases,
+// libraries) are always compiled.
+enum class CompileRequired : std::uint8_t { compile, count, skip };
+std::string_view compile_required_name(CompileRequired c);
+
 struct ReplayOptions {
   std::vector<std::string> inputs;  // .foz files; the first holding an object wins
   // Worker processes (threads with in_process); 0 = one per core.
@@ -132,6 +142,7 @@ struct ReplayOptions {
   // Every selected pipeline this many times over (counted each time), as
   // fossilize-replay --loop does, to time the driver. Not with skip_done.
   unsigned loop = 1;
+  CompileRequired compile_required = CompileRequired::compile;
   bool validate = false;  // run spirv-val on every shader module first
   std::string spirv_val = "spirv-val";
   std::uint64_t module_cache_bytes = 256ull << 20;    // VkShaderModules kept per worker
@@ -150,12 +161,16 @@ struct ReplayOptions {
 
 enum class Outcome : std::uint8_t {
   pending = 0,
-  ok,           // created
-  failed,       // bad input or an error from the driver
-  unsupported,  // needs something the device lacks (skipped)
-  crashed,      // the worker died creating it
-  timed_out,    // the worker was killed after --timeout
+  ok,             // created
+  failed,         // bad input or an error from the driver
+  unsupported,    // needs something the device lacks (skipped)
+  crashed,        // the worker died creating it
+  timed_out,      // the worker was killed after --timeout
+  ok_cache_miss,  // created, after the cache did not have it (CompileRequired::count)
+  cache_miss,     // not created: the cache did not have it (CompileRequired::skip)
 };
+// Whether the pipeline was made (ok, whether or not from the cache).
+inline bool created(Outcome o) { return o == Outcome::ok || o == Outcome::ok_cache_miss; }
 std::string_view outcome_name(Outcome o);
 
 struct TypeCounts {
@@ -165,6 +180,7 @@ struct TypeCounts {
   std::uint64_t skipped = 0;  // unsupported + already done + not run
   std::uint64_t crashed = 0, timed_out = 0;
   std::uint64_t unsupported = 0, already_done = 0, not_run = 0;
+  std::uint64_t cache_misses = 0;  // CompileRequired: VK_PIPELINE_COMPILE_REQUIRED (ok or skipped after)
 };
 
 // One pipeline that did not simply work.
@@ -189,6 +205,7 @@ struct ReplayResult {
   Shard shard;
   std::string shard_source;
   unsigned loop = 1;  // passes over the selection (counts include every pass)
+  CompileRequired compile_required = CompileRequired::compile;
   // Crashed or hung, in the order found; then failed and unsupported ones.
   std::vector<PipelineIssue> faulty, failed, unsupported;
   std::uint64_t issues_dropped = 0;  // beyond the kept lists' cap
