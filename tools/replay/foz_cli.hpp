@@ -55,6 +55,7 @@ Examples (.foz):
   trak-replay game.foz --pipeline-hash e3b925b0c1c00de1         (one pipeline by hash, with what it needs)
   trak-replay game.foz --load-cache game.vkcache --fail-on-pipeline-compile-required --json | jq .graphics.cache_misses
                                                 (was the cache warm? misses counted, then compiled)
+  trak-replay game.foz --pipeline-stats stats.jsonl && jq -c '[.hash, .executables[].statistics]' stats.jsonl
   trak-replay game.foz --loop 5 --jobs 1 --json | jq .pipelines_per_second   (every pipeline 5 times)
   trak-replay game.foz --null-device --jobs 1                   (parse only: trak's own cost)
   trak-replay game.foz --validate --json | jq '.failed'         (spirv-val first))";
@@ -103,6 +104,10 @@ inline void add_foz_options(CLI::App& app, FozCli& c) {
                  "driver's disk cache is off: MESA_SHADER_CACHE_DISABLE, __GL_SHADER_DISK_CACHE=0; else clean)")
       ->check(CLI::IsMember({"auto", "clean", "fast"}))
       ->capture_default_str();
+  app.add_option("--pipeline-stats,--enable-pipeline-stats", o.pipeline_stats,
+                 "Write what the driver tells of each pipeline it made (executables and their statistics, "
+                 "VK_KHR_pipeline_executable_properties) to FILE, as JSON Lines sorted by type and hash")
+      ->type_name("FILE");
   app.add_flag("--fail-on-pipeline-compile-required", c.fail_on_compile_required,
                "Ask for each pipeline from the cache first (VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT): "
                "misses are counted (cache_misses), then compiled; as fossilize-replay's option");
@@ -117,10 +122,11 @@ inline void add_foz_options(CLI::App& app, FozCli& c) {
 // recording's replay has no use for them, and silently ignoring one hides a
 // mistake.
 inline std::string foz_option_given(const CLI::App& app) {
-  for (const char* name : {"--jobs", "--in-process", "--null-device", "--pipeline-cache", "--load-cache", "--skip-done",
-                           "--range", "--shard", "--pipeline-hash", "--timeout", "--progress", "--validate",
-                           "--module-cache", "--worker-memory", "--worker-exit", "--worker-seconds",
-                           "--fail-on-pipeline-compile-required", "--skip-pipelines-on-compile-required"})
+  for (const char* name :
+       {"--jobs", "--in-process", "--null-device", "--pipeline-cache", "--load-cache", "--skip-done", "--range",
+        "--shard", "--pipeline-hash", "--timeout", "--progress", "--validate", "--module-cache", "--worker-memory",
+        "--worker-exit", "--worker-seconds", "--fail-on-pipeline-compile-required",
+        "--skip-pipelines-on-compile-required", "--pipeline-stats"})
     if (app.get_option(name)->count()) return name;
   return {};
 }

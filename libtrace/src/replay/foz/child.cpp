@@ -57,7 +57,7 @@ std::string setup_message(const WorkerSetup& s) {
   m.str(s.device_spec).u8(s.null_device);
   put_strings(m, s.load_caches);
   m.u64(s.module_budget).u64(f64_bits(s.limits.seconds)).u64(s.limits.rss_bytes).str(s.blob_dir);
-  m.u8(static_cast<std::uint8_t>(s.exit)).u8(static_cast<std::uint8_t>(s.compile_required));
+  m.u8(static_cast<std::uint8_t>(s.exit)).u8(static_cast<std::uint8_t>(s.compile_required)).str(s.stats_dir);
   return m.frame();
 }
 
@@ -84,6 +84,7 @@ WorkerSetup read_setup(std::string_view body) {
   const std::uint8_t compile_required = in.u8();
   if (compile_required > static_cast<std::uint8_t>(CompileRequired::skip)) throw malformed("setup");
   s.compile_required = static_cast<CompileRequired>(compile_required);
+  s.stats_dir = in.str();
   if (!in.ok()) throw malformed("setup");
   return s;
 }
@@ -228,7 +229,9 @@ int work(Uplink& up, const WorkerSetup& setup) {
   for (const auto& name : setup.load_caches) seeds.push_back(CacheFile{name, read_file_bytes(name)});
   auto device = setup.null_device ? std::make_unique<ReplayDevice>()
                                   : std::make_unique<ReplayDevice>(setup.device_spec, features);
-  auto session = std::make_unique<DeviceSession>(std::move(device), nullptr, seeds, setup.compile_required);
+  const std::string stats_file =
+      setup.stats_dir.empty() ? "" : setup.stats_dir + "/stats-" + std::to_string(setup.id) + ".jsonl";
+  auto session = std::make_unique<DeviceSession>(std::move(device), nullptr, seeds, setup.compile_required, stats_file);
   up.send(hello_message(session->report()));
 
   int memfd = -1;

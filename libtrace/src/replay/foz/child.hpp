@@ -41,6 +41,7 @@ struct WorkerSetup {
   std::string blob_dir;  // "" = no cache blob wanted, else where to save it
   WorkerExit exit = WorkerExit::automatic;
   CompileRequired compile_required = CompileRequired::compile;
+  std::string stats_dir;  // "" = no --pipeline-stats, else where the worker's file goes
 };
 
 // What to do, once the plan exists (the pipelines themselves are in the

@@ -47,6 +47,12 @@ void fix_flags(CreateInfo* ci) {
   if (ci->basePipelineHandle == VK_NULL_HANDLE) ci->flags &= ~VK_PIPELINE_CREATE_DERIVATIVE_BIT;
 }
 
+PipelineType pipeline_type_of(Tag t) {
+  return t == Tag::graphics_pipeline  ? PipelineType::graphics
+         : t == Tag::compute_pipeline ? PipelineType::compute
+                                      : PipelineType::raytracing;
+}
+
 std::string vk_failure(std::string_view call, VkResult r) {
   return std::string(call) + " failed: " + std::string(vk::result_name(r));
 }
@@ -54,7 +60,10 @@ std::string vk_failure(std::string_view call, VkResult r) {
 }  // namespace
 
 Replayer::Replayer(const ReplayerConfig& cfg)
-    : cfg_(cfg), device_(cfg.device->handle()), cache_control_(has_cache_control(cfg.device->caps())) {}
+    : cfg_(cfg),
+      device_(cfg.device->handle()),
+      cache_control_(has_cache_control(cfg.device->caps())),
+      stats_(cfg.stats && has_pipeline_stats(cfg.device->caps())) {}
 
 Replayer::~Replayer() {
   for (const Key& k : kept_)
@@ -287,6 +296,7 @@ std::uint64_t Replayer::create_pipeline(const Object& o, int depth, bool keep) {
   // Only the pipeline asked for is tried against the cache: its parents are
   // replayed as pipelines of their own.
   const bool try_cache = !keep && cfg_.compile_required != CompileRequired::compile && cache_control_;
+  const bool want_stats = !keep && stats_;
   VkPipeline p = VK_NULL_HANDLE;
   VkResult r = VK_SUCCESS;
   std::string_view call;
@@ -294,10 +304,12 @@ std::uint64_t Replayer::create_pipeline(const Object& o, int depth, bool keep) {
   const auto create = [&](auto* ci, auto&& make) {
     fix_flags(ci);
     flags = ci->flags;
+    if (want_stats) ci->flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
+    const VkPipelineCreateFlags asked = ci->flags;
     if (try_cache) {
       ci->flags |= VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT;
       r = make(ci);
-      ci->flags = flags;
+      ci->flags = asked;
       if (r != VK_PIPELINE_COMPILE_REQUIRED) return;
       cache_missed_ = true;
       if (p != VK_NULL_HANDLE) vkDestroyPipeline(device_, p, nullptr);
@@ -332,6 +344,10 @@ std::uint64_t Replayer::create_pipeline(const Object& o, int depth, bool keep) {
     throw Failure{Outcome::failed, vk_failure(call, r)};
   }
   if (keep) return as_u64(p);
+  if (want_stats && !stats_failed_) {
+    const std::string line = pipeline_stats_line(device_, p, pipeline_type_of(o.tag), o.hash);
+    if (!line.empty() && !cfg_.stats->append(line)) stats_failed_ = true;
+  }
   // A pipeline others may name as base or library stays alive, within bounds.
   if (flags & (VK_PIPELINE_CREATE_ALLOW_DERIVATIVES_BIT | VK_PIPELINE_CREATE_LIBRARY_BIT_KHR)) return as_u64(p);
   vkDestroyPipeline(device_, p, nullptr);

@@ -23,6 +23,7 @@
 #include "replay/foz/plan.hpp"
 #include "replay/foz/require.hpp"
 #include "replay/foz/shared.hpp"
+#include "replay/foz/stats.hpp"
 
 namespace libtrace::foz::detail {
 
@@ -36,6 +37,7 @@ struct ReplayerConfig {
   // Modules spirv-val rejected (--validate): hash -> its message.
   const std::unordered_map<std::uint64_t, std::string>* invalid_modules = nullptr;
   CompileRequired compile_required = CompileRequired::compile;
+  StatsFile* stats = nullptr;  // --pipeline-stats: each pipeline's executables go here
 };
 
 class Replayer {
@@ -87,6 +89,8 @@ class Replayer {
   VkDevice device_;
   const bool cache_control_;   // pipelineCreationCacheControl is enabled
   bool cache_missed_ = false;  // the pipeline being replayed was not in the cache
+  const bool stats_;           // statistics wanted, and the device can tell them
+  bool stats_failed_ = false;
   Arena arena_;
   std::vector<std::uint8_t> payload_;
   std::unordered_map<Key, std::uint64_t, KeyHash> objects_;  // samplers, layouts, render passes, parents

@@ -17,6 +17,7 @@
 #include "replay/foz/objects.hpp"
 #include "replay/foz/pool.hpp"
 #include "replay/foz/session.hpp"
+#include "replay/foz/stats.hpp"
 #include "replay/foz/validate.hpp"
 
 namespace libtrace::foz {
@@ -27,10 +28,11 @@ namespace {
 // Where workers leave their cache blobs: next to the output, removed after.
 class TempDir {
  public:
-  explicit TempDir(const std::string& near) {
+  // `what` the folder is for, for an error.
+  TempDir(const std::string& near, const char* what) {
     const auto slash = near.rfind('/');
     std::string tmpl = (slash == std::string::npos ? std::string(".") : near.substr(0, slash)) + "/.trak-replay-XXXXXX";
-    if (!::mkdtemp(tmpl.data())) throw_errno(near, "creating a directory for the workers' caches");
+    if (!::mkdtemp(tmpl.data())) throw_errno(near, std::string("creating a folder for the workers' ") + what);
     path_ = tmpl;
   }
   ~TempDir() {
@@ -106,9 +108,12 @@ ReplayResult replay(const ReplayOptions& opt) {
   cfg.limits.rss_bytes = opt.worker_memory_bytes;
   cfg.want_blobs = !opt.pipeline_cache.empty();
   if (cfg.want_blobs && !opt.in_process) {
-    blobs = std::make_unique<TempDir>(opt.pipeline_cache);
+    blobs = std::make_unique<TempDir>(opt.pipeline_cache, "caches");
     cfg.blob_dir = blobs->path();
   }
+  // Each worker's statistics file, merged into opt.pipeline_stats at the end.
+  std::unique_ptr<TempDir> stats;
+  if (!opt.pipeline_stats.empty()) stats = std::make_unique<TempDir>(opt.pipeline_stats, "statistics");
   cfg.stop = opt.stop;
   cfg.progress = opt.progress;
   cfg.warnings = warn;
@@ -130,6 +135,7 @@ ReplayResult replay(const ReplayOptions& opt) {
     ws.blob_dir = cfg.blob_dir;
     ws.exit = opt.worker_exit;
     ws.compile_required = opt.compile_required;
+    ws.stats_dir = stats ? stats->path() : "";
     pool.emplace(cfg);
     pool->prestart();
   }
@@ -177,7 +183,9 @@ ReplayResult replay(const ReplayOptions& opt) {
     pr = run_threads(
         plan, shared, ledger,
         [&](SharedState& s, unsigned slot) -> std::unique_ptr<Session> {
-          auto session = std::make_unique<DeviceSession>(nullptr, device.get(), load_caches, opt.compile_required);
+          auto session = std::make_unique<DeviceSession>(
+              nullptr, device.get(), load_caches, opt.compile_required,
+              stats ? stats->path() + "/stats-slot-" + std::to_string(slot) + ".jsonl" : "");
           session->start(sources, s, slot, opt.module_cache_bytes, &invalid);
           return session;
         },
@@ -226,6 +234,10 @@ ReplayResult replay(const ReplayOptions& opt) {
     r.pipeline_cache_bytes = merged.size();
   }
 
+  if (stats) {
+    r.pipeline_stats_lines = merge_stats_files(stats->path(), opt.pipeline_stats);
+    r.pipeline_stats = opt.pipeline_stats;
+  }
   r.workers_started = pr.workers_started;
   r.lost_from_cache = pr.lost_from_cache;
   r.interrupted = pr.stopped;

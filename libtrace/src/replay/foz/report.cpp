@@ -133,6 +133,8 @@ std::string report_table(const ReplayResult& r) {
     sum.total += c.total;
   }
   o += "\n";
+  if (!r.pipeline_stats.empty())
+    o += "statistics  " + std::to_string(r.pipeline_stats_lines) + " pipelines in " + r.pipeline_stats + "\n";
   if (r.compile_required != CompileRequired::compile)
     o += "cache       " + std::to_string(sum.cache_misses) + " of " + std::to_string(sum.total) +
          " pipelines were not in the pipeline cache (VK_PIPELINE_COMPILE_REQUIRED): " +
@@ -187,6 +189,11 @@ std::string report_json(const ReplayResult& r) {
     });
     report.u64("loop", r.loop);
     report.text("compile_required", compile_required_name(r.compile_required));
+    if (r.pipeline_stats.empty())
+      report.null("pipeline_stats");
+    else
+      report.text("pipeline_stats", r.pipeline_stats);
+    report.u64("pipeline_stats_lines", r.pipeline_stats_lines);
     for (std::size_t t = 0; t < kPipelineTypes; ++t) {
       const TypeCounts& c = r.counts[t];
       report.object(pipeline_type_name(static_cast<PipelineType>(t)), [&] {

@@ -40,13 +40,20 @@ const VkPhysicalDeviceFeatures2* application_features(const Sources& sources, Ar
 }
 
 DeviceSession::DeviceSession(std::unique_ptr<ReplayDevice> own, const ReplayDevice* shared_device,
-                             const std::vector<CacheFile>& seeds, CompileRequired compile_required)
+                             const std::vector<CacheFile>& seeds, CompileRequired compile_required,
+                             const std::string& stats_file)
     : own_(std::move(own)), dev_(own_ ? own_.get() : shared_device), compile_required_(compile_required) {
   report_ = dev_->report();
   if (compile_required_ != CompileRequired::compile && !has_cache_control(dev_->caps()))
     report_.warnings.emplace_back(report_.name,
                                   "no pipelineCreationCacheControl: every pipeline is compiled, and "
                                   "no cache miss can be told");
+  if (!stats_file.empty()) {
+    if (has_pipeline_stats(dev_->caps()))
+      stats_ = std::make_unique<StatsFile>(stats_file);
+    else
+      report_.warnings.emplace_back(report_.name, "no VK_KHR_pipeline_executable_properties: no pipeline statistics");
+  }
   std::vector<std::uint8_t> seed;
   if (!dev_->is_null()) seed = seed_cache(*dev_, seeds, report_);
   cache_ = dev_->create_cache(seed);
@@ -68,6 +75,7 @@ void DeviceSession::start(const Sources& sources, SharedState& shared, unsigned 
   rc.slot = slot;
   rc.invalid_modules = invalid_modules;
   rc.compile_required = compile_required_;
+  rc.stats = stats_.get();
   replayer_ = std::make_unique<Replayer>(rc);
 }
 

@@ -14,6 +14,7 @@
 
 #include "replay/foz/device.hpp"
 #include "replay/foz/objects.hpp"
+#include "replay/foz/stats.hpp"
 #include "replay/foz/worker.hpp"
 
 namespace libtrace::foz::detail {
@@ -42,8 +43,10 @@ class DeviceSession final : public Session {
   // `own` is the worker's device (processes); otherwise `shared_device`
   // (threads) is used. Creates the pipeline cache, seeded from `seeds`; a
   // device that cannot tell cache misses (compile_required) is warned of.
+  // `stats_file` (non-empty): --pipeline-stats lines go there.
   DeviceSession(std::unique_ptr<ReplayDevice> own, const ReplayDevice* shared_device,
-                const std::vector<CacheFile>& seeds, CompileRequired compile_required);
+                const std::vector<CacheFile>& seeds, CompileRequired compile_required,
+                const std::string& stats_file = {});
   ~DeviceSession() override;
 
   // Readies the session for run(): pipelines of `sources`, reporting through
@@ -60,6 +63,7 @@ class DeviceSession final : public Session {
   const ReplayDevice* dev_;
   DeviceReport report_;
   CompileRequired compile_required_;
+  std::unique_ptr<StatsFile> stats_;
   VkPipelineCache cache_ = VK_NULL_HANDLE;
   std::unique_ptr<Replayer> replayer_;
 };

@@ -39,6 +39,7 @@ TEST_CASE("foz_replay_child: the setup a worker starts from round-trips") {
   s.blob_dir = "/tmp/.trak-replay-x";
   s.exit = foz::WorkerExit::fast;
   s.compile_required = foz::CompileRequired::skip;
+  s.stats_dir = "/tmp/.trak-replay-stats";
   const WorkerSetup t = read_setup(body_of(setup_message(s), MsgKind::setup));
   CHECK(t.id == 7);
   CHECK(t.slot == 2);
@@ -53,6 +54,7 @@ TEST_CASE("foz_replay_child: the setup a worker starts from round-trips") {
   CHECK(t.blob_dir == s.blob_dir);
   CHECK(t.exit == foz::WorkerExit::fast);
   CHECK(t.compile_required == foz::CompileRequired::skip);
+  CHECK(t.stats_dir == s.stats_dir);
 }
 
 TEST_CASE("foz_replay_child: another protocol, or a cut message, is an error, not a misread") {
@@ -61,7 +63,7 @@ TEST_CASE("foz_replay_child: another protocol, or a cut message, is an error, no
   other[0] ^= 1;
   CHECK_THROWS_WITH_AS(read_setup(other), doctest::Contains("another protocol"), libtrace::Error);
   std::string bad_mode = body;
-  bad_mode.back() = 3;  // no such CompileRequired
+  bad_mode[bad_mode.size() - 5] = 3;  // no such CompileRequired (an empty stats_dir follows)
   CHECK_THROWS_WITH_AS(read_setup(bad_mode), doctest::Contains("malformed setup"), libtrace::Error);
   body.resize(body.size() - 1);
   CHECK_THROWS_WITH_AS(read_setup(body), doctest::Contains("malformed setup"), libtrace::Error);

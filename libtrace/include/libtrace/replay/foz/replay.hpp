@@ -143,6 +143,11 @@ struct ReplayOptions {
   // fossilize-replay --loop does, to time the driver. Not with skip_done.
   unsigned loop = 1;
   CompileRequired compile_required = CompileRequired::compile;
+  // JSON Lines of what the driver tells of each pipeline it made (its
+  // executables and their statistics, VK_KHR_pipeline_executable_properties),
+  // one line per pipeline sorted by type and hash ("" = none). A device
+  // without the extension gets a warning and the file no lines.
+  std::string pipeline_stats;
   bool validate = false;  // run spirv-val on every shader module first
   std::string spirv_val = "spirv-val";
   std::uint64_t module_cache_bytes = 256ull << 20;    // VkShaderModules kept per worker
@@ -206,6 +211,8 @@ struct ReplayResult {
   std::string shard_source;
   unsigned loop = 1;  // passes over the selection (counts include every pass)
   CompileRequired compile_required = CompileRequired::compile;
+  std::string pipeline_stats;
+  std::uint64_t pipeline_stats_lines = 0;
   // Crashed or hung, in the order found; then failed and unsupported ones.
   std::vector<PipelineIssue> faulty, failed, unsupported;
   std::uint64_t issues_dropped = 0;  // beyond the kept lists' cap
