@@ -225,7 +225,18 @@ void convert_into(const ConvertOptions& opt, InputFile& in, Sniffed sniffed, Out
       if (verdict == CallSelection::Verdict::keep &&
           (!opt.dump.grep || std::regex_search(call->name().begin(), call->name().end(), *opt.dump.grep))) {
         switch (opt.format) {
-          case OutputFormat::text: dump_call(*call, opt.dump, text); break;
+          case OutputFormat::text: {
+            // A blob file that cannot be written stops the dump: the call's
+            // half-rendered line does not go out with the calls before it.
+            const std::size_t whole = text.size();
+            try {
+              dump_call(*call, opt.dump, text);
+            } catch (const Error&) {
+              text.resize(whole);
+              throw;
+            }
+            break;
+          }
           case OutputFormat::jsonl: jsonl_call(*call, text); break;
           case OutputFormat::trace:
           case OutputFormat::csv: writer->write_call(*call); break;

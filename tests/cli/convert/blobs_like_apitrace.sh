@@ -10,3 +10,8 @@ grep -c 'blob("blob_call' b/dump.txt
 # Blobs belong to the text: JSON Lines and traces carry them inline.
 "$CONVERT" --blobs --to jsonl "$DATA/es2gears.trace" >/dev/null
 echo "--to jsonl: exit $?"
+# A blob that cannot be written (in /proc, even for root) stops the dump with one line and exit 1; the
+# calls before it are kept whole, the half-printed one is not.
+(cd /proc && "$CONVERT" --blobs "$DATA/es2gears.trace") >partial.txt
+echo "unwritable blob: exit $?"
+tail -n 1 partial.txt
