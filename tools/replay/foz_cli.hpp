@@ -62,7 +62,12 @@ Examples (.foz):
 
 inline void add_foz_options(CLI::App& app, FozCli& c) {
   auto& o = c.opt;
-  app.add_option("--jobs,-j", o.jobs, "Worker processes (.foz; 0 = one per core)")->capture_default_str();
+  app.add_option("--jobs,-j", o.jobs, "Pipelines made at once (.foz; 0 = one per core)")->capture_default_str();
+  app.add_option("--threads-per-worker", o.threads_per_worker,
+                 "Threads in each worker process, sharing its device (0: up to 8, the jobs spread evenly over the "
+                 "processes). Fewer processes start fewer devices; a crash costs the pipelines in flight in its "
+                 "process, made again")
+      ->capture_default_str();
   app.add_flag("--in-process", o.in_process, "Workers are threads of this process: no crash isolation (debugging)");
   app.add_flag("--null-device", o.null_device, "Parse and dispatch everything, create nothing (trak's own cost)");
   app.add_option("--pipeline-cache", o.pipeline_cache, "Write the workers' merged VkPipelineCache to this file");
@@ -122,11 +127,26 @@ inline void add_foz_options(CLI::App& app, FozCli& c) {
 // recording's replay has no use for them, and silently ignoring one hides a
 // mistake.
 inline std::string foz_option_given(const CLI::App& app) {
-  for (const char* name :
-       {"--jobs", "--in-process", "--null-device", "--pipeline-cache", "--load-cache", "--skip-done", "--range",
-        "--shard", "--pipeline-hash", "--timeout", "--progress", "--validate", "--module-cache", "--worker-memory",
-        "--worker-exit", "--worker-seconds", "--fail-on-pipeline-compile-required",
-        "--skip-pipelines-on-compile-required", "--pipeline-stats"})
+  for (const char* name : {"--jobs",
+                           "--threads-per-worker",
+                           "--in-process",
+                           "--null-device",
+                           "--pipeline-cache",
+                           "--load-cache",
+                           "--skip-done",
+                           "--range",
+                           "--shard",
+                           "--pipeline-hash",
+                           "--timeout",
+                           "--progress",
+                           "--validate",
+                           "--module-cache",
+                           "--worker-memory",
+                           "--worker-exit",
+                           "--worker-seconds",
+                           "--fail-on-pipeline-compile-required",
+                           "--skip-pipelines-on-compile-required",
+                           "--pipeline-stats"})
     if (app.get_option(name)->count()) return name;
   return {};
 }

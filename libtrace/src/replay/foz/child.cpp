@@ -5,10 +5,15 @@
 #include <signal.h>
 #include <strings.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
+#include <mutex>
+#include <thread>
 
 #include "libtrace/replay/foz/replay.hpp"
 #include "replay/foz/cache.hpp"
@@ -19,7 +24,7 @@ namespace libtrace::foz::detail {
 namespace {
 
 // Bumped whenever a message changes: the worker may be another build.
-constexpr std::uint32_t kProtocol = 0x74726b02;
+constexpr std::uint32_t kProtocol = 0x74726b03;
 
 void put_strings(MsgOut& m, const std::vector<std::string>& v) {
   m.u32(static_cast<std::uint32_t>(v.size()));
@@ -52,7 +57,7 @@ Error malformed(const char* what) {
 
 std::string setup_message(const WorkerSetup& s) {
   MsgOut m(MsgKind::setup);
-  m.u32(kProtocol).u32(s.id).u32(s.slot).u32(static_cast<std::uint32_t>(s.parent));
+  m.u32(kProtocol).u32(s.id).u32(s.slot).u32(s.threads).u32(static_cast<std::uint32_t>(s.parent));
   put_strings(m, s.inputs);
   m.str(s.device_spec).u8(s.null_device);
   put_strings(m, s.load_caches);
@@ -69,6 +74,7 @@ WorkerSetup read_setup(std::string_view body) {
   WorkerSetup s;
   s.id = in.u32();
   s.slot = in.u32();
+  s.threads = in.u32();
   s.parent = static_cast<std::int32_t>(in.u32());
   s.inputs = get_strings(in);
   s.device_spec = in.str();
@@ -85,23 +91,26 @@ WorkerSetup read_setup(std::string_view body) {
   if (compile_required > static_cast<std::uint8_t>(CompileRequired::skip)) throw malformed("setup");
   s.compile_required = static_cast<CompileRequired>(compile_required);
   s.stats_dir = in.str();
-  if (!in.ok()) throw malformed("setup");
+  if (!in.ok() || s.threads == 0 || s.threads > kMaxThreadsPerWorker) throw malformed("setup");
   return s;
 }
 
-std::string start_message(const std::vector<std::uint64_t>& first, const InvalidModules& invalid) {
+std::string start_message(const WorkerStart& start) {
   MsgOut m(MsgKind::start);
-  m.u32(static_cast<std::uint32_t>(first.size()));
-  for (std::uint64_t i : first) m.u64(i);
-  m.u32(static_cast<std::uint32_t>(invalid.size()));
-  for (const auto& [hash, why] : invalid) m.u64(hash).str(why);
+  for (const auto* list : {&start.solo, &start.again}) {
+    m.u32(static_cast<std::uint32_t>(list->size()));
+    for (std::uint64_t i : *list) m.u64(i);
+  }
+  m.u32(static_cast<std::uint32_t>(start.invalid_modules.size()));
+  for (const auto& [hash, why] : start.invalid_modules) m.u64(hash).str(why);
   return m.frame();
 }
 
 WorkerStart read_start(std::string_view body) {
   MsgIn in(body);
   WorkerStart s;
-  for (std::uint32_t n = in.u32(); n > 0 && in.ok(); --n) s.first.push_back(in.u64());
+  for (auto* list : {&s.solo, &s.again})
+    for (std::uint32_t n = in.u32(); n > 0 && in.ok(); --n) list->push_back(in.u64());
   for (std::uint32_t n = in.u32(); n > 0 && in.ok(); --n) {
     const std::uint64_t hash = in.u64();
     s.invalid_modules.emplace(hash, in.str());
@@ -205,6 +214,50 @@ class Uplink {
   std::string buf_;
 };
 
+// The crash handler's view of the worker's threads: the slot each works in,
+// so that a fault names its pipeline among those in flight. Written before
+// the thread's id is published; read only by the handler.
+std::atomic<pid_t> g_thread_ids[kMaxThreadsPerWorker];
+Slot* g_thread_slots[kMaxThreadsPerWorker];
+
+pid_t thread_id() { return static_cast<pid_t>(::syscall(SYS_gettid)); }
+
+// Async-signal-safe: lock-free atomics and raise() only. The handler was
+// reset as it ran (SA_RESETHAND), and the signal is blocked until it
+// returns, so the raise kills the process with the very signal it got.
+void mark_crash(int sig) {
+  const pid_t self = thread_id();
+  for (unsigned i = 0; i < kMaxThreadsPerWorker; ++i)
+    if (g_thread_ids[i].load(std::memory_order_acquire) == self) {
+      g_thread_slots[i]->crashed.store(1, std::memory_order_release);
+      break;
+    }
+  ::raise(sig);
+}
+
+// Each thread's own stack for the handler: a stack overflow must still be
+// told.
+class AltStack {
+ public:
+  AltStack() : mem_(kBytes) {
+    stack_t ss{};
+    ss.ss_sp = mem_.data();
+    ss.ss_size = mem_.size();
+    ::sigaltstack(&ss, nullptr);
+  }
+  ~AltStack() {
+    stack_t ss{};
+    ss.ss_flags = SS_DISABLE;
+    ::sigaltstack(&ss, nullptr);
+  }
+  AltStack(const AltStack&) = delete;
+  AltStack& operator=(const AltStack&) = delete;
+
+ private:
+  static constexpr std::size_t kBytes = 64 * 1024;
+  std::vector<char> mem_;
+};
+
 void set_up_process() {
   // Die with the parent: no orphaned workers (Fossilize issue #302). Not
   // inherited through exec, so set here, as early as can be.
@@ -215,9 +268,88 @@ void set_up_process() {
   ::signal(SIGTERM, SIG_DFL);
   ::signal(SIGPIPE, SIG_IGN);
   // A crash must kill the worker, whatever the program set up: the parent
-  // reads the signal from its status.
-  for (int sig : {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS}) ::signal(sig, SIG_DFL);
+  // reads the signal from its status, and the slot the handler marked.
+  struct sigaction sa {};
+  sa.sa_handler = mark_crash;
+  sa.sa_flags = SA_RESETHAND | SA_ONSTACK;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS}) ::sigaction(sig, &sa, nullptr);
 }
+
+std::string stats_file(const WorkerSetup& setup, unsigned thread) {
+  if (setup.stats_dir.empty()) return {};
+  return setup.stats_dir + "/stats-" + std::to_string(setup.id) + "-" + std::to_string(thread) + ".jsonl";
+}
+
+// The worker's threads, each a session on the process's one device in a
+// slot of its own. Items a dead worker left in flight are made first, one
+// at a time; then all threads take from the queue.
+class WorkerThreads {
+ public:
+  WorkerThreads(Uplink& up, const WorkerSetup& setup, SharedState& shared,
+                std::vector<std::unique_ptr<DeviceSession>>& sessions)
+      : up_(up), setup_(setup), shared_(shared), sessions_(sessions), inject_(Injection::from_env()) {
+    limits_ = setup.limits;
+    // The limit is a thread's share: the device's own memory is paid once.
+    limits_.rss_bytes *= sessions.size();
+  }
+
+  void run(const WorkerStart& start) {
+    Handover solo(start.solo);
+    Handover again(start.again);
+    AltStack stack;
+    enlist(0);
+    if (loop(0, solo, false) != LoopEnd::queue_empty) return;
+    std::vector<std::thread> threads;
+    for (unsigned t = 1; t < sessions_.size(); ++t)
+      threads.emplace_back([this, t, &again] {
+        AltStack own;
+        enlist(t);
+        guarded(t, again);
+      });
+    guarded(0, again);
+    for (auto& t : threads) t.join();
+    if (failure_) std::rethrow_exception(failure_);
+  }
+
+ private:
+  void enlist(unsigned t) {
+    g_thread_slots[t] = &shared_.slot(setup_.slot + t);
+    g_thread_ids[t].store(thread_id(), std::memory_order_release);
+  }
+
+  LoopEnd loop(unsigned t, Handover& first, bool take_queue) {
+    return run_items(
+        shared_.items_view(), shared_, setup_.slot + t, setup_.id, *sessions_[t], first, limits_, &inject_,
+        [this](std::uint64_t item, Outcome o, const std::string& reason) {
+          MsgOut m(MsgKind::issue);
+          const std::string frame = m.u64(item).u8(static_cast<std::uint8_t>(o)).str(reason).frame();
+          std::lock_guard<std::mutex> lock(send_);
+          up_.send(frame);
+        },
+        take_queue);
+  }
+
+  // A thread's failure (the parent gone, an error) ends the worker once the
+  // other threads are done with their pipelines.
+  void guarded(unsigned t, Handover& again) {
+    try {
+      loop(t, again, true);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(send_);
+      if (!failure_) failure_ = std::current_exception();
+    }
+  }
+
+  Uplink& up_;
+  const WorkerSetup& setup_;
+  SharedState& shared_;
+  std::vector<std::unique_ptr<DeviceSession>>& sessions_;
+  const Injection inject_;
+  LoopLimits limits_;
+  std::mutex send_;  // the uplink and failure_
+  std::exception_ptr failure_;
+};
 
 int work(Uplink& up, const WorkerSetup& setup) {
   // The parent warned about the archives and the application info already.
@@ -229,46 +361,56 @@ int work(Uplink& up, const WorkerSetup& setup) {
   for (const auto& name : setup.load_caches) seeds.push_back(CacheFile{name, read_file_bytes(name)});
   auto device = setup.null_device ? std::make_unique<ReplayDevice>()
                                   : std::make_unique<ReplayDevice>(setup.device_spec, features);
-  const std::string stats_file =
-      setup.stats_dir.empty() ? "" : setup.stats_dir + "/stats-" + std::to_string(setup.id) + ".jsonl";
-  auto session = std::make_unique<DeviceSession>(std::move(device), nullptr, seeds, setup.compile_required, stats_file);
-  up.send(hello_message(session->report()));
+  std::vector<std::unique_ptr<DeviceSession>> sessions;
+  for (unsigned t = 0; t < setup.threads; ++t)
+    sessions.push_back(
+        std::make_unique<DeviceSession>(nullptr, device.get(), seeds, setup.compile_required, stats_file(setup, t)));
+  up.send(hello_message(sessions.front()->report()));
 
   int memfd = -1;
   const std::string start_body = up.receive(MsgKind::start, &memfd);
   if (memfd < 0) throw malformed("start (no shared state)");
   SharedState shared(memfd);
-  if (setup.slot >= shared.slots()) throw malformed("setup (no such slot)");
+  if (setup.slot + setup.threads > shared.slots()) throw malformed("setup (no such slot)");
   const WorkerStart start = read_start(start_body);
-  session->start(sources, shared, setup.slot, setup.module_budget, &start.invalid_modules);
+  for (unsigned t = 0; t < setup.threads; ++t) {
+    sessions[t]->start(sources, shared, setup.slot + t, setup.module_budget, &start.invalid_modules);
+    // Started: a thread waiting for the items made alone is not slow to start.
+    Slot& slot = shared.slot(setup.slot + t);
+    slot.started_ns.store(0);
+    slot.phase.store(static_cast<std::uint32_t>(Phase::idle));
+  }
 
-  Slot& slot = shared.slot(setup.slot);
-  const Injection inject = Injection::from_env();
-  run_items(shared.items_view(), shared, setup.slot, setup.id, *session, start.first, setup.limits, &inject,
-            [&](std::uint64_t item, Outcome o, const std::string& reason) {
-              MsgOut m(MsgKind::issue);
-              up.send(m.u64(item).u8(static_cast<std::uint8_t>(o)).str(reason).frame());
-            });
-  slot.phase.store(static_cast<std::uint32_t>(Phase::finishing));
-  slot.started_ns.store(monotonic_ns());
+  WorkerThreads(up, setup, shared, sessions).run(start);
+  for (unsigned t = 0; t < setup.threads; ++t) {
+    Slot& slot = shared.slot(setup.slot + t);
+    slot.phase.store(static_cast<std::uint32_t>(Phase::finishing));
+    slot.started_ns.store(monotonic_ns());
+  }
   if (!setup.blob_dir.empty()) {
-    const std::vector<std::uint8_t> blob = session->cache_data();
-    const std::string path = setup.blob_dir + "/w" + std::to_string(setup.id) + ".bin";
-    write_file_atomically(path, blob);
     MsgOut m(MsgKind::cache);
-    up.send(m.str(path).u64(blob.size()).frame());
+    m.u32(setup.threads);
+    for (unsigned t = 0; t < setup.threads; ++t) {
+      const std::vector<std::uint8_t> blob = sessions[t]->cache_data();
+      const std::string path = setup.blob_dir + "/w" + std::to_string(setup.id) + "-" + std::to_string(t) + ".bin";
+      write_file_atomically(path, blob);
+      m.str(path).u64(blob.size());
+    }
+    up.send(m.frame());
   }
   // Everything is handed over: the parent goes on (a replacement, the
   // merge) while this process ends.
   MsgOut bye(MsgKind::bye);
   up.send(bye.u64(peak_rss()).frame());
-  if (skips_teardown(setup.exit, session->report())) {
+  if (skips_teardown(setup.exit, sessions.front()->report())) {
     // The caller _exits next; the kernel frees what the driver holds.
-    static_cast<void>(session.release());
+    for (auto& s : sessions) static_cast<void>(s.release());
+    static_cast<void>(device.release());
     return 0;
   }
   // Destroying the device lets a driver finish writing its own disk cache.
-  session.reset();
+  sessions.clear();
+  device.reset();
   return 0;
 }
 

@@ -8,7 +8,8 @@
 //   parent: start   (once the plan is made and the worker said hello;
 //                    the shared state's memfd attached)
 //   worker: issue*  (one per pipeline that is not ok)
-//   worker: cache   (with a cache file wanted: the blob is saved)
+//   worker: cache   (with a cache file wanted: the blobs are saved, one
+//                    per thread)
 //   worker: bye     (all handed over; it ends next, with or without
 //                    destroying its device: WorkerExit)
 // The parent hears of a crash from the worker's exit status and the slot it
@@ -29,9 +30,10 @@ namespace libtrace::foz::detail {
 
 // Which device to make, from which archives: all a worker needs to start.
 struct WorkerSetup {
-  std::uint32_t id = 0;     // unique in the run: the shared state's owner ids
-  std::uint32_t slot = 0;   // its Slot in the shared state
-  std::int32_t parent = 0;  // pid: a worker whose parent is already gone exits
+  std::uint32_t id = 0;       // unique in the run: the shared state's owner ids
+  std::uint32_t slot = 0;     // its first Slot in the shared state
+  std::uint32_t threads = 1;  // one device, `threads` threads in slots slot, slot+1, ...
+  std::int32_t parent = 0;    // pid: a worker whose parent is already gone exits
   std::vector<std::string> inputs;
   std::string device_spec;
   bool null_device = false;
@@ -47,14 +49,18 @@ struct WorkerSetup {
 // What to do, once the plan exists (the pipelines themselves are in the
 // shared state).
 struct WorkerStart {
-  std::vector<std::uint64_t> first;  // items of a crashed worker, before the queue
+  // Items of a worker that died with several in flight: made one at a time
+  // before anything else, so that the one that kills again is named.
+  std::vector<std::uint64_t> solo;
+  // Items of a worker that ended before making them, made before the queue.
+  std::vector<std::uint64_t> again;
   InvalidModules invalid_modules;
 };
 
 std::string setup_message(const WorkerSetup& s);
 // Error(unsupported) for a body of another protocol version.
 WorkerSetup read_setup(std::string_view body);
-std::string start_message(const std::vector<std::uint64_t>& first, const InvalidModules& invalid);
+std::string start_message(const WorkerStart& start);
 WorkerStart read_start(std::string_view body);
 
 // Whether a worker of this device, told `mode`, may end without destroying

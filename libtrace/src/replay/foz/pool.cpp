@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Worker processes: spawn, watch, reap, replace. A worker reports through its
-// socket and the shared state; when it dies, the slot's `item` names the
-// pipeline it was creating, which is recorded as crashed (or timed out when
-// the parent killed it), and a fresh worker carries on after it. A worker
+// Worker processes: spawn, watch, reap, replace. A worker runs one or more
+// threads, each in a slot of the shared state, and reports through its
+// socket and the slots; when it dies, its slots name the pipelines in
+// flight. The culprit (the one the parent timed out, the one whose thread
+// faulted, or the only one) is recorded as crashed or timed out; the others
+// go to a fresh worker, which carries on after it. A worker
 // that said goodbye is done with: its slot goes to a replacement at once,
 // and its process is reaped when it is gone (freeing a driver's memory takes
 // a while, and need not hold anything up but the end of the run).
@@ -38,14 +40,38 @@ constexpr int kMaxStartFailures = 3;
 struct Worker {
   pid_t pid = -1;
   int fd = -1;
-  unsigned slot = 0;
+  unsigned slot = 0, slots = 1;  // its threads' slots: slot, slot+1, ...
+  int timed_out_slot = -1;       // the slot whose pipeline the parent killed it for
   std::uint32_t id = 0;
   std::string inbuf;
   bool eof = false, hello = false, started = false, cached = false, bye = false, killed = false;
   bool retired = false;  // said goodbye and was settled: only its exit is awaited
   std::int64_t spawned_ns = 0, retired_ns = 0;
   std::uint64_t peak_rss = 0;
-  std::vector<std::uint64_t> first;
+  std::vector<std::uint64_t> solo, again;  // WorkerStart's
+};
+
+// Where a worker process starts: its first slot and its number of threads.
+struct Crew {
+  unsigned slot = 0, threads = 1;
+};
+
+// `jobs` slots in as few processes of at most `per` threads as hold them,
+// the threads spread evenly (10 jobs by 8: 5 and 5, not 8 and 2).
+std::vector<Crew> crews(unsigned jobs, unsigned per) {
+  const unsigned n = (jobs + per - 1) / per;
+  std::vector<Crew> v;
+  for (unsigned i = 0, slot = 0; i < n; ++i) {
+    const unsigned threads = jobs / n + (i < jobs % n ? 1 : 0);
+    v.push_back({slot, threads});
+    slot += threads;
+  }
+  return v;
+}
+
+struct Respawn {
+  Crew crew;
+  std::vector<std::uint64_t> solo, again;
 };
 
 }  // namespace
@@ -62,7 +88,7 @@ struct ProcessPool::Impl {
     }
   }
 
-  void spawn(unsigned slot, std::vector<std::uint64_t> first);
+  void spawn(Crew crew, std::vector<std::uint64_t> solo, std::vector<std::uint64_t> again);
   void begin_slot(const Worker& w);
   void send_start(Worker& w);
   void read_from(Worker& w);
@@ -84,7 +110,7 @@ struct ProcessPool::Impl {
   SharedState* shared = nullptr;
   Ledger* ledger = nullptr;
   std::vector<Worker> workers;
-  std::vector<std::pair<unsigned, std::vector<std::uint64_t>>> respawn;  // slot, handover
+  std::vector<Respawn> respawn;
   PoolResult result;
   std::uint32_t next_id = 0;
   int start_failures = 0;
@@ -93,18 +119,21 @@ struct ProcessPool::Impl {
   std::int64_t last_progress = 0, last_settle = 0;
 };
 
-void ProcessPool::Impl::spawn(unsigned slot, std::vector<std::uint64_t> first) {
+void ProcessPool::Impl::spawn(Crew crew, std::vector<std::uint64_t> solo, std::vector<std::uint64_t> again) {
   const SpawnedWorker child = spawn_worker(cfg.exe);
   Worker w;
   w.pid = child.pid;
   w.fd = child.fd;
-  w.slot = slot;
+  w.slot = crew.slot;
+  w.slots = crew.threads;
   w.id = ++next_id;
-  w.first = std::move(first);
+  w.solo = std::move(solo);
+  w.again = std::move(again);
   w.spawned_ns = monotonic_ns();
   WorkerSetup setup = cfg.setup;
   setup.id = w.id;
-  setup.slot = slot;
+  setup.slot = crew.slot;
+  setup.threads = crew.threads;
   setup.parent = static_cast<std::int32_t>(::getpid());
   // A worker that cannot take its setup has died already: its end of file
   // says so, and reap() tells why.
@@ -116,18 +145,21 @@ void ProcessPool::Impl::spawn(unsigned slot, std::vector<std::uint64_t> first) {
 
 // The slot's record of a starting worker, which the timeouts read.
 void ProcessPool::Impl::begin_slot(const Worker& w) {
-  Slot& s = shared->slot(w.slot);
-  s.item.store(-1);
-  s.phase.store(static_cast<std::uint32_t>(Phase::starting));
-  s.started_ns.store(w.spawned_ns);
+  for (unsigned i = w.slot; i < w.slot + w.slots; ++i) {
+    Slot& s = shared->slot(i);
+    s.item.store(-1);
+    s.crashed.store(0);
+    s.phase.store(static_cast<std::uint32_t>(Phase::starting));
+    s.started_ns.store(w.spawned_ns);
+  }
 }
 
 void ProcessPool::Impl::send_start(Worker& w) {
   // Sent only once the worker said hello, while it waits for it: however
   // large, it cannot fill a socket nobody reads.
-  static const InvalidModules kNone;
+  WorkerStart start{w.solo, w.again, cfg.invalid_modules ? *cfg.invalid_modules : InvalidModules{}};
   w.started = true;
-  send_frame(w.fd, start_message(w.first, cfg.invalid_modules ? *cfg.invalid_modules : kNone), shared->fd());
+  send_frame(w.fd, start_message(start), shared->fd());
 }
 
 void ProcessPool::Impl::read_from(Worker& w) {
@@ -163,7 +195,10 @@ void ProcessPool::Impl::handle(Worker& w, MsgKind kind, const std::string& body)
       break;
     }
     case MsgKind::cache:
-      result.blob_files.push_back(in.str());
+      for (std::uint32_t n = in.u32(); n > 0 && in.ok(); --n) {
+        result.blob_files.push_back(in.str());
+        in.u64();
+      }
       w.cached = true;
       ledger->commit_worker(w.id);
       break;
@@ -197,59 +232,111 @@ std::string ProcessPool::Impl::describe_death(const Worker& w, int status, Phase
   return s;
 }
 
-// After goodbye: everything it made is accounted for, its slot is free, and
-// a replacement starts if there is work left; its process ends on its own.
+// After goodbye: everything it made is accounted for, its slots are free,
+// and a replacement starts if there is work left; its process ends on its
+// own.
 void ProcessPool::Impl::retire(Worker& w) {
   w.retired = true;
   w.retired_ns = monotonic_ns();
-  Slot& slot = shared->slot(w.slot);
-  slot.item.store(-1);
-  slot.started_ns.store(0);
-  slot.phase.store(static_cast<std::uint32_t>(Phase::idle));
-  std::vector<std::uint64_t> handover;
-  for (std::uint64_t i : w.first)
-    if (shared->outcome_of(i) == Outcome::pending) handover.push_back(i);
+  for (unsigned i = w.slot; i < w.slot + w.slots; ++i) {
+    Slot& slot = shared->slot(i);
+    slot.item.store(-1);
+    slot.started_ns.store(0);
+    slot.phase.store(static_cast<std::uint32_t>(Phase::idle));
+  }
+  const auto pending = [&](const std::vector<std::uint64_t>& v) {
+    std::vector<std::uint64_t> left;
+    for (std::uint64_t i : v)
+      if (shared->outcome_of(i) == Outcome::pending) left.push_back(i);
+    return left;
+  };
+  Respawn next{{w.slot, w.slots}, pending(w.solo), pending(w.again)};
   // Spawned once the messages read are handled: `w` lives in `workers`.
-  const bool more = shared->control().next.load() < plan->items.size() || !handover.empty();
-  if (more && !stopping && !fatal) respawn.emplace_back(w.slot, std::move(handover));
+  const bool more = shared->control().next.load() < plan->items.size() || !next.solo.empty() || !next.again.empty();
+  if (more && !stopping && !fatal) respawn.push_back(std::move(next));
 }
 
-// A worker that died before its goodbye: the pipeline in its slot is the
-// culprit, and what it had not finished goes to its replacement.
+// A worker that died before its goodbye. Of the pipelines its threads had in
+// flight, the culprit is the one the parent timed out, the one whose thread
+// faulted (the crash handler marked its slot) or the only one. Without one
+// (killed from outside, or exit() in a driver), they are all suspects, which
+// the replacement makes one at a time. What else it had not finished goes to
+// the replacement too.
 void ProcessPool::Impl::settle_death(Worker& w, int status) {
-  Slot& slot = shared->slot(w.slot);
-  const std::int64_t culprit = slot.item.load();
-  const auto phase = static_cast<Phase>(slot.phase.load());
-  const auto dep_tag = static_cast<Tag>(slot.dep_tag.load());
-  const std::uint64_t dep_hash = slot.dep_hash.load();
-  slot.item.store(-1);
-  slot.started_ns.store(0);
-  slot.phase.store(static_cast<std::uint32_t>(Phase::idle));
+  struct InFlight {
+    unsigned slot;
+    std::size_t item;
+  };
+  std::vector<InFlight> flying;
+  int culprit_slot = -1;
+  for (unsigned i = w.slot; i < w.slot + w.slots; ++i) {
+    const Slot& slot = shared->slot(i);
+    const std::int64_t item = slot.item.load();
+    if (item < 0 || shared->outcome_of(static_cast<std::size_t>(item)) != Outcome::pending) continue;
+    flying.push_back({i, static_cast<std::size_t>(item)});
+    if (slot.crashed.load() && culprit_slot < 0) culprit_slot = static_cast<int>(i);
+  }
+  if (w.killed && !w.retired && w.timed_out_slot >= 0)
+    culprit_slot = std::any_of(flying.begin(), flying.end(),
+                               [&](const InFlight& f) { return static_cast<int>(f.slot) == w.timed_out_slot; })
+                       ? w.timed_out_slot
+                       : -1;
+  if (culprit_slot < 0 && flying.size() == 1) culprit_slot = static_cast<int>(flying.front().slot);
+  Phase phase = Phase::idle;
+  Tag dep_tag{};
+  std::uint64_t dep_hash = 0;
+  if (culprit_slot >= 0) {
+    const Slot& slot = shared->slot(static_cast<unsigned>(culprit_slot));
+    phase = static_cast<Phase>(slot.phase.load());
+    dep_tag = static_cast<Tag>(slot.dep_tag.load());
+    dep_hash = slot.dep_hash.load();
+  }
+  for (unsigned i = w.slot; i < w.slot + w.slots; ++i) {
+    Slot& slot = shared->slot(i);
+    slot.item.store(-1);
+    slot.crashed.store(0);
+    slot.started_ns.store(0);
+    slot.phase.store(static_cast<std::uint32_t>(Phase::idle));
+  }
 
-  std::vector<std::uint64_t> handover;
-  for (std::uint64_t i : w.first)
-    if (static_cast<std::int64_t>(i) != culprit && shared->outcome_of(i) == Outcome::pending) handover.push_back(i);
+  Respawn next{{w.slot, w.slots}, {}, {}};
+  const auto hand = [&](std::vector<std::uint64_t>& to, std::uint64_t i) {
+    if (shared->outcome_of(i) != Outcome::pending) return;
+    if (std::find(next.solo.begin(), next.solo.end(), i) != next.solo.end()) return;
+    if (std::find(next.again.begin(), next.again.end(), i) != next.again.end()) return;
+    to.push_back(i);
+  };
+  std::size_t culprit = SIZE_MAX;
+  for (const InFlight& f : flying)
+    if (static_cast<int>(f.slot) == culprit_slot) culprit = f.item;
   if (!fatal) {
     const int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     const std::string why = describe_death(w, status, phase, dep_tag, dep_hash);
-    if (culprit >= 0 && shared->outcome_of(static_cast<std::size_t>(culprit)) == Outcome::pending) {
-      const auto i = static_cast<std::size_t>(culprit);
+    if (culprit != SIZE_MAX) {
       const Outcome o = w.killed ? Outcome::timed_out : Outcome::crashed;
-      ledger->note_issue(i, o, why, sig);
-      shared->finish(i, o, w.id);
+      ledger->note_issue(culprit, o, why, sig);
+      shared->finish(culprit, o, w.id);
       if (phase == Phase::dependency && dep_tag == Tag::shader_module) shared->ban(dep_hash);
     } else if (!w.hello) {
       if (++start_failures >= kMaxStartFailures)
         fatal.emplace(Errc::unsupported, "", "workers keep dying while they set up the device (" + why + ")");
     } else if (cfg.warnings) {
-      cfg.warnings("", "worker " + std::to_string(w.id) + ": " + why + " outside any pipeline");
+      cfg.warnings("", "worker " + std::to_string(w.id) + ": " + why +
+                           (flying.empty() ? " outside any pipeline"
+                                           : " with " + std::to_string(flying.size()) +
+                                                 " pipelines in flight: they are made again, one at a time"));
     }
+    // Suspects first, alone; the items it was handed and those in flight
+    // beside the culprit were never the problem.
+    for (const InFlight& f : flying) hand(culprit == SIZE_MAX ? next.solo : next.again, f.item);
+    for (std::uint64_t i : w.solo) hand(next.solo, i);
+    for (std::uint64_t i : w.again) hand(next.again, i);
     const auto reclaimed = ledger->reclaim_uncommitted(w.id, shared->control().next.load());
     result.lost_from_cache += reclaimed.size();
-    handover.insert(handover.end(), reclaimed.begin(), reclaimed.end());
+    for (std::uint64_t i : reclaimed) hand(next.again, i);
   }
-  const bool more = shared->control().next.load() < plan->items.size() || !handover.empty();
-  if (more && !stopping && !fatal) spawn(w.slot, std::move(handover));
+  const bool more = shared->control().next.load() < plan->items.size() || !next.solo.empty() || !next.again.empty();
+  if (more && !stopping && !fatal) spawn(next.crew, std::move(next.solo), std::move(next.again));
 }
 
 void ProcessPool::Impl::reap(std::size_t index) {
@@ -280,15 +367,19 @@ void ProcessPool::Impl::check_timeouts() {
       if (static_cast<double>(now - w.retired_ns) / 1e9 > kStartStopLimit) ::kill(w.pid, SIGKILL), w.killed = true;
       continue;
     }
-    const Slot& s = shared->slot(w.slot);
-    const std::int64_t started = s.started_ns.load(std::memory_order_acquire);
-    if (!started || cfg.timeout_seconds <= 0) continue;
-    const auto phase = static_cast<Phase>(s.phase.load());
-    const bool in_pipeline = phase == Phase::pipeline || phase == Phase::dependency;
-    const double limit = in_pipeline ? cfg.timeout_seconds : std::max(cfg.timeout_seconds, kStartStopLimit);
-    if (static_cast<double>(now - started) / 1e9 > limit) {
-      ::kill(w.pid, SIGKILL);
-      w.killed = true;
+    if (cfg.timeout_seconds <= 0) continue;
+    for (unsigned i = w.slot; i < w.slot + w.slots && !w.killed; ++i) {
+      const Slot& s = shared->slot(i);
+      const std::int64_t started = s.started_ns.load(std::memory_order_acquire);
+      if (!started) continue;
+      const auto phase = static_cast<Phase>(s.phase.load());
+      const bool in_pipeline = phase == Phase::pipeline || phase == Phase::dependency;
+      const double limit = in_pipeline ? cfg.timeout_seconds : std::max(cfg.timeout_seconds, kStartStopLimit);
+      if (static_cast<double>(now - started) / 1e9 > limit) {
+        ::kill(w.pid, SIGKILL);
+        w.killed = true;
+        w.timed_out_slot = static_cast<int>(i);
+      }
     }
   }
 }
@@ -308,7 +399,8 @@ ProcessPool::ProcessPool(const PoolConfig& cfg) : impl_(std::make_unique<Impl>(c
 ProcessPool::~ProcessPool() = default;
 
 void ProcessPool::prestart() {
-  if (impl_->workers.empty() && impl_->cfg.jobs > 0) impl_->spawn(0, {});
+  if (impl_->workers.empty() && impl_->cfg.jobs > 0)
+    impl_->spawn(crews(impl_->cfg.jobs, impl_->cfg.threads_per_worker).front(), {}, {});
 }
 
 PoolResult ProcessPool::run(const Plan& plan, SharedState& shared, Ledger& ledger) {
@@ -323,8 +415,10 @@ PoolResult ProcessPool::run(const Plan& plan, SharedState& shared, Ledger& ledge
     p.begin_slot(w);
     if (w.hello && !w.started) p.send_start(w);
   }
+  // Only as many threads as there are pipelines: the crews that cover them.
   const unsigned n = static_cast<unsigned>(std::min<std::uint64_t>(p.cfg.jobs, plan.items.size()));
-  for (unsigned s = static_cast<unsigned>(p.workers.size()); s < n; ++s) p.spawn(s, {});
+  for (const Crew& c : crews(p.cfg.jobs, p.cfg.threads_per_worker))
+    if (c.slot < n && !(c.slot == 0 && !p.workers.empty())) p.spawn({c.slot, std::min(c.threads, n - c.slot)}, {}, {});
   std::vector<pollfd> fds;
   while (!p.workers.empty()) {
     if (!p.stopping && ((p.cfg.stop && p.cfg.stop->load()) || p.fatal)) {
@@ -340,7 +434,7 @@ PoolResult ProcessPool::run(const Plan& plan, SharedState& shared, Ledger& ledge
     if (r < 0 && errno != EINTR) throw_errno("", "poll");
     for (std::size_t i = 0; i < fds.size(); ++i)
       if (fds[i].revents) p.read_from(p.workers[i]);
-    for (auto& [slot, handover] : p.respawn) p.spawn(slot, std::move(handover));
+    for (Respawn& next : p.respawn) p.spawn(next.crew, std::move(next.solo), std::move(next.again));
     p.respawn.clear();
     bool reaped = false;
     for (std::size_t i = p.workers.size(); i-- > 0;)

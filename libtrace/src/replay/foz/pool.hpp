@@ -20,8 +20,9 @@ namespace libtrace::foz::detail {
 
 struct PoolConfig {
   unsigned jobs = 1;
-  double timeout_seconds = 0;  // per pipeline; 0 = none
-  LoopLimits limits;           // when a worker process hands over to a fresh one
+  unsigned threads_per_worker = 1;  // processes: jobs are split evenly over ceil(jobs / this)
+  double timeout_seconds = 0;       // per pipeline; 0 = none
+  LoopLimits limits;                // when a worker process hands over to a fresh one
   // Non-empty: each worker saves its pipeline cache blob in this directory
   // before it exits (processes), or hands it back (threads).
   std::string blob_dir;

@@ -60,6 +60,8 @@ void check_options(const ReplayOptions& opt) {
   if (!opt.in_process && opt.worker_executable.empty())
     throw Error(Errc::usage, "", "worker processes need ReplayOptions::worker_executable (or in_process)");
   if (opt.loop == 0) throw Error(Errc::usage, "--loop", "must be 1 or more");
+  if (opt.threads_per_worker > kMaxThreadsPerWorker)
+    throw Error(Errc::usage, "--threads-per-worker", "must be " + std::to_string(kMaxThreadsPerWorker) + " or fewer");
   if (opt.loop > 1 && !opt.skip_done.empty())
     throw Error(Errc::usage, "--loop", "replays pipelines again; --skip-done leaves out those done: not both");
   if (!opt.pipeline_hashes.empty() && (!opt.ranges.empty() || opt.shard.count > 1))
@@ -103,6 +105,8 @@ ReplayResult replay(const ReplayOptions& opt) {
   std::unique_ptr<TempDir> blobs;
   PoolConfig cfg;
   cfg.jobs = r.jobs;
+  cfg.threads_per_worker = std::min(r.jobs, opt.threads_per_worker ? opt.threads_per_worker : kAutoThreadsPerWorker);
+  r.threads_per_worker = opt.in_process ? r.jobs : cfg.threads_per_worker;
   cfg.timeout_seconds = opt.timeout_seconds;
   cfg.limits.seconds = opt.worker_seconds >= 0 ? opt.worker_seconds : opt.pipeline_cache.empty() ? 0 : 300;
   cfg.limits.rss_bytes = opt.worker_memory_bytes;

@@ -112,8 +112,15 @@ std::string report_table(const ReplayResult& r) {
   o += "archives    ";
   for (std::size_t i = 0; i < r.inputs.size(); ++i) o += (i ? " " : "") + r.inputs[i];
   o += "\n";
-  o += "workers     " + std::to_string(r.jobs) + (r.in_process ? " threads" : " processes") + ", " +
-       std::to_string(r.workers_started) + " started\n";
+  if (r.in_process) {
+    o += "workers     " + std::to_string(r.jobs) + " threads of this process\n";
+  } else {
+    const unsigned per = std::max(1u, r.threads_per_worker);
+    const unsigned processes = (r.jobs + per - 1) / per;
+    o += "workers     " + std::to_string(r.jobs) + (r.jobs == 1 ? " thread in " : " threads in ") +
+         std::to_string(processes) + (processes == 1 ? " process, " : " processes, ") +
+         std::to_string(r.workers_started) + " started\n";
+  }
   if (r.shard.count > 1)
     o += "shard       " + std::to_string(r.shard.index) + "/" + std::to_string(r.shard.count) +
          (r.shard_source.empty() ? "" : " (" + r.shard_source + ")") + "\n";
@@ -179,6 +186,7 @@ std::string report_json(const ReplayResult& r) {
     put_strings(report, "inputs", r.inputs);
     report.u64("jobs", r.jobs);
     report.boolean("in_process", r.in_process);
+    report.u64("threads_per_worker", r.threads_per_worker);
     report.object("shard", [&] {
       report.u64("index", r.shard.index);
       report.u64("count", r.shard.count);

@@ -32,6 +32,9 @@ struct alignas(64) Slot {
   std::atomic<std::uint32_t> phase{0};
   std::atomic<std::uint32_t> dep_tag{0};
   std::atomic<std::uint64_t> dep_hash{0};
+  // Set by the crash handler of the worker thread that faulted: with several
+  // threads in a process, which in-flight pipeline killed it.
+  std::atomic<std::uint32_t> crashed{0};
 };
 
 inline constexpr std::size_t kMaxBanned = 4096;

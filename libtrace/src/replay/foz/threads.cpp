@@ -29,7 +29,8 @@ PoolResult run_threads(const Plan& plan, SharedState& shared, Ledger& ledger, co
           if (!result.device) result.device = session->report();
           ++result.workers_started;
         }
-        run_items(plan.items, shared, s, s + 1, *session, {}, no_limits, nullptr,
+        Handover none;
+        run_items(plan.items, shared, s, s + 1, *session, none, no_limits, nullptr,
                   [&](std::uint64_t item, Outcome o, const std::string& reason) {
                     std::lock_guard<std::mutex> lock(mu);
                     ledger.note_issue(item, o, reason);

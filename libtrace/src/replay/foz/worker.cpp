@@ -3,6 +3,7 @@
 #include "replay/foz/worker.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -54,18 +55,18 @@ std::uint64_t peak_rss() {
 Injection Injection::from_env() {
   Injection in;
   if (const auto h = env_hash("TRAK_REPLAY_TEST_CRASH")) in.crash = true, in.crash_hash = *h;
+  if (const auto h = env_hash("TRAK_REPLAY_TEST_KILL")) in.kill = true, in.kill_hash = *h;
   if (const auto h = env_hash("TRAK_REPLAY_TEST_HANG")) in.hang = true, in.hang_hash = *h;
   return in;
 }
 
 LoopEnd run_items(std::span<const WorkItem> items, SharedState& shared, unsigned slot_index, std::uint32_t worker_id,
-                  Session& session, const std::vector<std::uint64_t>& first, const LoopLimits& limits,
-                  const Injection* inject, const IssueFn& issue) {
+                  Session& session, Handover& first, const LoopLimits& limits, const Injection* inject,
+                  const IssueFn& issue, bool take_queue) {
   Slot& slot = shared.slot(slot_index);
   Control& ctl = shared.control();
   const std::int64_t start = monotonic_ns();
   const auto limit_ns = static_cast<std::int64_t>(limits.seconds * 1e9);
-  std::size_t next_first = 0;
   std::string reason;
   for (std::uint64_t done = 0;; ++done) {
     if (ctl.stop.load(std::memory_order_relaxed)) return LoopEnd::stopped;
@@ -76,9 +77,10 @@ LoopEnd run_items(std::span<const WorkItem> items, SharedState& shared, unsigned
       if (limits.rss_bytes && done % 16 == 0 && current_rss() > limits.rss_bytes) return LoopEnd::limit;
     }
     std::uint64_t i;
-    if (next_first < first.size()) {
-      i = first[next_first++];
+    if (const auto handed = first.take()) {
+      i = *handed;
     } else {
+      if (!take_queue) return LoopEnd::queue_empty;
       i = ctl.next.fetch_add(1, std::memory_order_relaxed);
       if (i >= items.size()) return LoopEnd::queue_empty;
     }
@@ -88,6 +90,7 @@ LoopEnd run_items(std::span<const WorkItem> items, SharedState& shared, unsigned
     slot.started_ns.store(monotonic_ns(), std::memory_order_release);
     if (inject) {
       if (inject->crash && item.hash == inject->crash_hash) std::abort();
+      if (inject->kill && item.hash == inject->kill_hash) ::kill(::getpid(), SIGKILL);
       if (inject->hang && item.hash == inject->hang_hash)
         for (;;) ::pause();
     }

@@ -4,9 +4,11 @@
 // The same loop runs in worker processes and, with --in-process, in threads.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -52,25 +54,43 @@ struct LoopLimits {
 
 // Test hooks from the environment, honoured in worker processes only:
 // TRAK_REPLAY_TEST_CRASH=<hash> aborts the worker just before creating that
-// pipeline, TRAK_REPLAY_TEST_HANG=<hash> makes it sleep there forever. They
-// prove the crash isolation on a real device, where no pipeline crashes.
+// pipeline, TRAK_REPLAY_TEST_KILL=<hash> kills it there with SIGKILL (which
+// no handler sees, as the kernel's OOM killer would), and
+// TRAK_REPLAY_TEST_HANG=<hash> makes it sleep there forever. They prove the
+// crash isolation on a real device, where no pipeline crashes.
 struct Injection {
-  bool crash = false, hang = false;
-  std::uint64_t crash_hash = 0, hang_hash = 0;
+  bool crash = false, kill = false, hang = false;
+  std::uint64_t crash_hash = 0, kill_hash = 0, hang_hash = 0;
   static Injection from_env();
 };
 
 enum class LoopEnd { queue_empty, stopped, limit };
 
+// Items handed over from a worker process that ended before making them,
+// taken before the shared queue; the threads of one process share them.
+class Handover {
+ public:
+  Handover() = default;
+  explicit Handover(std::vector<std::uint64_t> items) : items_(std::move(items)) {}
+  std::optional<std::uint64_t> take() {
+    const std::size_t i = next_.fetch_add(1, std::memory_order_relaxed);
+    return i < items_.size() ? std::optional<std::uint64_t>(items_[i]) : std::nullopt;
+  }
+
+ private:
+  std::vector<std::uint64_t> items_;
+  std::atomic<std::size_t> next_{0};
+};
+
 using IssueFn = std::function<void(std::uint64_t item, Outcome o, const std::string& reason)>;
 
-// Runs pipelines: the items of `first` (handed over from a crashed worker),
-// then the shared queue, until it is empty, stop is set or a limit is hit.
-// Each outcome is stored in shared memory; `issue` hears about every one that
-// is not ok, before the outcome is stored.
+// Runs pipelines: the items of `first`, then, with `take_queue`, the shared
+// queue, until it is empty, stop is set
+// or a limit is hit. Each outcome is stored in shared memory; `issue` hears
+// about every one that is not ok, before the outcome is stored.
 LoopEnd run_items(std::span<const WorkItem> items, SharedState& shared, unsigned slot, std::uint32_t worker_id,
-                  Session& session, const std::vector<std::uint64_t>& first, const LoopLimits& limits,
-                  const Injection* inject, const IssueFn& issue);
+                  Session& session, Handover& first, const LoopLimits& limits, const Injection* inject,
+                  const IssueFn& issue, bool take_queue = true);
 
 // Resident set size now, and the peak (VmHWM), in bytes; 0 when unknown.
 std::uint64_t current_rss();

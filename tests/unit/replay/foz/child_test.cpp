@@ -28,6 +28,7 @@ TEST_CASE("foz_replay_child: the setup a worker starts from round-trips") {
   WorkerSetup s;
   s.id = 7;
   s.slot = 2;
+  s.threads = 6;
   s.parent = 4242;
   s.inputs = {"a.foz", "dir/b.foz"};
   s.device_spec = "NVIDIA";
@@ -43,6 +44,7 @@ TEST_CASE("foz_replay_child: the setup a worker starts from round-trips") {
   const WorkerSetup t = read_setup(body_of(setup_message(s), MsgKind::setup));
   CHECK(t.id == 7);
   CHECK(t.slot == 2);
+  CHECK(t.threads == 6);
   CHECK(t.parent == 4242);
   CHECK(t.inputs == s.inputs);
   CHECK(t.device_spec == "NVIDIA");
@@ -67,15 +69,20 @@ TEST_CASE("foz_replay_child: another protocol, or a cut message, is an error, no
   CHECK_THROWS_WITH_AS(read_setup(bad_mode), doctest::Contains("malformed setup"), libtrace::Error);
   body.resize(body.size() - 1);
   CHECK_THROWS_WITH_AS(read_setup(body), doctest::Contains("malformed setup"), libtrace::Error);
-  std::string start = body_of(start_message({1, 2}, {}), MsgKind::start);
+  WorkerSetup none;
+  none.threads = 0;
+  std::string no_threads = body_of(setup_message(none), MsgKind::setup);
+  CHECK_THROWS_WITH_AS(read_setup(no_threads), doctest::Contains("malformed setup"), libtrace::Error);
+  std::string start = body_of(start_message({{1, 2}, {}, {}}), MsgKind::start);
   start.resize(6);
   CHECK_THROWS_WITH_AS(read_start(start), doctest::Contains("malformed start"), libtrace::Error);
 }
 
 TEST_CASE("foz_replay_child: the start message carries a crashed worker's items and the rejected modules") {
   const InvalidModules invalid = {{0x11, "spirv-val: bad"}, {0x22, ""}};
-  const WorkerStart st = read_start(body_of(start_message({5, 9, 3}, invalid), MsgKind::start));
-  CHECK(st.first == std::vector<std::uint64_t>{5, 9, 3});
+  const WorkerStart st = read_start(body_of(start_message({{5, 9, 3}, {7}, invalid}), MsgKind::start));
+  CHECK(st.solo == std::vector<std::uint64_t>{5, 9, 3});
+  CHECK(st.again == std::vector<std::uint64_t>{7});
   CHECK(st.invalid_modules == invalid);
 }
 

@@ -112,6 +112,9 @@ enum class WorkerExit : std::uint8_t {
 enum class CompileRequired : std::uint8_t { compile, count, skip };
 std::string_view compile_required_name(CompileRequired c);
 
+inline constexpr unsigned kAutoThreadsPerWorker = 8;
+inline constexpr unsigned kMaxThreadsPerWorker = 256;
+
 struct ReplayOptions {
   std::vector<std::string> inputs;  // .foz files; the first holding an object wins
   // Worker processes (threads with in_process); 0 = one per core.
@@ -123,6 +126,12 @@ struct ReplayOptions {
   // Threads in this process instead of worker processes: no crash isolation,
   // no --timeout, for debugging.
   bool in_process = false;
+  // Threads in each worker process, sharing its device: the jobs run in
+  // ceil(jobs / threads_per_worker) processes. A device costs each process
+  // its start (NVIDIA: ~0.2 s of kernel time that processes take in turn)
+  // and its exit; a crash costs the pipelines in flight in its process, made
+  // again. 0 = kAutoThreadsPerWorker, at most kMaxThreadsPerWorker.
+  unsigned threads_per_worker = 0;
   // Parse and dispatch everything, create nothing: trak's own overhead.
   bool null_device = false;
   std::string device;          // "" = the first; an index or a name substring
@@ -206,6 +215,7 @@ struct ReplayResult {
   std::vector<std::string> inputs;
   unsigned jobs = 0;
   bool in_process = false;
+  unsigned threads_per_worker = 1;  // processes: the most threads in one (jobs split evenly)
   std::array<TypeCounts, kPipelineTypes> counts{};
   Shard shard;
   std::string shard_source;
