@@ -363,8 +363,8 @@ int work(Uplink& up, const WorkerSetup& setup) {
                                   : std::make_unique<ReplayDevice>(setup.device_spec, features);
   std::vector<std::unique_ptr<DeviceSession>> sessions;
   for (unsigned t = 0; t < setup.threads; ++t)
-    sessions.push_back(
-        std::make_unique<DeviceSession>(nullptr, device.get(), seeds, setup.compile_required, stats_file(setup, t)));
+    sessions.push_back(std::make_unique<DeviceSession>(nullptr, device.get(), seeds, !setup.blob_dir.empty(),
+                                                       setup.compile_required, stats_file(setup, t)));
   up.send(hello_message(sessions.front()->report()));
 
   int memfd = -1;

@@ -188,7 +188,7 @@ ReplayResult replay(const ReplayOptions& opt) {
         plan, shared, ledger,
         [&](SharedState& s, unsigned slot) -> std::unique_ptr<Session> {
           auto session = std::make_unique<DeviceSession>(
-              nullptr, device.get(), load_caches, opt.compile_required,
+              nullptr, device.get(), load_caches, cfg.want_blobs, opt.compile_required,
               stats ? stats->path() + "/stats-slot-" + std::to_string(slot) + ".jsonl" : "");
           session->start(sources, s, slot, opt.module_cache_bytes, &invalid);
           return session;

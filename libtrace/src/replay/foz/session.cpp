@@ -40,7 +40,7 @@ const VkPhysicalDeviceFeatures2* application_features(const Sources& sources, Ar
 }
 
 DeviceSession::DeviceSession(std::unique_ptr<ReplayDevice> own, const ReplayDevice* shared_device,
-                             const std::vector<CacheFile>& seeds, CompileRequired compile_required,
+                             const std::vector<CacheFile>& seeds, bool keep_cache, CompileRequired compile_required,
                              const std::string& stats_file)
     : own_(std::move(own)), dev_(own_ ? own_.get() : shared_device), compile_required_(compile_required) {
   report_ = dev_->report();
@@ -56,12 +56,12 @@ DeviceSession::DeviceSession(std::unique_ptr<ReplayDevice> own, const ReplayDevi
   }
   std::vector<std::uint8_t> seed;
   if (!dev_->is_null()) seed = seed_cache(*dev_, seeds, report_);
-  cache_ = dev_->create_cache(seed);
+  if (keep_cache || !seed.empty()) cache_ = dev_->create_cache(seed);
 }
 
 DeviceSession::~DeviceSession() {
   replayer_.reset();
-  vkDestroyPipelineCache(dev_->handle(), cache_, nullptr);
+  if (cache_) vkDestroyPipelineCache(dev_->handle(), cache_, nullptr);
 }
 
 void DeviceSession::start(const Sources& sources, SharedState& shared, unsigned slot, std::uint64_t module_budget,
@@ -84,6 +84,8 @@ Outcome DeviceSession::run(const WorkItem& item, std::string& reason) {
   return replayer_->replay(item, reason);
 }
 
-std::vector<std::uint8_t> DeviceSession::cache_data() { return dev_->cache_data(cache_); }
+std::vector<std::uint8_t> DeviceSession::cache_data() {
+  return cache_ ? dev_->cache_data(cache_) : std::vector<std::uint8_t>{};
+}
 
 }  // namespace libtrace::foz::detail

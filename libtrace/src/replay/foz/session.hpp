@@ -41,11 +41,14 @@ using InvalidModules = std::unordered_map<std::uint64_t, std::string>;  // hash 
 class DeviceSession final : public Session {
  public:
   // `own` is the worker's device (processes); otherwise `shared_device`
-  // (threads) is used. Creates the pipeline cache, seeded from `seeds`; a
-  // device that cannot tell cache misses (compile_required) is warned of.
-  // `stats_file` (non-empty): --pipeline-stats lines go there.
+  // (threads) is used. Creates a pipeline cache, seeded from `seeds`, where
+  // one is wanted (`keep_cache`: its data is asked for at the end) or seeded;
+  // else pipelines are made with none, as fossilize-replay makes them
+  // without --pipeline-cache, and nothing is copied into one. A device that
+  // cannot tell cache misses (compile_required) is warned of. `stats_file`
+  // (non-empty): --pipeline-stats lines go there.
   DeviceSession(std::unique_ptr<ReplayDevice> own, const ReplayDevice* shared_device,
-                const std::vector<CacheFile>& seeds, CompileRequired compile_required,
+                const std::vector<CacheFile>& seeds, bool keep_cache, CompileRequired compile_required,
                 const std::string& stats_file = {});
   ~DeviceSession() override;
 
@@ -56,7 +59,7 @@ class DeviceSession final : public Session {
 
   const DeviceReport& report() const override { return report_; }
   Outcome run(const WorkItem& item, std::string& reason) override;
-  std::vector<std::uint8_t> cache_data() override;
+  std::vector<std::uint8_t> cache_data() override;  // empty without a cache
 
  private:
   std::unique_ptr<ReplayDevice> own_;
