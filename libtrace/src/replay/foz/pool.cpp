@@ -276,12 +276,17 @@ void ProcessPool::Impl::settle_death(Worker& w, int status) {
     flying.push_back({i, static_cast<std::size_t>(item)});
     if (slot.crashed.load() && culprit_slot < 0) culprit_slot = static_cast<int>(i);
   }
-  if (w.killed && !w.retired && w.timed_out_slot >= 0)
+  // Killed for a timeout: the cause is known, and the others in flight are
+  // bystanders even when the slow one finished just before the kill.
+  const bool timed_out = w.killed && w.timed_out_slot >= 0;
+  if (timed_out)
     culprit_slot = std::any_of(flying.begin(), flying.end(),
                                [&](const InFlight& f) { return static_cast<int>(f.slot) == w.timed_out_slot; })
                        ? w.timed_out_slot
                        : -1;
-  if (culprit_slot < 0 && flying.size() == 1) culprit_slot = static_cast<int>(flying.front().slot);
+  else if (culprit_slot < 0 && flying.size() == 1)
+    culprit_slot = static_cast<int>(flying.front().slot);
+  const bool suspects = culprit_slot < 0 && !timed_out && flying.size() > 1;
   Phase phase = Phase::idle;
   Tag dep_tag{};
   std::uint64_t dep_hash = 0;
@@ -320,15 +325,15 @@ void ProcessPool::Impl::settle_death(Worker& w, int status) {
     } else if (!w.hello) {
       if (++start_failures >= kMaxStartFailures)
         fatal.emplace(Errc::unsupported, "", "workers keep dying while they set up the device (" + why + ")");
-    } else if (cfg.warnings) {
+    } else if (cfg.warnings && !timed_out) {
       cfg.warnings("", "worker " + std::to_string(w.id) + ": " + why +
-                           (flying.empty() ? " outside any pipeline"
-                                           : " with " + std::to_string(flying.size()) +
-                                                 " pipelines in flight: they are made again, one at a time"));
+                           (suspects ? " with " + std::to_string(flying.size()) +
+                                           " pipelines in flight: they are made again, one at a time"
+                                     : " outside any pipeline"));
     }
     // Suspects first, alone; the items it was handed and those in flight
     // beside the culprit were never the problem.
-    for (const InFlight& f : flying) hand(culprit == SIZE_MAX ? next.solo : next.again, f.item);
+    for (const InFlight& f : flying) hand(suspects ? next.solo : next.again, f.item);
     for (std::uint64_t i : w.solo) hand(next.solo, i);
     for (std::uint64_t i : w.again) hand(next.again, i);
     const auto reclaimed = ledger->reclaim_uncommitted(w.id, shared->control().next.load());
