@@ -43,9 +43,10 @@ Exit status for .foz: 0 done (pipelines the device cannot make are skipped, not 
   130 interrupted (the outputs hold what was done; resume with --skip-done).
 
 Examples (.foz):
-  trak-replay game.foz                          every pipeline, one worker per core
+  trak-replay game.foz                          every pipeline, one job per core
   trak-replay game.foz --pipeline-cache game.vkcache --json | jq .compute
   trak-replay game.foz --device NVIDIA --jobs 8 --timeout 30
+  trak-replay game.foz --jobs 16 --threads-per-worker 16        (one worker process: one device to start)
   trak-replay game.foz --shard 3/16 --pipeline-cache part3.bin   (one of 16 machines)
   sbatch --array=0-15 --wrap 'trak-replay game.foz --shard auto --pipeline-cache part$SLURM_ARRAY_TASK_ID.bin'
   trak-replay game.foz --shard auto/16 ...      (a Kubernetes indexed Job of 16 completions)

@@ -1,0 +1,1 @@
+"$REPLAY" "$DATA/foz/synth_compute.foz" --null-device --threads-per-worker 257
