@@ -4,8 +4,8 @@
 // socket and the slots; when it dies, its slots name the pipelines in
 // flight. The culprit (the one the parent timed out, the one whose thread
 // faulted, or the only one) is recorded as crashed or timed out; the others
-// go to a fresh worker, which carries on after it. A worker
-// that said goodbye is done with: its slot goes to a replacement at once,
+// go to a fresh worker, which carries on after it. A worker that said
+// goodbye is done with: its slots go to a replacement at once,
 // and its process is reaped when it is gone (freeing a driver's memory takes
 // a while, and need not hold anything up but the end of the run).
 #include "replay/foz/pool.hpp"
