@@ -7,14 +7,13 @@
 # usage: bench/foz_bench.sh [PIPELINES_PER_INPUT] [RUNS]   (defaults: 35000, 10)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 pipelines=${1:-35000}
 runs=${2:-10}
-command -v hyperfine >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq hyperfine jq >/dev/null
-[ -f build-release/build.ninja ] || meson setup build-release --buildtype=release -Dtests=false >/dev/null
-ninja -C build-release -j2 tools/merge/trak-merge tools/stat/trak-stat bench/foz-gen bench/foz-inflate-limit >/dev/null
+bench_need_hyperfine
+bench_build tools/merge/trak-merge tools/stat/trak-stat bench/foz-gen bench/foz-inflate-limit
 b=$PWD/build-release
-work=$(mktemp -d "${TMPDIR:-/tmp}/foz-bench.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+bench_scratch foz-bench
 cd "$work"
 for i in 1 2 3; do "$b/bench/foz-gen" in$i.foz "$pipelines" $((i * 101)) $((pipelines / 10)) 7 2>/dev/null; done
 "$b/tools/merge/trak-merge" -q --no-progress -o merged.foz in1.foz in2.foz in3.foz

@@ -8,15 +8,14 @@
 # BENCH_SKIP_DIR=1 leaves out the directory runs (minutes each: 140k files).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 pipelines=${1:-70000}
 runs=${2:-5}
-command -v hyperfine >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq hyperfine jq >/dev/null
-[ -f build-release/build.ninja ] || meson setup build-release --buildtype=release -Dtests=false >/dev/null
-ninja -C build-release -j2 tools/convert/trak-convert bench/foz-gen bench/foz-inflate-limit >/dev/null
+bench_need_hyperfine
+bench_build tools/convert/trak-convert bench/foz-gen bench/foz-inflate-limit
 b=$PWD/build-release
 c="$b/tools/convert/trak-convert --no-progress"
-work=$(mktemp -d "${TMPDIR:-/tmp}/foz-convert-bench.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+bench_scratch foz-convert-bench
 cd "$work"
 "$b/bench/foz-gen" in.foz "$pipelines" 101 2>/dev/null
 $c in.foz -o doc.json

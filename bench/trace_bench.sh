@@ -13,6 +13,7 @@
 # Medians come from hyperfine. Nothing here is asserted: it reports.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 trace=${1:-}
 runs=${2:-5}
 
@@ -22,8 +23,7 @@ if ((${#need[@]})); then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
-[ -f build-release/build.ninja ] || meson setup build-release --buildtype=release -Dtests=false >/dev/null
-ninja -C build-release -j2 >/dev/null
+bench_build
 bin=build-release/tools
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
