@@ -5,14 +5,11 @@
 # (bench/foz_inflate_limit.cpp). The archives are layer-like (bench/foz_gen.cpp):
 # three inputs sharing layouts, modules and 10 % of their pipelines.
 # usage: bench/foz_bench.sh [PIPELINES_PER_INPUT] [RUNS]   (defaults: 35000, 10)
-set -euo pipefail
-cd "$(dirname "$0")/.."
-. bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 pipelines=${1:-35000}
 runs=${2:-10}
 bench_need_hyperfine
 bench_build tools/merge/trak-merge tools/stat/trak-stat bench/foz-gen bench/foz-inflate-limit
-b=$PWD/build-release
 bench_scratch foz-bench
 cd "$work"
 for i in 1 2 3; do "$b/bench/foz-gen" in$i.foz "$pipelines" $((i * 101)) $((pipelines / 10)) 7 2>/dev/null; done

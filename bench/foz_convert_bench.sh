@@ -6,14 +6,11 @@
 # compared with `cp -r` of the same files: creating files is the floor there).
 # usage: bench/foz_convert_bench.sh [PIPELINES] [RUNS]   (defaults: 70000, 5)
 # BENCH_SKIP_DIR=1 leaves out the directory runs (minutes each: 140k files).
-set -euo pipefail
-cd "$(dirname "$0")/.."
-. bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 pipelines=${1:-70000}
 runs=${2:-5}
 bench_need_hyperfine
 bench_build tools/convert/trak-convert bench/foz-gen bench/foz-inflate-limit
-b=$PWD/build-release
 c="$b/tools/convert/trak-convert --no-progress"
 bench_scratch foz-convert-bench
 cd "$work"

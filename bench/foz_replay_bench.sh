@@ -12,9 +12,7 @@
 # CPU seconds of each (the driver's: its loop only; trak's: the whole command
 # with its workers), which CPU steal on a shared machine distorts less.
 # usage: bash bench/foz_replay_bench.sh [COUNT] [RUNS]
-set -euo pipefail
-cd "$(dirname "$0")/.."
-. bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 count=${1:-6000}
 runs=${2:-5}
 shared=../shared/data/foz

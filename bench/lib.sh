@@ -1,5 +1,8 @@
-# Sourced by the bench scripts from the source root: how each gets its tools
-# and a scratch folder, so they all measure the same kind of build.
+# Sourced first by the bench scripts: each runs strictly from the source
+# root, and gets its tools and a scratch folder the same way, so they all
+# measure the same kind of build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
 
 # hyperfine (and jq, which reads its JSON) where it is missing.
 bench_need_hyperfine() {
@@ -7,10 +10,11 @@ bench_need_hyperfine() {
 }
 
 # A release build without the tests in build-release, of the TARGETS named
-# (all without any).
+# (all without any); $b is its absolute path.
 bench_build() {
   [ -f build-release/build.ninja ] || meson setup build-release --buildtype=release -Dtests=false >/dev/null
   ninja -C build-release -j2 "$@" >/dev/null
+  b=$PWD/build-release
 }
 
 # $work: a scratch folder named after NAME, removed on exit.

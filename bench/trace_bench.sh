@@ -11,9 +11,7 @@
 #   RUNS (default 5) is per measurement; brotli quality 11 runs 3 times
 #   (BENCH_SKIP_Q11=1 leaves it out: it takes minutes).
 # Medians come from hyperfine. Nothing here is asserted: it reports.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-. bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 trace=${1:-}
 runs=${2:-5}
 

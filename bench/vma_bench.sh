@@ -11,9 +11,7 @@
 # long blocks of runs one after the other can land in different phases.
 # usage: bench/vma_bench.sh [CALLS...] [-- ROUNDS]
 #   (defaults: 300000 and 2000000 calls, 10 rounds of 3 runs each)
-set -euo pipefail
-cd "$(dirname "$0")/.."
-. bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 sizes=() rounds=10
 while [ $# -gt 0 ]; do
   if [ "$1" = -- ]; then rounds=$2; shift 2; else sizes+=("$1"); shift; fi
