@@ -60,12 +60,7 @@ std::string report_table(const Stats& s) {
   auto count = [](std::uint64_t n, const char* one, const char* more) {
     return std::to_string(n) + (n == 1 ? one : more);
   };
-  std::string notes;
-  if (s.dropped_lines) notes = count(s.dropped_lines, " line dropped with a warning", " lines dropped with warnings");
-  if (s.warnings > s.dropped_lines && s.dropped_lines)
-    notes += "; " + count(s.warnings - s.dropped_lines, " other warning", " other warnings");
-  else if (s.warnings > s.dropped_lines)
-    notes = count(s.warnings, " warning", " warnings") + ", no line dropped";
+  const std::string notes = vma::detail::warning_notes(s.warnings, s.dropped_lines, count);
   table.row("calls", std::to_string(s.calls) + (notes.empty() ? "" : " (" + notes + ")"));
   if (s.error) table.row("stopped", std::string(s.error->what()) + " (the figures cover the lines before)");
   table.row("duration",
