@@ -225,12 +225,7 @@ void Replayer::snapshot(VkQueue queue, const Swapchain& sc, std::uint32_t index,
   const VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, nullptr, req.size, type};
   vk::check(vkAllocateMemory(dev, &ai, nullptr, &k.memory), "vkAllocateMemory");
   vk::check(vkBindBufferMemory(dev, buffer, k.memory, 0), "vkBindBufferMemory");
-  const VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, pool,
-                                        VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
-  vk::check(vkAllocateCommandBuffers(dev, &cai, &k.cmd), "vkAllocateCommandBuffers");
-  const VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, nullptr,
-                                       VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT, nullptr};
-  vkBeginCommandBuffer(k.cmd, &begin);
+  begin_one_time(dev, pool, k.cmd);
   vktrace::record_readback(vkCmdPipelineBarrier, vkCmdCopyImageToBuffer, k.cmd, sc.images[index], buffer, ex,
                            VK_ACCESS_MEMORY_WRITE_BIT);
   vkEndCommandBuffer(k.cmd);
