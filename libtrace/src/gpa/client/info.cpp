@@ -167,8 +167,11 @@ std::string report_json(const Info& i) {
     j.members("device", i.device, "driver", i.driver, "api_version", i.api_version, "listed", i.listed, "native",
               i.native, "spec_version", i.spec_version);
     j.object("features", [&] {
-      j.members("perfCounters", i.features.perfCounters, "streamingPerfCounters", i.features.streamingPerfCounters,
-                "sqThreadTracing", i.features.sqThreadTracing, "clockModes", i.features.clockModes);
+      // VkBool32s: members() would write them as numbers.
+      j.boolean("perfCounters", i.features.perfCounters);
+      j.boolean("streamingPerfCounters", i.features.streamingPerfCounters);
+      j.boolean("sqThreadTracing", i.features.sqThreadTracing);
+      j.boolean("clockModes", i.features.clockModes);
     });
     j.members("revision_id", i.revision_id, "timestamp_period_ns", i.timestamp_period, "timestamp_valid_bits",
               i.timestamp_valid_bits);
