@@ -159,7 +159,7 @@ Exit status: 0 replayed (allocations that fail on this device are counted, not e
                                  "VMA calls recordings, Fossilize archives and Vulkan captures (trak-capture --trace)");
     auto decoder = std::move(sniffed.stream);
     std::optional<libtrace::Error> error;
-    const auto lines = [&](vma::ReplayLines& opt) {
+    const auto fill_lines = [&](vma::ReplayLines& opt) {
       opt.first_line = range.first;
       opt.last_line = range.last;
       opt.keep_going = keep_going;
@@ -167,7 +167,7 @@ Exit status: 0 replayed (allocations that fail on this device are counted, not e
     };
     if (simulate) {
       vma::SimOptions opt;
-      lines(opt);
+      fill_lines(opt);
       const auto r = vma::simulate(std::move(decoder), in.name(), opt);
       std::cout << (json ? vma::report_json(r) : vma::report_table(r));
       error = r.error;
@@ -175,7 +175,7 @@ Exit status: 0 replayed (allocations that fail on this device are counted, not e
       vk::Instance instance;
       vk::Device dev(instance, instance.select(device), vma::replay_device_options());
       vma::ReplayOptions opt;
-      lines(opt);
+      fill_lines(opt);
       opt.enforce_heap_budget = !no_budget;
       const auto r = vma::replay(std::move(decoder), in.name(), dev, opt);
       std::cout << (json ? vma::report_json(r) : vma::report_table(r));
