@@ -321,20 +321,8 @@ const VkBaseInStructure* read_discard(const Node& n, VkStructureType s, Tag) {
   t->flags = n.u32("flags");
   t->discardRectangleMode = n.enum_<VkDiscardRectangleModeEXT>("discardRectangleMode");
   t->discardRectangleCount = n.u32("discardRectangleCount");
-  if (n.has("discardRectangles")) {
-    std::uint32_t count = 0;
-    t->pDiscardRectangles = n.array<VkRect2D>("discardRectangles", &count, [](const Node& e, VkRect2D& r) {
-      e.only({"x", "y", "width", "height"});
-      r.offset.x = e.s32("x");
-      r.offset.y = e.s32("y");
-      r.extent.width = e.u32("width");
-      r.extent.height = e.u32("height");
-    });
-    if (count != t->discardRectangleCount)
-      n.at("discardRectangles")
-          .fail("has " + std::to_string(count) + " elements, discardRectangleCount is " +
-                std::to_string(t->discardRectangleCount));
-  }
+  if (n.has("discardRectangles"))
+    t->pDiscardRectangles = n.rects_sized("discardRectangles", t->discardRectangleCount, "discardRectangleCount");
   return base(t);
 }
 
