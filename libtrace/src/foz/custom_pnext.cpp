@@ -205,11 +205,8 @@ void write_color_write(Out& o, const VkBaseInStructure* p, const DynamicStateInf
 }
 
 const VkBaseInStructure* read_color_write(const Node& n, VkStructureType s, Tag) {
-  n.only({"sType", "attachmentCount", "colorWriteEnables"});
-  auto* t = make<VkPipelineColorWriteCreateInfoEXT>(n, s);
-  t->attachmentCount = n.u32("attachmentCount");
-  if (n.has("colorWriteEnables")) t->pColorWriteEnables = n.u32_array_sized("colorWriteEnables", t->attachmentCount);
-  return base(t);
+  return read_counted_u32s(n, s, "attachmentCount", &VkPipelineColorWriteCreateInfoEXT::attachmentCount,
+                           "colorWriteEnables", &VkPipelineColorWriteCreateInfoEXT::pColorWriteEnables);
 }
 
 void hash_color_write(Hasher& h, const VkBaseInStructure* p, const HashContext& c) {

@@ -110,12 +110,9 @@ void write_attachment_location(Out& o, const VkBaseInStructure* p, const Dynamic
 }
 
 const VkBaseInStructure* read_attachment_location(const Node& n, VkStructureType s, Tag) {
-  n.only({"sType", "colorAttachmentCount", "colorAttachmentLocations"});
-  auto* t = make<VkRenderingAttachmentLocationInfoKHR>(n, s);
-  t->colorAttachmentCount = n.u32("colorAttachmentCount");
-  if (n.has("colorAttachmentLocations"))
-    t->pColorAttachmentLocations = n.u32_array_sized("colorAttachmentLocations", t->colorAttachmentCount);
-  return base(t);
+  return read_counted_u32s(n, s, "colorAttachmentCount", &VkRenderingAttachmentLocationInfoKHR::colorAttachmentCount,
+                           "colorAttachmentLocations",
+                           &VkRenderingAttachmentLocationInfoKHR::pColorAttachmentLocations);
 }
 
 void hash_attachment_location(Hasher& h, const VkBaseInStructure* p, const HashContext&) {
