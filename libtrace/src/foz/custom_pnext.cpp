@@ -198,9 +198,9 @@ void write_color_write(Out& o, const VkBaseInStructure* p, const DynamicStateInf
   const auto& t = as<VkPipelineColorWriteCreateInfoEXT>(p);
   if (!dyn) fail(o.where(), "VkPipelineColorWriteCreateInfoEXT outside graphics pipeline state");
   open(o, p);
-  o.u32("attachmentCount", t.attachmentCount);
-  if (t.pColorWriteEnables && !dyn->color_write_enable)
-    o.u32_array("colorWriteEnables", t.pColorWriteEnables, t.attachmentCount);
+  // A dynamic color write enable leaves the static array out.
+  write_counted_u32s(o, "attachmentCount", t.attachmentCount, "colorWriteEnables",
+                     dyn->color_write_enable ? nullptr : t.pColorWriteEnables);
   o.end_object();
 }
 

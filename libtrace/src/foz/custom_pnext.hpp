@@ -38,6 +38,13 @@ const VkBaseInStructure* read_counted_u32s(const Node& n, VkStructureType s, con
   return base(t);
 }
 
+// The writing side: the count, then the array where there is one.
+inline void write_counted_u32s(Out& o, const char* count_key, std::uint32_t count, const char* array_key,
+                               const std::uint32_t* array) {
+  o.u32(count_key, count);
+  if (array) o.u32_array(array_key, array, count);
+}
+
 // Starts a struct's JSON object with its sType.
 inline void open(Out& o, const VkBaseInStructure* p) {
   o.begin_object();

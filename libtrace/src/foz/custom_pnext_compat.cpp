@@ -103,9 +103,8 @@ void hash_depth_clamp(Hasher& h, const VkBaseInStructure* p, const HashContext& 
 void write_attachment_location(Out& o, const VkBaseInStructure* p, const DynamicStateInfo*) {
   const auto& t = as<VkRenderingAttachmentLocationInfoKHR>(p);
   open(o, p);
-  o.u32("colorAttachmentCount", t.colorAttachmentCount);
-  if (t.pColorAttachmentLocations)
-    o.u32_array("colorAttachmentLocations", t.pColorAttachmentLocations, t.colorAttachmentCount);
+  write_counted_u32s(o, "colorAttachmentCount", t.colorAttachmentCount, "colorAttachmentLocations",
+                     t.pColorAttachmentLocations);
   o.end_object();
 }
 
@@ -124,9 +123,8 @@ void hash_attachment_location(Hasher& h, const VkBaseInStructure* p, const HashC
 void write_input_index(Out& o, const VkBaseInStructure* p, const DynamicStateInfo*) {
   const auto& t = as<VkRenderingInputAttachmentIndexInfoKHR>(p);
   open(o, p);
-  o.u32("colorAttachmentCount", t.colorAttachmentCount);
-  if (t.pColorAttachmentInputIndices)
-    o.u32_array("colorAttachmentInputIndices", t.pColorAttachmentInputIndices, t.colorAttachmentCount);
+  write_counted_u32s(o, "colorAttachmentCount", t.colorAttachmentCount, "colorAttachmentInputIndices",
+                     t.pColorAttachmentInputIndices);
   if (t.pDepthInputAttachmentIndex) o.u32("depthInputAttachmentIndex", *t.pDepthInputAttachmentIndex);
   if (t.pStencilInputAttachmentIndex) o.u32("stencilInputAttachmentIndex", *t.pStencilInputAttachmentIndex);
   o.end_object();
