@@ -5,16 +5,12 @@
 # (bench/foz_inflate_limit.cpp). The archives are layer-like (bench/foz_gen.cpp):
 # three inputs sharing layouts, modules and 10 % of their pipelines.
 # usage: bench/foz_bench.sh [PIPELINES_PER_INPUT] [RUNS]   (defaults: 35000, 10)
-set -euo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
 pipelines=${1:-35000}
 runs=${2:-10}
-command -v hyperfine >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq hyperfine jq >/dev/null
-[ -f build-release/build.ninja ] || meson setup build-release --buildtype=release -Dtests=false >/dev/null
-ninja -C build-release -j2 tools/merge/trak-merge tools/stat/trak-stat bench/foz-gen bench/foz-inflate-limit >/dev/null
-b=$PWD/build-release
-work=$(mktemp -d "${TMPDIR:-/tmp}/foz-bench.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+bench_need_hyperfine
+bench_build tools/merge/trak-merge tools/stat/trak-stat bench/foz-gen bench/foz-inflate-limit
+bench_scratch foz-bench
 cd "$work"
 for i in 1 2 3; do "$b/bench/foz-gen" in$i.foz "$pipelines" $((i * 101)) $((pipelines / 10)) 7 2>/dev/null; done
 "$b/tools/merge/trak-merge" -q --no-progress -o merged.foz in1.foz in2.foz in3.foz

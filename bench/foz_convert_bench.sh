@@ -6,17 +6,13 @@
 # compared with `cp -r` of the same files: creating files is the floor there).
 # usage: bench/foz_convert_bench.sh [PIPELINES] [RUNS]   (defaults: 70000, 5)
 # BENCH_SKIP_DIR=1 leaves out the directory runs (minutes each: 140k files).
-set -euo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
 pipelines=${1:-70000}
 runs=${2:-5}
-command -v hyperfine >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq hyperfine jq >/dev/null
-[ -f build-release/build.ninja ] || meson setup build-release --buildtype=release -Dtests=false >/dev/null
-ninja -C build-release -j2 tools/convert/trak-convert bench/foz-gen bench/foz-inflate-limit >/dev/null
-b=$PWD/build-release
+bench_need_hyperfine
+bench_build tools/convert/trak-convert bench/foz-gen bench/foz-inflate-limit
 c="$b/tools/convert/trak-convert --no-progress"
-work=$(mktemp -d "${TMPDIR:-/tmp}/foz-convert-bench.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+bench_scratch foz-convert-bench
 cd "$work"
 "$b/bench/foz-gen" in.foz "$pipelines" 101 2>/dev/null
 $c in.foz -o doc.json

@@ -12,13 +12,11 @@
 # CPU seconds of each (the driver's: its loop only; trak's: the whole command
 # with its workers), which CPU steal on a shared machine distorts less.
 # usage: bash bench/foz_replay_bench.sh [COUNT] [RUNS]
-set -euo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
 count=${1:-6000}
 runs=${2:-5}
 shared=../shared/data/foz
-[ -f build-release/build.ninja ] || meson setup build-release --buildtype=release -Dtests=false >/dev/null
-ninja -C build-release -j2 tools/replay/trak-replay bench/foz-replay-gen bench/foz-direct >/dev/null
+bench_build tools/replay/trak-replay bench/foz-replay-gen bench/foz-direct
 icd=/usr/share/vulkan/icd.d/lvp_icd.$(uname -m).json
 export VK_DRIVER_FILES=$icd VK_ICD_FILENAMES=$icd
 export MESA_SHADER_CACHE_DISABLE=true

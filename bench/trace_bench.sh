@@ -11,8 +11,7 @@
 #   RUNS (default 5) is per measurement; brotli quality 11 runs 3 times
 #   (BENCH_SKIP_Q11=1 leaves it out: it takes minutes).
 # Medians come from hyperfine. Nothing here is asserted: it reports.
-set -euo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
 trace=${1:-}
 runs=${2:-5}
 
@@ -22,8 +21,7 @@ if ((${#need[@]})); then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
-[ -f build-release/build.ninja ] || meson setup build-release --buildtype=release -Dtests=false >/dev/null
-ninja -C build-release -j2 >/dev/null
+bench_build
 bin=build-release/tools
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -11,16 +11,14 @@
 # long blocks of runs one after the other can land in different phases.
 # usage: bench/vma_bench.sh [CALLS...] [-- ROUNDS]
 #   (defaults: 300000 and 2000000 calls, 10 rounds of 3 runs each)
-set -euo pipefail
-cd "$(dirname "$0")/.."
+. "$(dirname "$0")/lib.sh"
 sizes=() rounds=10
 while [ $# -gt 0 ]; do
   if [ "$1" = -- ]; then rounds=$2; shift 2; else sizes+=("$1"); shift; fi
 done
 [ ${#sizes[@]} -gt 0 ] || sizes=(300000 2000000)
-command -v hyperfine >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq hyperfine jq >/dev/null
-[ -f build-release/build.ninja ] || meson setup build-release --buildtype=release -Dtests=false >/dev/null
-ninja -C build-release -j2 >/dev/null
+bench_need_hyperfine
+bench_build
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 lavapipe=/usr/share/vulkan/icd.d/lvp_icd.$(uname -m).json

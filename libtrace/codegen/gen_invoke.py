@@ -49,13 +49,7 @@ def main(argv):
             out.append(f'void {fn}(PFN_vkVoidFunction f, void* const* a, void* r) {{\n  {body}\n}}\n\n')
             made[target] = fn
         table.append((name, made[target]))
-    out.append('}  // namespace\n\n')
-    out.append('const NamedInvoker kInvokers[] = {\n')
-    out += [f'    {{"{n}", {f}}},\n' for n, f in table]
-    out.append('};\n')
-    out.append(f'const std::size_t kInvokerCount = {len(table)};\n\n')
-    out.append('}  // namespace libtrace::replay_trace\n')
-    vkxml.write(argv[2], ''.join(out))
+    vkxml.write_table(argv[2], out, 'const NamedInvoker kInvokers', table, 'kInvokerCount', 'libtrace::replay_trace')
 
 
 if __name__ == '__main__':

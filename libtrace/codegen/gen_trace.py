@@ -70,13 +70,9 @@ def main(argv):
         body.append('}\n\n')
         out += body
         table.append((name, fn))
-    out.append('}  // namespace\n\n')
-    out.append(f'const EntryPoint kEntryPoints[] = {{\n')
-    out += [f'    {{"{n}", reinterpret_cast<PFN_vkVoidFunction>({f})}},\n' for n, f in table]
-    out.append('};\n')
-    out.append(f'const std::size_t kEntryPointCount = {len(table)};\n\n')
-    out.append('}  // namespace libtrace::capture::trace\n')
-    vkxml.write(argv[2], ''.join(out))
+    rows = [(n, f'reinterpret_cast<PFN_vkVoidFunction>({f})') for n, f in table]
+    vkxml.write_table(argv[2], out, 'const EntryPoint kEntryPoints', rows, 'kEntryPointCount',
+                      'libtrace::capture::trace')
 
 
 if __name__ == '__main__':

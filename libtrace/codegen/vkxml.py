@@ -257,3 +257,16 @@ def declaration(param):
 def write(path, text):
     with open(path, 'w', encoding='utf-8') as f:
         f.write(text)
+
+
+def write_table(path, out, array, rows, count, namespace):
+    """Writes `out` with its end: the closed anonymous namespace, the table
+    `array` of {"name", value} `rows`, its size `count`, then `namespace`
+    closed: the lookup table every generated file of commands ends with."""
+    out.append('}  // namespace\n\n')
+    out.append(f'{array}[] = {{\n')
+    out += [f'    {{"{n}", {v}}},\n' for n, v in rows]
+    out.append('};\n')
+    out.append(f'const std::size_t {count} = {len(rows)};\n\n')
+    out.append(f'}}  // namespace {namespace}\n')
+    write(path, ''.join(out))

@@ -159,12 +159,15 @@ Exit status: 0 replayed (allocations that fail on this device are counted, not e
                                  "VMA calls recordings, Fossilize archives and Vulkan captures (trak-capture --trace)");
     auto decoder = std::move(sniffed.stream);
     std::optional<libtrace::Error> error;
-    if (simulate) {
-      vma::SimOptions opt;
+    const auto fill_lines = [&](vma::ReplayLines& opt) {
       opt.first_line = range.first;
       opt.last_line = range.last;
       opt.keep_going = keep_going;
       opt.warnings = warnings;
+    };
+    if (simulate) {
+      vma::SimOptions opt;
+      fill_lines(opt);
       const auto r = vma::simulate(std::move(decoder), in.name(), opt);
       std::cout << (json ? vma::report_json(r) : vma::report_table(r));
       error = r.error;
@@ -172,10 +175,7 @@ Exit status: 0 replayed (allocations that fail on this device are counted, not e
       vk::Instance instance;
       vk::Device dev(instance, instance.select(device), vma::replay_device_options());
       vma::ReplayOptions opt;
-      opt.first_line = range.first;
-      opt.last_line = range.last;
-      opt.keep_going = keep_going;
-      opt.warnings = warnings;
+      fill_lines(opt);
       opt.enforce_heap_budget = !no_budget;
       const auto r = vma::replay(std::move(decoder), in.name(), dev, opt);
       std::cout << (json ? vma::report_json(r) : vma::report_table(r));

@@ -207,24 +207,17 @@ std::string report_table(const TraceStats& s, std::size_t top) {
 std::string report_json(const TraceStats& s) {
   libtrace::detail::JsonReport report;
   report.object([&] {
-    report.text("format", "apitrace");
-    report.text("file", s.file);
-    report.text("container", container_name(s.container));
-    report.u64("file_bytes", s.file_bytes);
-    report.u64("stream_bytes", s.stream_bytes);
-    report.u64("version", s.header.version);
-    report.u64("semantic_version", s.header.semantic_version);
+    report.members("format", "apitrace", "file", s.file, "container", container_name(s.container), "file_bytes",
+                   s.file_bytes, "stream_bytes", s.stream_bytes, "version", s.header.version, "semantic_version",
+                   s.header.semantic_version);
     report.object("properties", [&] {
       for (const auto& [k, v] : s.header.properties) {
         report.text(k);  // keys from the file
         report.text(v);
       }
     });
-    report.text("api", s.api);
-    report.u64("calls", s.calls);
-    report.u64("incomplete_calls", s.incomplete_calls);
-    report.u64("fake_calls", s.fake_calls);
-    report.u64("verbose_calls", s.verbose_calls);
+    report.members("api", s.api, "calls", s.calls, "incomplete_calls", s.incomplete_calls, "fake_calls", s.fake_calls,
+                   "verbose_calls", s.verbose_calls);
     report.object("calls_per_function", [&] {
       for (const auto& [name, count] : s.calls_per_function) {
         report.text(name);
@@ -233,11 +226,8 @@ std::string report_json(const TraceStats& s) {
     });
     report.object("threads", [&] { detail::put_thread_calls(report, s.calls_per_thread); });
     report.object("frames", [&] {
-      report.u64("count", s.frames);
-      report.u64("calls_min", s.frame_calls_min);
-      report.u64("calls_median", s.frame_calls_median);
-      report.u64("calls_max", s.frame_calls_max);
-      report.u64("calls_after_last", s.calls_after_last_frame);
+      report.members("count", s.frames, "calls_min", s.frame_calls_min, "calls_median", s.frame_calls_median,
+                     "calls_max", s.frame_calls_max, "calls_after_last", s.calls_after_last_frame);
     });
     report.object("blobs", [&] {
       report.u64("count", s.blobs);

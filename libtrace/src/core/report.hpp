@@ -16,6 +16,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "core/json_text.hpp"
@@ -59,6 +60,24 @@ class JsonReport {
   void text(std::string_view key, std::string_view v) {
     put_key(key);
     text(v);
+  }
+  // Members in a row, given as key, value, key, value, ...: a report's plain
+  // members read as one table instead of a call apiece. Each value is
+  // written as its type says: text, bool, a count or a floating-point figure.
+  void members() {}
+  template <typename V, typename... More>
+  void members(std::string_view key, const V& v, const More&... more) {
+    if constexpr (std::is_same_v<V, bool>)
+      boolean(key, v);
+    else if constexpr (std::is_floating_point_v<V>)
+      f64(key, v);
+    else if constexpr (std::is_integral_v<V>) {
+      // A negative count would read as a huge one: cast it, or write it with i64.
+      static_assert(std::is_unsigned_v<V>, "members: a signed value");
+      u64(key, v);
+    } else
+      text(key, v);
+    members(more...);
   }
   // A member whose value is an object: `fields` writes its members.
   template <typename Fields>

@@ -198,18 +198,15 @@ void write_color_write(Out& o, const VkBaseInStructure* p, const DynamicStateInf
   const auto& t = as<VkPipelineColorWriteCreateInfoEXT>(p);
   if (!dyn) fail(o.where(), "VkPipelineColorWriteCreateInfoEXT outside graphics pipeline state");
   open(o, p);
-  o.u32("attachmentCount", t.attachmentCount);
-  if (t.pColorWriteEnables && !dyn->color_write_enable)
-    o.u32_array("colorWriteEnables", t.pColorWriteEnables, t.attachmentCount);
+  // A dynamic color write enable leaves the static array out.
+  write_counted_u32s(o, "attachmentCount", t.attachmentCount, "colorWriteEnables",
+                     dyn->color_write_enable ? nullptr : t.pColorWriteEnables);
   o.end_object();
 }
 
 const VkBaseInStructure* read_color_write(const Node& n, VkStructureType s, Tag) {
-  n.only({"sType", "attachmentCount", "colorWriteEnables"});
-  auto* t = make<VkPipelineColorWriteCreateInfoEXT>(n, s);
-  t->attachmentCount = n.u32("attachmentCount");
-  if (n.has("colorWriteEnables")) t->pColorWriteEnables = n.u32_array_sized("colorWriteEnables", t->attachmentCount);
-  return base(t);
+  return read_counted_u32s(n, s, "attachmentCount", &VkPipelineColorWriteCreateInfoEXT::attachmentCount,
+                           "colorWriteEnables", &VkPipelineColorWriteCreateInfoEXT::pColorWriteEnables);
 }
 
 void hash_color_write(Hasher& h, const VkBaseInStructure* p, const HashContext& c) {
@@ -321,20 +318,8 @@ const VkBaseInStructure* read_discard(const Node& n, VkStructureType s, Tag) {
   t->flags = n.u32("flags");
   t->discardRectangleMode = n.enum_<VkDiscardRectangleModeEXT>("discardRectangleMode");
   t->discardRectangleCount = n.u32("discardRectangleCount");
-  if (n.has("discardRectangles")) {
-    std::uint32_t count = 0;
-    t->pDiscardRectangles = n.array<VkRect2D>("discardRectangles", &count, [](const Node& e, VkRect2D& r) {
-      e.only({"x", "y", "width", "height"});
-      r.offset.x = e.s32("x");
-      r.offset.y = e.s32("y");
-      r.extent.width = e.u32("width");
-      r.extent.height = e.u32("height");
-    });
-    if (count != t->discardRectangleCount)
-      n.at("discardRectangles")
-          .fail("has " + std::to_string(count) + " elements, discardRectangleCount is " +
-                std::to_string(t->discardRectangleCount));
-  }
+  if (n.has("discardRectangles"))
+    t->pDiscardRectangles = n.rects_sized("discardRectangles", t->discardRectangleCount, "discardRectangleCount");
   return base(t);
 }
 

@@ -24,27 +24,45 @@ const VkBaseInStructure* base(const T* t) {
   return reinterpret_cast<const VkBaseInStructure*>(t);
 }
 
+// A struct of a count and an optional array of as many u32s (color write
+// enables, attachment locations): Fossilize writes the array only where there
+// is one, and its length must be the count.
+template <typename T>
+const VkBaseInStructure* read_counted_u32s(const Node& n, VkStructureType s, const char* count_key,
+                                           std::uint32_t T::*count, const char* array_key,
+                                           const std::uint32_t* T::*array) {
+  n.only({"sType", count_key, array_key});
+  T* t = make<T>(n, s);
+  t->*count = n.u32(count_key);
+  if (n.has(array_key)) t->*array = n.u32_array_sized(array_key, t->*count);
+  return base(t);
+}
+
+// The writing side: the count, then the array where there is one.
+inline void write_counted_u32s(Out& o, const char* count_key, std::uint32_t count, const char* array_key,
+                               const std::uint32_t* array) {
+  o.u32(count_key, count);
+  if (array) o.u32_array(array_key, array, count);
+}
+
 // Starts a struct's JSON object with its sType.
 inline void open(Out& o, const VkBaseInStructure* p) {
   o.begin_object();
   o.u32("sType", p->sType);
 }
 
-void write_flags2(Out& o, const VkBaseInStructure* p, const DynamicStateInfo* dyn);
-const VkBaseInStructure* read_flags2(const Node& n, VkStructureType s, Tag library_tag);
-void hash_flags2(Hasher& h, const VkBaseInStructure* p, const HashContext& c);
-void write_depth_bias(Out& o, const VkBaseInStructure* p, const DynamicStateInfo* dyn);
-const VkBaseInStructure* read_depth_bias(const Node& n, VkStructureType s, Tag library_tag);
-void hash_depth_bias(Hasher& h, const VkBaseInStructure* p, const HashContext& c);
-void write_depth_clamp(Out& o, const VkBaseInStructure* p, const DynamicStateInfo* dyn);
-const VkBaseInStructure* read_depth_clamp(const Node& n, VkStructureType s, Tag library_tag);
-void hash_depth_clamp(Hasher& h, const VkBaseInStructure* p, const HashContext& c);
-void write_attachment_location(Out& o, const VkBaseInStructure* p, const DynamicStateInfo* dyn);
-const VkBaseInStructure* read_attachment_location(const Node& n, VkStructureType s, Tag library_tag);
-void hash_attachment_location(Hasher& h, const VkBaseInStructure* p, const HashContext& c);
-void write_input_index(Out& o, const VkBaseInStructure* p, const DynamicStateInfo* dyn);
-const VkBaseInStructure* read_input_index(const Node& n, VkStructureType s, Tag library_tag);
-void hash_input_index(Hasher& h, const VkBaseInStructure* p, const HashContext& c);
+// The JSON writer, reader and hasher of a struct newer than the installed
+// headers (custom_pnext_compat.cpp), as the custom table takes them.
+#define TRAK_COMPAT_STRUCT(name)                                                           \
+  void write_##name(Out& o, const VkBaseInStructure* p, const DynamicStateInfo* dyn);      \
+  const VkBaseInStructure* read_##name(const Node& n, VkStructureType s, Tag library_tag); \
+  void hash_##name(Hasher& h, const VkBaseInStructure* p, const HashContext& c);
+TRAK_COMPAT_STRUCT(flags2)
+TRAK_COMPAT_STRUCT(depth_bias)
+TRAK_COMPAT_STRUCT(depth_clamp)
+TRAK_COMPAT_STRUCT(attachment_location)
+TRAK_COMPAT_STRUCT(input_index)
+#undef TRAK_COMPAT_STRUCT
 
 // The hashing of base create-infos Fossilize does its own way (custom_objects.cpp).
 void hash_sampler(Hasher& h, const void* p, const char* key, const HashContext& c);

@@ -103,19 +103,15 @@ void hash_depth_clamp(Hasher& h, const VkBaseInStructure* p, const HashContext& 
 void write_attachment_location(Out& o, const VkBaseInStructure* p, const DynamicStateInfo*) {
   const auto& t = as<VkRenderingAttachmentLocationInfoKHR>(p);
   open(o, p);
-  o.u32("colorAttachmentCount", t.colorAttachmentCount);
-  if (t.pColorAttachmentLocations)
-    o.u32_array("colorAttachmentLocations", t.pColorAttachmentLocations, t.colorAttachmentCount);
+  write_counted_u32s(o, "colorAttachmentCount", t.colorAttachmentCount, "colorAttachmentLocations",
+                     t.pColorAttachmentLocations);
   o.end_object();
 }
 
 const VkBaseInStructure* read_attachment_location(const Node& n, VkStructureType s, Tag) {
-  n.only({"sType", "colorAttachmentCount", "colorAttachmentLocations"});
-  auto* t = make<VkRenderingAttachmentLocationInfoKHR>(n, s);
-  t->colorAttachmentCount = n.u32("colorAttachmentCount");
-  if (n.has("colorAttachmentLocations"))
-    t->pColorAttachmentLocations = n.u32_array_sized("colorAttachmentLocations", t->colorAttachmentCount);
-  return base(t);
+  return read_counted_u32s(n, s, "colorAttachmentCount", &VkRenderingAttachmentLocationInfoKHR::colorAttachmentCount,
+                           "colorAttachmentLocations",
+                           &VkRenderingAttachmentLocationInfoKHR::pColorAttachmentLocations);
 }
 
 void hash_attachment_location(Hasher& h, const VkBaseInStructure* p, const HashContext&) {
@@ -127,9 +123,8 @@ void hash_attachment_location(Hasher& h, const VkBaseInStructure* p, const HashC
 void write_input_index(Out& o, const VkBaseInStructure* p, const DynamicStateInfo*) {
   const auto& t = as<VkRenderingInputAttachmentIndexInfoKHR>(p);
   open(o, p);
-  o.u32("colorAttachmentCount", t.colorAttachmentCount);
-  if (t.pColorAttachmentInputIndices)
-    o.u32_array("colorAttachmentInputIndices", t.pColorAttachmentInputIndices, t.colorAttachmentCount);
+  write_counted_u32s(o, "colorAttachmentCount", t.colorAttachmentCount, "colorAttachmentInputIndices",
+                     t.pColorAttachmentInputIndices);
   if (t.pDepthInputAttachmentIndex) o.u32("depthInputAttachmentIndex", *t.pDepthInputAttachmentIndex);
   if (t.pStencilInputAttachmentIndex) o.u32("stencilInputAttachmentIndex", *t.pStencilInputAttachmentIndex);
   o.end_object();

@@ -93,35 +93,24 @@ struct DocumentWriter::Impl {
 
   void add_create_info(const Object& o, Out& out, const std::string& where) {
     if (!o.create_info) fail(where, "cannot write " + std::string(tag_name(o.tag)) + ": no create info");
+    // Whole-state documents carry code as base64, as StateRecorder does.
+    const auto base64 = [&](const VkShaderModuleCreateInfo& m) {
+      out.begin_object();
+      out.u32("flags", m.flags);
+      out.u64("codeSize", m.codeSize);
+      out.str("code", encode_base64(m.pCode, m.codeSize));
+      out.end_object();
+    };
     if (o.tag == Tag::render_pass && o.s_type() == VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO_2) {
       if (!rp2_open) rp2_w.StartObject();
       rp2_open = true;
       Out out2(rp2_w, where);
       out2.key(hash_hex(o.hash).c_str());
-      write_render_pass2(out2, *o.as<VkRenderPassCreateInfo2>());
+      write_create_info(out2, o, base64);
       return;
     }
     out.key(hash_hex(o.hash).c_str());
-    switch (o.tag) {
-      case Tag::sampler: write_sampler(out, *o.as<VkSamplerCreateInfo>()); break;
-      case Tag::descriptor_set_layout: write_set_layout(out, *o.as<VkDescriptorSetLayoutCreateInfo>()); break;
-      case Tag::pipeline_layout: write_pipeline_layout(out, *o.as<VkPipelineLayoutCreateInfo>()); break;
-      case Tag::shader_module: {
-        // Whole-state documents carry code as base64, as StateRecorder does.
-        const auto& m = *o.as<VkShaderModuleCreateInfo>();
-        out.begin_object();
-        out.u32("flags", m.flags);
-        out.u64("codeSize", m.codeSize);
-        out.str("code", encode_base64(m.pCode, m.codeSize));
-        out.end_object();
-        break;
-      }
-      case Tag::render_pass: write_render_pass(out, *o.as<VkRenderPassCreateInfo>()); break;
-      case Tag::graphics_pipeline: write_graphics_pipeline(out, *o.as<VkGraphicsPipelineCreateInfo>()); break;
-      case Tag::compute_pipeline: write_compute_pipeline(out, *o.as<VkComputePipelineCreateInfo>()); break;
-      case Tag::raytracing_pipeline: write_raytracing_pipeline(out, *o.as<VkRayTracingPipelineCreateInfoKHR>()); break;
-      default: fail(where, "cannot write " + std::string(tag_name(o.tag)));
-    }
+    write_create_info(out, o, base64);
   }
 };
 

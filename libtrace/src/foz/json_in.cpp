@@ -156,4 +156,18 @@ const std::uint32_t* Node::u32_array_sized(const char* key, std::uint32_t expect
   return p;
 }
 
+const VkRect2D* Node::rects_sized(const char* key, std::uint32_t expected, const char* count_key) const {
+  std::uint32_t n = 0;
+  const VkRect2D* p = array<VkRect2D>(key, &n, [](const Node& e, VkRect2D& r) {
+    e.only({"x", "y", "width", "height"});
+    r.offset.x = e.s32("x");
+    r.offset.y = e.s32("y");
+    r.extent.width = e.u32("width");
+    r.extent.height = e.u32("height");
+  });
+  if (n != expected)
+    at(key).fail("has " + std::to_string(n) + " elements, " + count_key + " is " + std::to_string(expected));
+  return p;
+}
+
 }  // namespace libtrace::foz::detail

@@ -100,6 +100,9 @@ class Node {
   }
   // Like u32_array, for members whose length is another field's value.
   const std::uint32_t* u32_array_sized(const char* key, std::uint32_t expected) const;
+  // Rectangles as Fossilize writes VkRect2D ({x, y, width, height}), as many
+  // as the struct's `count_key` says.
+  const VkRect2D* rects_sized(const char* key, std::uint32_t expected, const char* count_key) const;
 
  private:
   const ReadContext& c_;

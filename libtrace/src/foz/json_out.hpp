@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "foz/model.hpp"
@@ -114,6 +115,12 @@ void write_graphics_pipeline(Out& o, const VkGraphicsPipelineCreateInfo& p, Subp
                              bool live = false);
 void write_compute_pipeline(Out& o, const VkComputePipelineCreateInfo& p);
 void write_raytracing_pipeline(Out& o, const VkRayTracingPipelineCreateInfoKHR& p);
+// The create-info object of any create-info tag, render passes of either
+// version. A shader module's is the caller's: a whole-state document carries
+// the code as base64, an archive entry as varints after its JSON. `meta` and
+// `live` go to write_graphics_pipeline.
+void write_create_info(Out& o, const Object& obj, const std::function<void(const VkShaderModuleCreateInfo&)>& shader,
+                       SubpassMeta meta = {true, true}, bool live = false);
 // "applicationInfo": {...}, "physicalDeviceFeatures": {...} members.
 void write_application_members(Out& o, const VkApplicationInfo* app, const VkPhysicalDeviceFeatures2* features);
 

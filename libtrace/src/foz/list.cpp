@@ -66,23 +66,16 @@ std::string report_list(const FozList& l) {
 std::string report_list_json(const FozList& l) {
   libtrace::detail::JsonReport report;
   report.object([&] {
-    report.text("format", "foz");
-    report.text("file", l.file);
-    report.u64("version", l.version);
+    report.members("format", "foz", "file", l.file, "version", l.version);
     if (l.only)
       report.text("tag", tag_name(*l.only));
     else
       report.null("tag");
     report.objects("entries", l.entries, [&](const ListedEntry& e) {
-      report.text("tag", tag_name(e.tag));
-      report.text("hash", hash_hex(e.hash));
-      report.u64("offset", e.offset);
-      report.u64("stored_bytes", e.header.stored_size);
-      report.u64("bytes", e.header.uncompressed_size);
+      report.members("tag", tag_name(e.tag), "hash", hash_hex(e.hash), "offset", e.offset, "stored_bytes",
+                     e.header.stored_size, "bytes", e.header.uncompressed_size);
     });
-    report.u64("duplicates", l.duplicates);
-    report.u64("unknown_tag_entries", l.unknown_tags);
-    report.boolean("torn_tail", l.torn);
+    report.members("duplicates", l.duplicates, "unknown_tag_entries", l.unknown_tags, "torn_tail", l.torn);
     if (l.error)
       report.text("error", l.error->what());
     else

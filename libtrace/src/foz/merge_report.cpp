@@ -57,33 +57,20 @@ std::string json(const MergeReport& r) {
     });
   };
   report.object([&] {
-    report.text("output", r.output);
-    report.u64("entries_written", r.entries_written);
-    report.u64("bytes_written", r.bytes_written);
-    report.u64("existing_entries", r.existing_entries);
-    report.u64("truncated_bytes", r.truncated_bytes);
+    report.members("output", r.output, "entries_written", r.entries_written, "bytes_written", r.bytes_written,
+                   "existing_entries", r.existing_entries, "truncated_bytes", r.truncated_bytes);
     per_tag("written_per_tag", r.written_per_tag);
     per_tag("pruned_per_tag", r.pruned_per_tag);
     report.u64("identical_duplicates", r.identical_duplicates);
     report.u64("reencoded_duplicates", r.reencoded_duplicates);
     report.objects("inputs", r.inputs, [&](const MergeInput& in) {
-      report.text("file", in.file);
-      report.u64("version", in.version);
-      report.u64("entries", in.entries);
-      report.u64("written", in.written);
-      report.u64("duplicates", in.duplicates);
-      report.u64("bad_entries_dropped", in.bad);
-      report.u64("unknown_tag_entries", in.unknown_tags);
-      report.boolean("torn_tail", in.torn);
+      report.members("file", in.file, "version", in.version, "entries", in.entries, "written", in.written, "duplicates",
+                     in.duplicates, "bad_entries_dropped", in.bad, "unknown_tag_entries", in.unknown_tags, "torn_tail",
+                     in.torn);
     });
     report.objects("conflicts", r.conflicts, [&](const MergeConflict& c) {
-      report.text("tag", tag_name(c.tag));
-      report.text("hash", hash_hex(c.hash));
-      report.text("kept_file", c.kept_file);
-      report.u64("kept_offset", c.kept_offset);
-      report.text("other_file", c.other_file);
-      report.u64("other_offset", c.other_offset);
-      report.text("detail", c.detail);
+      report.members("tag", tag_name(c.tag), "hash", hash_hex(c.hash), "kept_file", c.kept_file, "kept_offset",
+                     c.kept_offset, "other_file", c.other_file, "other_offset", c.other_offset, "detail", c.detail);
     });
   });
   return report.finish();

@@ -93,6 +93,26 @@ const char* section_key(Tag tag) {
   }
 }
 
+void write_create_info(Out& o, const Object& obj, const std::function<void(const VkShaderModuleCreateInfo&)>& shader,
+                       SubpassMeta meta, bool live) {
+  switch (obj.tag) {
+    case Tag::sampler: write_sampler(o, *obj.as<VkSamplerCreateInfo>()); break;
+    case Tag::descriptor_set_layout: write_set_layout(o, *obj.as<VkDescriptorSetLayoutCreateInfo>()); break;
+    case Tag::pipeline_layout: write_pipeline_layout(o, *obj.as<VkPipelineLayoutCreateInfo>()); break;
+    case Tag::shader_module: shader(*obj.as<VkShaderModuleCreateInfo>()); break;
+    case Tag::render_pass:
+      if (obj.s_type() == VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO_2)
+        write_render_pass2(o, *obj.as<VkRenderPassCreateInfo2>());
+      else
+        write_render_pass(o, *obj.as<VkRenderPassCreateInfo>());
+      break;
+    case Tag::graphics_pipeline: write_graphics_pipeline(o, *obj.as<VkGraphicsPipelineCreateInfo>(), meta, live); break;
+    case Tag::compute_pipeline: write_compute_pipeline(o, *obj.as<VkComputePipelineCreateInfo>()); break;
+    case Tag::raytracing_pipeline: write_raytracing_pipeline(o, *obj.as<VkRayTracingPipelineCreateInfoKHR>()); break;
+    default: fail(o.where(), "cannot write " + std::string(tag_name(obj.tag)));
+  }
+}
+
 std::string stype_name(VkStructureType s) {
   if (ignored_stype(s)) return "a feedback or tooling struct, never recorded";
   return "not a struct Fossilize records";
@@ -300,36 +320,19 @@ std::string serialize_payload(const Object& o, const std::string& where, const H
       if (!key) fail(where, "cannot write " + std::string(tag_name(o.tag)));
       out.begin_object(key);
       out.key(hash_hex(o.hash).c_str());
-      switch (o.tag) {
-        case Tag::sampler: write_sampler(out, *o.as<VkSamplerCreateInfo>()); break;
-        case Tag::descriptor_set_layout: write_set_layout(out, *o.as<VkDescriptorSetLayoutCreateInfo>()); break;
-        case Tag::pipeline_layout: write_pipeline_layout(out, *o.as<VkPipelineLayoutCreateInfo>()); break;
-        case Tag::shader_module: {
-          const auto& m = *o.as<VkShaderModuleCreateInfo>();
-          encode_varint({m.pCode, m.codeSize / 4}, varint);
-          out.begin_object();
-          out.u64("varintOffset", 0);
-          out.u64("varintSize", varint.size());
-          out.u64("codeSize", m.codeSize);
-          out.u32("flags", m.flags);
-          out.end_object();
-          break;
-        }
-        case Tag::render_pass:
-          if (rp2)
-            write_render_pass2(out, *o.as<VkRenderPassCreateInfo2>());
-          else
-            write_render_pass(out, *o.as<VkRenderPassCreateInfo>());
-          break;
-        case Tag::graphics_pipeline: {
-          const auto& ci = *o.as<VkGraphicsPipelineCreateInfo>();
-          write_graphics_pipeline(out, ci, lookup ? graphics_subpass_meta(ci, *lookup, where) : SubpassMeta{true, true},
-                                  resolve != nullptr);
-          break;
-        }
-        case Tag::compute_pipeline: write_compute_pipeline(out, *o.as<VkComputePipelineCreateInfo>()); break;
-        default: write_raytracing_pipeline(out, *o.as<VkRayTracingPipelineCreateInfoKHR>()); break;
-      }
+      const SubpassMeta meta = lookup && o.tag == Tag::graphics_pipeline
+                                   ? graphics_subpass_meta(*o.as<VkGraphicsPipelineCreateInfo>(), *lookup, where)
+                                   : SubpassMeta{true, true};
+      const auto shader = [&](const VkShaderModuleCreateInfo& m) {
+        encode_varint({m.pCode, m.codeSize / 4}, varint);
+        out.begin_object();
+        out.u64("varintOffset", 0);
+        out.u64("varintSize", varint.size());
+        out.u64("codeSize", m.codeSize);
+        out.u32("flags", m.flags);
+        out.end_object();
+      };
+      write_create_info(out, o, shader, meta, resolve != nullptr);
       out.end_object();
     }
   }

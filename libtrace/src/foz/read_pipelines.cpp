@@ -72,18 +72,7 @@ const VkPipelineColorBlendStateCreateInfo* read_color_blend(const Node& n) {
 const VkPipelineViewportStateCreateInfo* read_viewport(const Node& n) {
   auto* v = n.ctx().arena.make<VkPipelineViewportStateCreateInfo>();
   read_object(n, v, "VkPipelineViewportStateCreateInfo", Tag::graphics_pipeline, [&](const char*) {
-    if (!n.has("scissors")) return;
-    std::uint32_t count = 0;
-    v->pScissors = n.array<VkRect2D>("scissors", &count, [](const Node& r, VkRect2D& out) {
-      r.only({"x", "y", "width", "height"});
-      out.offset.x = r.s32("x");
-      out.offset.y = r.s32("y");
-      out.extent.width = r.u32("width");
-      out.extent.height = r.u32("height");
-    });
-    if (count != v->scissorCount)
-      n.at("scissors")
-          .fail("has " + std::to_string(count) + " elements, scissorCount is " + std::to_string(v->scissorCount));
+    if (n.has("scissors")) v->pScissors = n.rects_sized("scissors", v->scissorCount, "scissorCount");
   });
   return v;
 }

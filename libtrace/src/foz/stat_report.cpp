@@ -101,35 +101,24 @@ std::string report_json(const FozStats& s) {
   libtrace::detail::JsonReport report;
   auto bad_list = [&](const char* key, const std::vector<BadEntry>& list) {
     report.objects(key, list, [&](const BadEntry& b) {
-      report.u64("offset", b.offset);
-      report.text("tag", tag_name(b.tag));
-      report.text("hash", hash_hex(b.hash));
-      report.text("error", b.why);
+      report.members("offset", b.offset, "tag", tag_name(b.tag), "hash", hash_hex(b.hash), "error", b.why);
     });
   };
   report.object([&] {
-    report.text("format", "foz");
-    report.text("file", s.file);
-    report.u64("version", s.version);
-    report.u64("file_bytes", s.file_bytes);
-    report.u64("entries", s.entries);
+    report.members("format", "foz", "file", s.file, "version", s.version, "file_bytes", s.file_bytes, "entries",
+                   s.entries);
     report.object("entries_per_tag", [&] {
       for (std::size_t t = 0; t < kTagCount; ++t) report.u64(tag_name(static_cast<Tag>(t)), s.per_tag[t].entries);
     });
-    report.u64("duplicates", s.duplicates);
-    report.u64("unknown_tag_entries", s.unknown_tags);
-    report.u64("stored_bytes", s.stored_bytes());
-    report.u64("uncompressed_bytes", s.uncompressed_bytes());
-    report.f64("compression_ratio", ratio(s.uncompressed_bytes(), s.stored_bytes()));
+    report.members("duplicates", s.duplicates, "unknown_tag_entries", s.unknown_tags, "stored_bytes", s.stored_bytes(),
+                   "uncompressed_bytes", s.uncompressed_bytes(), "compression_ratio",
+                   ratio(s.uncompressed_bytes(), s.stored_bytes()));
     report.object("per_tag", [&] {
       for (std::size_t t = 0; t < kTagCount; ++t) {
         const TagStats& ts = s.per_tag[t];
         report.object(tag_name(static_cast<Tag>(t)), [&] {
-          report.u64("entries", ts.entries);
-          report.u64("stored_bytes", ts.stored_bytes);
-          report.u64("uncompressed_bytes", ts.uncompressed_bytes);
-          report.u64("zlib_entries", ts.zlib_entries);
-          report.u64("crc_entries", ts.crc_entries);
+          report.members("entries", ts.entries, "stored_bytes", ts.stored_bytes, "uncompressed_bytes",
+                         ts.uncompressed_bytes, "zlib_entries", ts.zlib_entries, "crc_entries", ts.crc_entries);
         });
       }
     });
@@ -140,17 +129,12 @@ std::string report_json(const FozStats& s) {
         report.text("name", a.name);
         report.text("engine", a.engine);
       }
-      report.u64("graphics_pipelines", a.graphics);
-      report.u64("compute_pipelines", a.compute);
-      report.u64("raytracing_pipelines", a.raytracing);
-      report.u64("links", a.links);
+      report.members("graphics_pipelines", a.graphics, "compute_pipelines", a.compute, "raytracing_pipelines",
+                     a.raytracing, "links", a.links);
     });
     report.objects("dangling_references", s.dangling, [&](const Dangling& d) {
-      report.text("tag", tag_name(d.tag));
-      report.text("hash", hash_hex(d.hash));
-      report.text("referenced_by_tag", tag_name(d.from_tag));
-      report.text("referenced_by_hash", hash_hex(d.from_hash));
-      report.u64("referrers", d.referrers);
+      report.members("tag", tag_name(d.tag), "hash", hash_hex(d.hash), "referenced_by_tag", tag_name(d.from_tag),
+                     "referenced_by_hash", hash_hex(d.from_hash), "referrers", d.referrers);
     });
     report.u64("dangling_links", s.dangling_links);
     report.boolean("torn_tail", s.torn);

@@ -45,18 +45,11 @@ std::string report_devices_json(const std::vector<PhysicalDeviceInfo>& devices) 
     report.array("devices", devices, [&](const PhysicalDeviceInfo& d) {
       const auto& p = d.properties;
       report.object([&] {
-        report.u64("index", d.index);
-        report.text("name", p.deviceName);
-        report.text("type", device_type_name(p.deviceType));
-        report.u64("vendor_id", p.vendorID);
-        report.u64("device_id", p.deviceID);
-        report.text("api_version", version_string(p.apiVersion));
-        report.u64("driver_version", p.driverVersion);
-        report.text("driver_name", d.driver_name);
-        report.text("driver_info", d.driver_info);
-        report.u64("buffer_image_granularity", p.limits.bufferImageGranularity);
-        report.u64("non_coherent_atom_size", p.limits.nonCoherentAtomSize);
-        report.u64("max_memory_allocation_count", p.limits.maxMemoryAllocationCount);
+        report.members("index", d.index, "name", p.deviceName, "type", device_type_name(p.deviceType), "vendor_id",
+                       p.vendorID, "device_id", p.deviceID, "api_version", version_string(p.apiVersion),
+                       "driver_version", p.driverVersion, "driver_name", d.driver_name, "driver_info", d.driver_info,
+                       "buffer_image_granularity", p.limits.bufferImageGranularity, "non_coherent_atom_size",
+                       p.limits.nonCoherentAtomSize, "max_memory_allocation_count", p.limits.maxMemoryAllocationCount);
         const std::span heaps(d.memory.memoryHeaps, d.memory.memoryHeapCount);
         report.objects("heaps", heaps, [&](const VkMemoryHeap& h) {
           report.u64("size", h.size);

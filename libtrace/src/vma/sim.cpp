@@ -16,6 +16,7 @@
 #include "core/ptr_map.hpp"
 #include "libtrace/alloc/suballoc.hpp"
 #include "libtrace/vma/stat.hpp"
+#include "vma/replay_summary.hpp"
 #include "vma/sim_block.hpp"
 
 namespace libtrace::vma {
@@ -475,10 +476,7 @@ SimResult simulate(std::unique_ptr<Decoder> decoder, const std::string& name, co
   m.finish();
   r.warnings = reader.warnings();
   r.threads = per_thread.size();
-  std::uint64_t most = 0;
-  for (const auto& [t, k] : per_thread) most = std::max(most, k);
-  r.busiest_thread_percent =
-      r.replayed_calls ? 100.0 * static_cast<double>(most) / static_cast<double>(r.replayed_calls) : 0;
+  r.busiest_thread_percent = busiest_thread_percent(per_thread, r.replayed_calls);
   r.duration = last - first;
   return r;
 }

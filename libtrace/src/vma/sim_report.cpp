@@ -5,6 +5,7 @@
 
 #include "core/report.hpp"
 #include "libtrace/vma/sim.hpp"
+#include "vma/replay_summary.hpp"
 
 namespace libtrace::vma {
 
@@ -24,24 +25,11 @@ std::string report_table(const SimResult& r) {
   std::string o;
   using ull = unsigned long long;
   appendf(o, "Simulated replay (no device): recorded heaps and memory types, VMA-like block suballocation.\n");
-  appendf(o, "    Format version: %s\n", r.version.str().c_str());
-  appendf(o, "    Calls replayed: %llu of %llu\n", static_cast<ull>(r.replayed_calls), static_cast<ull>(r.calls));
-  if (r.error) appendf(o, "    Stopped: %s (the lines before were replayed)\n", r.error->what());
-  appendf(o, "Statistics:\n");
-  appendf(o, "    Total allocations created: %llu\n",
-          static_cast<ull>(r.buffers + r.images + r.memory_allocations + r.pages + r.lost_allocations));
-  appendf(o, "    Total buffers created: %llu\n", static_cast<ull>(r.buffers));
-  appendf(o, "    Total images created: %llu\n", static_cast<ull>(r.images));
-  appendf(o, "    Total memory allocations (vmaAllocateMemory*): %llu, pages %llu, lost %llu\n",
-          static_cast<ull>(r.memory_allocations), static_cast<ull>(r.pages), static_cast<ull>(r.lost_allocations));
-  appendf(o, "    Total custom pools created: %llu\n", static_cast<ull>(r.pools));
+  append_progress(o, r);
+  append_created(o, r);
   appendf(o, "    Creations that originally failed: %llu\n", static_cast<ull>(r.originally_failed));
   appendf(o, "    Original recording time: %.3f s\n", r.duration);
-  appendf(o, "    Threads making calls to VMA: %llu\n", static_cast<ull>(r.threads));
-  if (r.threads > 1)
-    appendf(o, "        %.2f%% calls from most active thread.\n", r.busiest_thread_percent);
-  else
-    appendf(o, "        VMA used from only one thread.\n");
+  append_threads(o, r);
   appendf(o, "Memory (simulated):\n");
   appendf(o, "    Peak committed: %llu bytes in %llu device memory objects (%llu dedicated allocations)\n",
           static_cast<ull>(r.peak_committed), static_cast<ull>(r.peak_blocks), static_cast<ull>(r.dedicated));
@@ -71,36 +59,19 @@ std::string report_table(const SimResult& r) {
 std::string report_json(const SimResult& r) {
   libtrace::detail::JsonReport report;
   report.object([&] {
-    report.text("mode", "simulate");
-    report.text("version", r.version.str());
-    report.u64("calls", r.calls);
-    report.u64("replayed_calls", r.replayed_calls);
-    report.u64("allocations_created", r.buffers + r.images + r.memory_allocations + r.pages + r.lost_allocations);
-    report.u64("buffers", r.buffers);
-    report.u64("images", r.images);
-    report.u64("memory_allocations", r.memory_allocations);
-    report.u64("pages", r.pages);
-    report.u64("lost_allocations", r.lost_allocations);
-    report.u64("pools", r.pools);
-    report.u64("originally_failed", r.originally_failed);
-    report.f64("duration_s", r.duration);
-    report.u64("threads", r.threads);
-    report.f64("busiest_thread_percent", r.busiest_thread_percent);
-    report.u64("peak_committed_bytes", r.peak_committed);
-    report.u64("peak_blocks", r.peak_blocks);
-    report.u64("dedicated_allocations", r.dedicated);
-    report.u64("unresolved_memory_type", r.unresolved);
+    report.members("mode", "simulate", "version", r.version.str(), "calls", r.calls, "replayed_calls", r.replayed_calls,
+                   "allocations_created", allocations_created(r), "buffers", r.buffers, "images", r.images,
+                   "memory_allocations", r.memory_allocations, "pages", r.pages, "lost_allocations", r.lost_allocations,
+                   "pools", r.pools, "originally_failed", r.originally_failed, "duration_s", r.duration, "threads",
+                   r.threads, "busiest_thread_percent", r.busiest_thread_percent, "peak_committed_bytes",
+                   r.peak_committed, "peak_blocks", r.peak_blocks, "dedicated_allocations", r.dedicated,
+                   "unresolved_memory_type", r.unresolved);
     report.objects("heaps", r.heaps, [&](const SimHeap& h) {
-      report.u64("size", h.size);
-      report.u64("peak_committed_bytes", h.peak_committed);
-      report.u64("peak_blocks", h.peak_blocks);
-      report.u64("used_at_peak_bytes", h.used_at_peak);
-      report.f64("unused_at_peak", unused(h));
-      report.u64("unused_ranges_at_peak", h.unused_ranges_at_peak);
-      report.u64("largest_usable_range_at_peak_bytes", h.largest_usable_at_peak);
-      report.f64("fragmentation_at_peak", h.fragmentation_at_peak);
-      report.u64("committed_at_end_bytes", h.committed_at_end);
-      report.boolean("exceeds_heap", h.over_budget_allocations > 0);
+      report.members("size", h.size, "peak_committed_bytes", h.peak_committed, "peak_blocks", h.peak_blocks,
+                     "used_at_peak_bytes", h.used_at_peak, "unused_at_peak", unused(h), "unused_ranges_at_peak",
+                     h.unused_ranges_at_peak, "largest_usable_range_at_peak_bytes", h.largest_usable_at_peak,
+                     "fragmentation_at_peak", h.fragmentation_at_peak, "committed_at_end_bytes", h.committed_at_end,
+                     "exceeds_heap", h.over_budget_allocations > 0);
     });
     report.object("calls_per_function", [&] {
       for (std::size_t f = 0; f < kFunctionCount; ++f)

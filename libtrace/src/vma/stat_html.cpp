@@ -163,12 +163,7 @@ void summary(std::string& o, const Stats& s) {
   summary_row(o, "format", "VMA calls recording " + s.header.version.str());
   if (auto it = c.physical_device.find("deviceName"); it != c.physical_device.end())
     summary_row(o, "device", html_escape(it->second));
-  std::string notes;
-  if (s.dropped_lines) notes = plural(s.dropped_lines, " line dropped with a warning", " lines dropped with warnings");
-  if (s.warnings > s.dropped_lines && s.dropped_lines)
-    notes += "; " + plural(s.warnings - s.dropped_lines, " other warning", " other warnings");
-  else if (s.warnings > s.dropped_lines)
-    notes = plural(s.warnings, " warning", " warnings") + ", no line dropped";
+  const std::string notes = vma::detail::warning_notes(s.warnings, s.dropped_lines, plural);
   summary_row(o, "calls", grouped(s.calls) + (notes.empty() ? "" : " (" + notes + ")"));
   if (s.error)
     summary_row(o, "stopped",

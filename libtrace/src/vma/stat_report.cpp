@@ -60,12 +60,7 @@ std::string report_table(const Stats& s) {
   auto count = [](std::uint64_t n, const char* one, const char* more) {
     return std::to_string(n) + (n == 1 ? one : more);
   };
-  std::string notes;
-  if (s.dropped_lines) notes = count(s.dropped_lines, " line dropped with a warning", " lines dropped with warnings");
-  if (s.warnings > s.dropped_lines && s.dropped_lines)
-    notes += "; " + count(s.warnings - s.dropped_lines, " other warning", " other warnings");
-  else if (s.warnings > s.dropped_lines)
-    notes = count(s.warnings, " warning", " warnings") + ", no line dropped";
+  const std::string notes = vma::detail::warning_notes(s.warnings, s.dropped_lines, count);
   table.row("calls", std::to_string(s.calls) + (notes.empty() ? "" : " (" + notes + ")"));
   if (s.error) table.row("stopped", std::string(s.error->what()) + " (the figures cover the lines before)");
   table.row("duration",
@@ -149,10 +144,8 @@ std::string report_json(const Stats& s) {
   };
   const Config& c = s.header.config;
   report.object([&] {
-    report.text("format", "vma-csv");
-    report.text("file", s.file);
-    report.text("container", container_name(s.container));
-    report.text("version", s.header.version.str());
+    report.members("format", "vma-csv", "file", s.file, "container", container_name(s.container), "version",
+                   s.header.version.str());
     report.object("device", [&] {
       for (const auto& [k, v] : c.physical_device) {
         report.text(k);  // a key from the file
@@ -161,16 +154,14 @@ std::string report_json(const Stats& s) {
     });
     report.array_of_indexes("heaps", c.heaps.size(), [&](std::size_t i) {
       report.object([&] {
-        report.u64("size", c.heaps[i].size);
-        report.u64("flags", c.heaps[i].flags);
-        report.u64("peak_live_bytes", i < s.peak_bytes_per_heap.size() ? s.peak_bytes_per_heap[i] : 0);
+        report.members("size", c.heaps[i].size, "flags", c.heaps[i].flags, "peak_live_bytes",
+                       i < s.peak_bytes_per_heap.size() ? s.peak_bytes_per_heap[i] : 0);
       });
     });
     report.array_of_indexes("memory_types", c.types.size(), [&](std::size_t i) {
       report.object([&] {
-        report.u64("heap", c.types[i].heap);
-        report.u64("property_flags", c.types[i].property_flags);
-        report.u64("peak_live_bytes", i < s.peak_bytes_per_type.size() ? s.peak_bytes_per_type[i] : 0);
+        report.members("heap", c.types[i].heap, "property_flags", c.types[i].property_flags, "peak_live_bytes",
+                       i < s.peak_bytes_per_type.size() ? s.peak_bytes_per_type[i] : 0);
       });
     });
     report.u64("calls", s.calls);
@@ -182,45 +173,28 @@ std::string report_json(const Stats& s) {
       libtrace::detail::put_thread_calls(report, s.calls_per_thread);
       report.f64("busiest_percent", busiest_percent(s));
     });
-    report.u64("frames", s.frames);
-    report.f64("duration_s", s.last_time - s.first_time);
-    report.u64("time_steps_back", s.time_steps_back);
-    report.u64("allocations_created", s.allocations_created);
-    report.u64("failed_creations", s.failed_creations);
-    report.u64("peak_live_allocations", s.peak_live_allocations);
-    report.u64("peak_live_allocations_line", s.peak_live_allocations_line);
-    report.u64("live_at_end", s.live_at_end);
-    report.u64("peak_live_bytes", s.peak_live_bytes);
-    report.u64("live_bytes_at_end", s.live_bytes_at_end);
-    report.u64("image_sizes_estimated", s.image_bytes_estimated);
-    report.u64("unresolved_memory_type_allocations", s.unresolved_type_allocations);
+    report.members("frames", s.frames, "duration_s", s.last_time - s.first_time, "time_steps_back", s.time_steps_back,
+                   "allocations_created", s.allocations_created, "failed_creations", s.failed_creations,
+                   "peak_live_allocations", s.peak_live_allocations, "peak_live_allocations_line",
+                   s.peak_live_allocations_line, "live_at_end", s.live_at_end, "peak_live_bytes", s.peak_live_bytes,
+                   "live_bytes_at_end", s.live_bytes_at_end, "image_sizes_estimated", s.image_bytes_estimated,
+                   "unresolved_memory_type_allocations", s.unresolved_type_allocations);
     report.array("size_histogram_log2", s.size_histogram, [&](std::uint64_t v) { report.u64(v); });
     report.object("lifetime_histogram", [&] {
       for (std::size_t k = 0; k < s.lifetime_histogram.size(); ++k)
         report.u64(kLifetimeLabels[k], s.lifetime_histogram[k]);
     });
     report.objects("leaks", s.leaks, [&](const Leak& l) {
-      report.text("pointer", pointer(l.pointer));
-      report.u64("line", l.line);
-      report.text("function", function_name(l.function));
-      report.u64("bytes", l.bytes);
-      report.text("user_data", l.user_data);
+      report.members("pointer", pointer(l.pointer), "line", l.line, "function", function_name(l.function), "bytes",
+                     l.bytes, "user_data", l.user_data);
     });
     report.objects("pools", s.pools, [&](const Pool& p) {
-      report.text("pointer", pointer(p.pointer));
-      report.u64("line", p.line);
-      report.u64("memory_type", p.memory_type);
-      report.u64("block_size", p.block_size);
-      report.u64("min_blocks", p.min_blocks);
-      report.u64("max_blocks", p.max_blocks);
-      report.text("name", p.name);
-      report.u64("allocations", p.allocations);
-      report.boolean("destroyed", p.destroyed);
+      report.members("pointer", pointer(p.pointer), "line", p.line, "memory_type", p.memory_type, "block_size",
+                     p.block_size, "min_blocks", p.min_blocks, "max_blocks", p.max_blocks, "name", p.name,
+                     "allocations", p.allocations, "destroyed", p.destroyed);
     });
-    report.u64("unknown_pointer_destroys", s.unknown_pointer_destroys);
-    report.u64("reused_live_pointers", s.reused_live_pointers);
-    report.u64("warnings", s.warnings);
-    report.u64("dropped_lines", s.dropped_lines);
+    report.members("unknown_pointer_destroys", s.unknown_pointer_destroys, "reused_live_pointers",
+                   s.reused_live_pointers, "warnings", s.warnings, "dropped_lines", s.dropped_lines);
     if (s.error) report.text("error", s.error->what());  // the figures cover the lines before it
   });
   return report.finish();

@@ -17,6 +17,7 @@
 
 #include <vulkan/vulkan_core.h>
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -47,17 +48,11 @@ std::uint64_t normalized_pipeline_flags(std::uint64_t flags);
 // bits wide on every platform, so the conversion is lossless.
 template <typename Handle>
 inline Handle handle_from_hash(Hash h) {
-  static_assert(sizeof(Handle) == sizeof(Hash));
-  Handle out;
-  std::memcpy(&out, &h, sizeof h);
-  return out;
+  return std::bit_cast<Handle>(h);
 }
 template <typename Handle>
 inline Hash hash_from_handle(Handle handle) {
-  static_assert(sizeof(Handle) == sizeof(Hash));
-  Hash out;
-  std::memcpy(&out, &handle, sizeof out);
-  return out;
+  return std::bit_cast<Hash>(handle);
 }
 
 // Owns the memory of parsed structs: their arrays, strings, SPIR-V words and

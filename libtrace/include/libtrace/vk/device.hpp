@@ -13,6 +13,7 @@
 #include <volk.h>
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -22,6 +23,21 @@
 #include "libtrace/core/error.hpp"
 
 namespace libtrace::vk {
+
+// A handle (a pointer when dispatchable, an integer otherwise) or a smaller
+// value as the 64 bits the replays keep it in, and back.
+template <typename T>
+std::uint64_t to_u64(T v) {
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &v, sizeof v);
+  return bits;
+}
+template <typename T>
+T from_u64(std::uint64_t bits) {
+  T v{};
+  std::memcpy(&v, &bits, sizeof v);
+  return v;
+}
 
 // ---- Loader and names --------------------------------------------------------
 

@@ -116,6 +116,16 @@ struct Param {
 // The text parameter's value is call.text.
 std::vector<Param> params(const Call& call);
 
+// What both replays of a recording take alike (the simulation, SimOptions,
+// and the device's, ReplayOptions): the lines replayed and where warnings go.
+struct ReplayLines {
+  std::uint64_t first_line = 0, last_line = UINT64_MAX;  // --lines A-B (file lines)
+  bool keep_going = false;
+  // Malformed lines (with keep_going) and replay warnings (unknown pointers,
+  // failures that the recording did not have). All are counted.
+  WarningSink warnings;
+};
+
 struct ReaderOptions {
   // Malformed lines and unknown functions become counted warnings instead of
   // errors.

@@ -15,11 +15,7 @@
 
 namespace libtrace::vma {
 
-struct SimOptions {
-  std::uint64_t first_line = 0, last_line = UINT64_MAX;  // --lines A-B (file lines)
-  bool keep_going = false;
-  WarningSink warnings;
-};
+struct SimOptions : ReplayLines {};
 
 struct SimHeap {
   std::uint64_t size = 0;            // as recorded

@@ -16,6 +16,7 @@
 #include "libtrace/core/error.hpp"
 #include "libtrace/image/png.hpp"
 #include "libtrace/vktrace/dialect.hpp"
+#include "vktrace/readback.hpp"
 #include "vktrace/values.hpp"
 
 namespace libtrace::capture::trace {
@@ -134,25 +135,8 @@ VkSemaphore Snapshots::take(DeviceTrace& dt, VkQueue queue, const VkPresentInfoK
   const VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, nullptr,
                                        VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT, nullptr};
   check(t.BeginCommandBuffer(rb.cmd, &begin), "vkBeginCommandBuffer");
-  VkImageMemoryBarrier barrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
-                               nullptr,
-                               VK_ACCESS_MEMORY_READ_BIT,
-                               VK_ACCESS_TRANSFER_READ_BIT,
-                               VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
-                               VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                               VK_QUEUE_FAMILY_IGNORED,
-                               VK_QUEUE_FAMILY_IGNORED,
-                               sc.images[index],
-                               {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1}};
-  t.CmdPipelineBarrier(rb.cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
-                       nullptr, 1, &barrier);
-  const VkBufferImageCopy copy{0, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {ex.width, ex.height, 1}};
-  t.CmdCopyImageToBuffer(rb.cmd, sc.images[index], VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, rb.buffer, 1, &copy);
-  std::swap(barrier.oldLayout, barrier.newLayout);
-  barrier.srcAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-  barrier.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT;
-  t.CmdPipelineBarrier(rb.cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0, nullptr, 0,
-                       nullptr, 1, &barrier);
+  vktrace::record_readback(t.CmdPipelineBarrier, t.CmdCopyImageToBuffer, rb.cmd, sc.images[index], rb.buffer, ex,
+                           VK_ACCESS_MEMORY_READ_BIT);
   check(t.EndCommandBuffer(rb.cmd), "vkEndCommandBuffer");
 
   const VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO, nullptr, 0};

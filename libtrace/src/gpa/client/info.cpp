@@ -164,40 +164,29 @@ std::string report_table(const Info& i) {
 std::string report_json(const Info& i) {
   detail::JsonReport j;
   j.object([&] {
-    j.text("device", i.device);
-    j.text("driver", i.driver);
-    j.text("api_version", i.api_version);
-    j.boolean("listed", i.listed);
-    j.boolean("native", i.native);
-    j.u64("spec_version", i.spec_version);
+    j.members("device", i.device, "driver", i.driver, "api_version", i.api_version, "listed", i.listed, "native",
+              i.native, "spec_version", i.spec_version);
     j.object("features", [&] {
+      // VkBool32s: members() would write them as numbers.
       j.boolean("perfCounters", i.features.perfCounters);
       j.boolean("streamingPerfCounters", i.features.streamingPerfCounters);
       j.boolean("sqThreadTracing", i.features.sqThreadTracing);
       j.boolean("clockModes", i.features.clockModes);
     });
-    j.u64("revision_id", i.revision_id);
-    j.f64("timestamp_period_ns", i.timestamp_period);
-    j.u64("timestamp_valid_bits", i.timestamp_valid_bits);
+    j.members("revision_id", i.revision_id, "timestamp_period_ns", i.timestamp_period, "timestamp_valid_bits",
+              i.timestamp_valid_bits);
     j.object("clocks", [&] {
-      j.text("query", vk::result_name(static_cast<VkResult>(i.clock_query_result)));
-      j.f64("memory_ratio_to_peak", i.memory_clock_ratio);
-      j.f64("engine_ratio_to_peak", i.engine_clock_ratio);
-      j.u64("memory_mhz", i.memory_clock_mhz);
-      j.u64("engine_mhz", i.engine_clock_mhz);
-      j.text("set_profiling", vk::result_name(static_cast<VkResult>(i.set_profiling_result)));
+      j.members("query", vk::result_name(static_cast<VkResult>(i.clock_query_result)), "memory_ratio_to_peak",
+                i.memory_clock_ratio, "engine_ratio_to_peak", i.engine_clock_ratio, "memory_mhz", i.memory_clock_mhz,
+                "engine_mhz", i.engine_clock_mhz, "set_profiling",
+                vk::result_name(static_cast<VkResult>(i.set_profiling_result)));
     });
     j.objects("blocks", i.blocks, [&](const BlockInfo& bl) {
-      j.text("name", block_name(bl.properties.blockType));
-      j.u64("id", static_cast<std::uint32_t>(bl.properties.blockType));
-      j.u64("instances", bl.properties.instanceCount);
-      j.u64("max_event", bl.properties.maxEventID);
-      j.u64("max_cumulative_counters", bl.properties.maxGlobalSharedCounters);
-      j.objects("counters", bl.counters, [&](const CounterInfo& c) {
-        j.u64("event", c.event);
-        j.text("name", c.name);
-        j.text("meaning", c.meaning);
-      });
+      j.members("name", block_name(bl.properties.blockType), "id", static_cast<std::uint32_t>(bl.properties.blockType),
+                "instances", bl.properties.instanceCount, "max_event", bl.properties.maxEventID,
+                "max_cumulative_counters", bl.properties.maxGlobalSharedCounters);
+      j.objects("counters", bl.counters,
+                [&](const CounterInfo& c) { j.members("event", c.event, "name", c.name, "meaning", c.meaning); });
     });
   });
   return j.finish();

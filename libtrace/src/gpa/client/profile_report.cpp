@@ -84,18 +84,12 @@ std::string report_table(const Profile& p, const Summary& s) {
 std::string report_json(const Profile& p, const Summary& s) {
   detail::JsonReport j;
   j.object([&] {
-    j.u64("status", static_cast<std::uint64_t>(p.status));
-    j.u64("signal", static_cast<std::uint64_t>(p.signal));
-    j.u64("frames", p.frames);
-    j.f64("wall_seconds", p.wall_seconds);
+    j.members("status", static_cast<std::uint64_t>(p.status), "signal", static_cast<std::uint64_t>(p.signal), "frames",
+              p.frames, "wall_seconds", p.wall_seconds);
     j.i64("layer_cpu_ns", p.layer_cpu_ns);
     j.f64("overhead_percent", s.overhead_percent);
-    j.object("gpu_ns_per_frame", [&] {
-      j.f64("min", s.min_ns);
-      j.f64("median", s.median_ns);
-      j.f64("p95", s.p95_ns);
-      j.f64("max", s.max_ns);
-    });
+    j.object("gpu_ns_per_frame",
+             [&] { j.members("min", s.min_ns, "median", s.median_ns, "p95", s.p95_ns, "max", s.max_ns); });
     j.object("counters", [&] {
       for (std::size_t i = 0; i < p.counter_names.size(); ++i) j.u64(p.counter_names[i], s.counter_totals[i]);
     });
@@ -103,28 +97,19 @@ std::string report_json(const Profile& p, const Summary& s) {
     // Every device of every process of the command, in the order they were
     // made; "device" in the samples is an index in this list.
     j.objects("devices", p.devices, [&](const ProfiledDevice& d) {
-      j.u64("pid", static_cast<std::uint64_t>(d.pid));
-      j.u64("index_in_process", d.index);
-      j.boolean("profiled", d.profiled);
+      j.members("pid", static_cast<std::uint64_t>(d.pid), "index_in_process", d.index, "profiled", d.profiled);
       if (!d.profiled) j.text("why_not", d.why_not);
       j.u64("frames", d.frames);
       j.u64("samples", d.samples);
       j.i64("layer_cpu_ns", d.layer_cpu_ns);
     });
     j.objects("costliest", s.costliest, [&](const ScopeCost& c) {
-      j.u64("device", c.device);
-      j.u64("command_buffer", c.command_buffer);
-      j.text("scope", c.scope);
-      j.u64("samples", c.samples);
-      j.f64("total_ns", c.total_ns);
-      j.f64("mean_ns", c.mean_ns);
+      j.members("device", c.device, "command_buffer", c.command_buffer, "scope", c.scope, "samples", c.samples,
+                "total_ns", c.total_ns, "mean_ns", c.mean_ns);
     });
     j.objects("samples", p.rows, [&](const Row& r) {
-      j.u64("device", r.device);
-      j.u64("frame", r.frame);
-      j.u64("command_buffer", r.command_buffer);
-      j.text("scope", r.scope);
-      j.f64("gpu_ns", r.gpu_ns);
+      j.members("device", r.device, "frame", r.frame, "command_buffer", r.command_buffer, "scope", r.scope, "gpu_ns",
+                r.gpu_ns);
       if (!r.counters.empty())
         j.object("counters", [&] {
           for (std::size_t i = 0; i < r.counters.size() && i < p.counter_names.size(); ++i)

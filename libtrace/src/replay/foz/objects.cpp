@@ -4,6 +4,8 @@
 
 #include <cstring>
 
+#include "libtrace/vk/device.hpp"
+
 namespace libtrace::foz::detail {
 
 namespace {
@@ -13,20 +15,6 @@ constexpr std::size_t kMaxKept = 4096;  // parent pipelines alive at once
 
 bool is_pipeline(Tag t) {
   return t == Tag::graphics_pipeline || t == Tag::compute_pipeline || t == Tag::raytracing_pipeline;
-}
-
-template <typename H>
-std::uint64_t as_u64(H h) {
-  std::uint64_t v = 0;
-  std::memcpy(&v, &h, sizeof h);
-  return v;
-}
-
-template <typename H>
-H as_handle(std::uint64_t v) {
-  H h;
-  std::memcpy(&h, &v, sizeof h);
-  return h;
 }
 
 // The arena's structs are the parser's output, writable: replay fixes a few
@@ -68,19 +56,19 @@ Replayer::Replayer(const ReplayerConfig& cfg)
 Replayer::~Replayer() {
   for (const Key& k : kept_)
     if (const auto it = objects_.find(k); it != objects_.end())
-      vkDestroyPipeline(device_, as_handle<VkPipeline>(it->second), nullptr);
-  for (auto& [hash, m] : modules_) vkDestroyShaderModule(device_, as_handle<VkShaderModule>(m.handle), nullptr);
+      vkDestroyPipeline(device_, vk::from_u64<VkPipeline>(it->second), nullptr);
+  for (auto& [hash, m] : modules_) vkDestroyShaderModule(device_, vk::from_u64<VkShaderModule>(m.handle), nullptr);
   for (auto it = creation_order_.rbegin(); it != creation_order_.rend(); ++it) {
     const auto found = objects_.find(*it);
     if (found == objects_.end()) continue;
     const std::uint64_t h = found->second;
     switch (it->tag) {
-      case Tag::sampler: vkDestroySampler(device_, as_handle<VkSampler>(h), nullptr); break;
+      case Tag::sampler: vkDestroySampler(device_, vk::from_u64<VkSampler>(h), nullptr); break;
       case Tag::descriptor_set_layout:
-        vkDestroyDescriptorSetLayout(device_, as_handle<VkDescriptorSetLayout>(h), nullptr);
+        vkDestroyDescriptorSetLayout(device_, vk::from_u64<VkDescriptorSetLayout>(h), nullptr);
         break;
-      case Tag::pipeline_layout: vkDestroyPipelineLayout(device_, as_handle<VkPipelineLayout>(h), nullptr); break;
-      case Tag::render_pass: vkDestroyRenderPass(device_, as_handle<VkRenderPass>(h), nullptr); break;
+      case Tag::pipeline_layout: vkDestroyPipelineLayout(device_, vk::from_u64<VkPipelineLayout>(h), nullptr); break;
+      case Tag::render_pass: vkDestroyRenderPass(device_, vk::from_u64<VkRenderPass>(h), nullptr); break;
       default: break;
     }
   }
@@ -119,7 +107,7 @@ std::uint64_t Replayer::create_module(const Object& o) {
   if (r != VK_SUCCESS)
     throw Failure{Outcome::failed, describe_entry(o.tag, o.hash) + ": " + vk_failure("vkCreateShaderModule", r)};
   Module& e = modules_[o.hash];
-  e.handle = as_u64(m);
+  e.handle = vk::to_u64(m);
   e.bytes = ci->codeSize;
   lru_.push_front(o.hash);
   e.lru = lru_.begin();
@@ -132,7 +120,7 @@ void Replayer::evict_modules() {
     const std::uint64_t h = lru_.back();
     lru_.pop_back();
     const auto it = modules_.find(h);
-    vkDestroyShaderModule(device_, as_handle<VkShaderModule>(it->second.handle), nullptr);
+    vkDestroyShaderModule(device_, vk::from_u64<VkShaderModule>(it->second.handle), nullptr);
     module_bytes_ -= it->second.bytes;
     modules_.erase(it);
   }
@@ -159,7 +147,7 @@ std::uint64_t Replayer::create_sampler(const Object& o) {
   const VkResult r = vkCreateSampler(device_, ci, nullptr, &s);
   if (r != VK_SUCCESS)
     throw Failure{Outcome::failed, describe_entry(o.tag, o.hash) + ": " + vk_failure("vkCreateSampler", r)};
-  return as_u64(s);
+  return vk::to_u64(s);
 }
 
 void Replayer::resolve_references(const Object& o, int depth, Needs& needs) {
@@ -251,7 +239,7 @@ std::uint64_t Replayer::create(const Object& o, int depth) {
       VkDescriptorSetLayout l = VK_NULL_HANDLE;
       if (const VkResult r = vkCreateDescriptorSetLayout(device_, ci, nullptr, &l); r != VK_SUCCESS)
         throw fail("vkCreateDescriptorSetLayout", r);
-      return as_u64(l);
+      return vk::to_u64(l);
     }
     case Tag::pipeline_layout: {
       const auto* ci = o.as<VkPipelineLayoutCreateInfo>();
@@ -259,7 +247,7 @@ std::uint64_t Replayer::create(const Object& o, int depth) {
       VkPipelineLayout l = VK_NULL_HANDLE;
       if (const VkResult r = vkCreatePipelineLayout(device_, ci, nullptr, &l); r != VK_SUCCESS)
         throw fail("vkCreatePipelineLayout", r);
-      return as_u64(l);
+      return vk::to_u64(l);
     }
     case Tag::render_pass: {
       VkRenderPass rp = VK_NULL_HANDLE;
@@ -279,7 +267,7 @@ std::uint64_t Replayer::create(const Object& o, int depth) {
         r = vkCreateRenderPass(device_, ci, nullptr, &rp);
       }
       if (r != VK_SUCCESS) throw fail("vkCreateRenderPass", r);
-      return as_u64(rp);
+      return vk::to_u64(rp);
     }
     case Tag::graphics_pipeline:
     case Tag::compute_pipeline:
@@ -343,13 +331,13 @@ std::uint64_t Replayer::create_pipeline(const Object& o, int depth, bool keep) {
     if (p != VK_NULL_HANDLE) vkDestroyPipeline(device_, p, nullptr);
     throw Failure{Outcome::failed, vk_failure(call, r)};
   }
-  if (keep) return as_u64(p);
+  if (keep) return vk::to_u64(p);
   if (want_stats && !stats_failed_) {
     const std::string line = pipeline_stats_line(device_, p, pipeline_type_of(o.tag), o.hash);
     if (!line.empty() && !cfg_.stats->append(line)) stats_failed_ = true;
   }
   // A pipeline others may name as base or library stays alive, within bounds.
-  if (flags & (VK_PIPELINE_CREATE_ALLOW_DERIVATIVES_BIT | VK_PIPELINE_CREATE_LIBRARY_BIT_KHR)) return as_u64(p);
+  if (flags & (VK_PIPELINE_CREATE_ALLOW_DERIVATIVES_BIT | VK_PIPELINE_CREATE_LIBRARY_BIT_KHR)) return vk::to_u64(p);
   vkDestroyPipeline(device_, p, nullptr);
   return 0;
 }
@@ -361,7 +349,7 @@ Outcome Replayer::replay(const WorkItem& item, std::string& reason) {
   // Parents kept beyond the bound go, oldest first.
   while (kept_.size() > kMaxKept) {
     if (const auto o = objects_.find(kept_.front()); o != objects_.end()) {
-      vkDestroyPipeline(device_, as_handle<VkPipeline>(o->second), nullptr);
+      vkDestroyPipeline(device_, vk::from_u64<VkPipeline>(o->second), nullptr);
       objects_.erase(o);
     }
     kept_.pop_front();

@@ -54,10 +54,8 @@ void list_unsupported(std::string& o, const std::vector<PipelineIssue>& v) {
 
 void put_issues(libtrace::detail::JsonReport& report, const char* key, const std::vector<PipelineIssue>& v) {
   report.objects(key, v, [&](const PipelineIssue& i) {
-    report.text("type", pipeline_type_name(i.type));
-    report.text("hash", hash_hex(i.hash));
-    report.u64("index", i.index);
-    report.text("outcome", outcome_name(i.outcome));
+    report.members("type", pipeline_type_name(i.type), "hash", hash_hex(i.hash), "index", i.index, "outcome",
+                   outcome_name(i.outcome));
     if (i.signal) report.text("signal", detail::signal_name(i.signal));
     report.text("reason", i.reason);
   });
@@ -177,12 +175,8 @@ std::string report_table(const ReplayResult& r) {
 std::string report_json(const ReplayResult& r) {
   libtrace::detail::JsonReport report;
   report.object([&] {
-    report.text("device", r.device);
-    report.text("driver", r.driver);
-    report.u64("vendor_id", r.vendor_id);
-    report.u64("device_id", r.device_id);
-    report.text("api_version", vk::version_string(r.api_version));
-    report.boolean("null_device", r.null_device);
+    report.members("device", r.device, "driver", r.driver, "vendor_id", r.vendor_id, "device_id", r.device_id,
+                   "api_version", vk::version_string(r.api_version), "null_device", r.null_device);
     put_strings(report, "inputs", r.inputs);
     report.u64("jobs", r.jobs);
     report.boolean("in_process", r.in_process);
@@ -205,25 +199,15 @@ std::string report_json(const ReplayResult& r) {
     for (std::size_t t = 0; t < kPipelineTypes; ++t) {
       const TypeCounts& c = r.counts[t];
       report.object(pipeline_type_name(static_cast<PipelineType>(t)), [&] {
-        report.u64("total", c.total);
-        report.u64("ok", c.ok);
-        report.u64("failed", c.failed);
-        report.u64("skipped", c.skipped);
-        report.u64("crashed", c.crashed);
-        report.u64("timed_out", c.timed_out);
-        report.u64("unsupported", c.unsupported);
-        report.u64("already_done", c.already_done);
-        report.u64("not_run", c.not_run);
-        report.u64("cache_misses", c.cache_misses);
+        report.members("total", c.total, "ok", c.ok, "failed", c.failed, "skipped", c.skipped, "crashed", c.crashed,
+                       "timed_out", c.timed_out, "unsupported", c.unsupported, "already_done", c.already_done,
+                       "not_run", c.not_run, "cache_misses", c.cache_misses);
       });
     }
-    report.f64("seconds", r.seconds);
-    report.f64("pipelines_per_second", r.pipelines_per_second());
-    report.u64("peak_rss_bytes", std::max(r.peak_rss_parent, r.peak_rss_worker));
-    report.u64("peak_rss_parent_bytes", r.peak_rss_parent);
-    report.u64("peak_rss_worker_bytes", r.peak_rss_worker);
-    report.u64("workers_started", r.workers_started);
-    report.u64("redone_after_crash", r.lost_from_cache);
+    report.members("seconds", r.seconds, "pipelines_per_second", r.pipelines_per_second(), "peak_rss_bytes",
+                   std::max(r.peak_rss_parent, r.peak_rss_worker), "peak_rss_parent_bytes", r.peak_rss_parent,
+                   "peak_rss_worker_bytes", r.peak_rss_worker, "workers_started", r.workers_started,
+                   "redone_after_crash", r.lost_from_cache);
     if (r.pipeline_cache.empty())
       report.null("pipeline_cache");
     else

@@ -9,27 +9,13 @@
 #include <volk.h>
 
 #include <algorithm>
-#include <cstring>
 
+#include "libtrace/vk/device.hpp"
 #include "replay/trace/replayer.hpp"
 
 namespace libtrace::replay_trace {
 
 namespace {
-
-template <typename T>
-std::uint64_t key(T handle) {
-  std::uint64_t k = 0;
-  std::memcpy(&k, &handle, sizeof handle);
-  return k;
-}
-
-template <typename T>
-T slot(const std::vector<std::uint64_t>& slots, std::size_t i) {
-  T v{};
-  std::memcpy(&v, &slots[i], sizeof v);
-  return v;
-}
 
 // `limit_name` says whose limit it is: "this device's maxViewports".
 std::string first_count(const char* first_name, std::uint64_t first, const char* count_name, std::uint64_t count,
@@ -105,7 +91,7 @@ std::string Replayer::writes(const VkWriteDescriptorSet* w, std::uint32_t n, con
   for (std::uint32_t i = 0; w && i < n; ++i) {
     const SetLayoutInfo* layout = push;
     if (!layout) {
-      const auto s = sets_.find(key(w[i].dstSet));
+      const auto s = sets_.find(vk::to_u64(w[i].dstSet));
       if (s == sets_.end()) continue;
       layout = s->second.get();
     }
@@ -120,14 +106,14 @@ void Replayer::create_set_layout(const apitrace::Call& c, const registry::Comman
   checked(
       c, cmd, [](const auto&) { return std::string(); },
       [&](const std::vector<std::uint64_t>& slots) {
-        const auto* ci = slot<const VkDescriptorSetLayoutCreateInfo*>(slots, 1);
-        const auto* out = slot<const VkDescriptorSetLayout*>(slots, 3);
+        const auto* ci = vk::from_u64<const VkDescriptorSetLayoutCreateInfo*>(slots[1]);
+        const auto* out = vk::from_u64<const VkDescriptorSetLayout*>(slots[3]);
         if (!ci || !out) return;
         auto info = std::make_shared<SetLayoutInfo>();
         for (std::uint32_t i = 0; ci->pBindings && i < ci->bindingCount; ++i)
           info->bindings.emplace_back(ci->pBindings[i].binding, ci->pBindings[i].descriptorCount);
         std::sort(info->bindings.begin(), info->bindings.end());
-        set_layouts_[key(*out)] = std::move(info);
+        set_layouts_[vk::to_u64(*out)] = std::move(info);
       });
 }
 
@@ -135,11 +121,11 @@ void Replayer::allocate_sets(const apitrace::Call& c, const registry::Command& c
   checked(
       c, cmd, [](const auto&) { return std::string(); },
       [&](const std::vector<std::uint64_t>& slots) {
-        const auto* ai = slot<const VkDescriptorSetAllocateInfo*>(slots, 1);
-        const auto* out = slot<const VkDescriptorSet*>(slots, 2);
+        const auto* ai = vk::from_u64<const VkDescriptorSetAllocateInfo*>(slots[1]);
+        const auto* out = vk::from_u64<const VkDescriptorSet*>(slots[2]);
         for (std::uint32_t i = 0; ai && out && ai->pSetLayouts && i < ai->descriptorSetCount; ++i)
-          if (const auto l = set_layouts_.find(key(ai->pSetLayouts[i])); l != set_layouts_.end())
-            sets_[key(out[i])] = l->second;
+          if (const auto l = set_layouts_.find(vk::to_u64(ai->pSetLayouts[i])); l != set_layouts_.end())
+            sets_[vk::to_u64(out[i])] = l->second;
       });
 }
 
@@ -147,13 +133,13 @@ void Replayer::create_pipeline_layout(const apitrace::Call& c, const registry::C
   checked(
       c, cmd, [](const auto&) { return std::string(); },
       [&](const std::vector<std::uint64_t>& slots) {
-        const auto* ci = slot<const VkPipelineLayoutCreateInfo*>(slots, 1);
-        const auto* out = slot<const VkPipelineLayout*>(slots, 3);
+        const auto* ci = vk::from_u64<const VkPipelineLayoutCreateInfo*>(slots[1]);
+        const auto* out = vk::from_u64<const VkPipelineLayout*>(slots[3]);
         if (!ci || !out) return;
-        auto& sets = pipeline_layouts_[key(*out)];
+        auto& sets = pipeline_layouts_[vk::to_u64(*out)];
         sets.clear();
         for (std::uint32_t i = 0; ci->pSetLayouts && i < ci->setLayoutCount; ++i) {
-          const auto l = set_layouts_.find(key(ci->pSetLayouts[i]));
+          const auto l = set_layouts_.find(vk::to_u64(ci->pSetLayouts[i]));
           sets.push_back(l == set_layouts_.end() ? nullptr : l->second);
         }
       });
@@ -163,11 +149,12 @@ void Replayer::update_sets(const apitrace::Call& c, const registry::Command& cmd
   checked(
       c, cmd,
       [&](const std::vector<std::uint64_t>& slots) {
-        std::string why = writes(slot<const VkWriteDescriptorSet*>(slots, 2), slot<std::uint32_t>(slots, 1), nullptr);
-        const auto* copies = slot<const VkCopyDescriptorSet*>(slots, 4);
-        for (std::uint32_t i = 0; why.empty() && copies && i < slot<std::uint32_t>(slots, 3); ++i) {
+        std::string why =
+            writes(vk::from_u64<const VkWriteDescriptorSet*>(slots[2]), vk::from_u64<std::uint32_t>(slots[1]), nullptr);
+        const auto* copies = vk::from_u64<const VkCopyDescriptorSet*>(slots[4]);
+        for (std::uint32_t i = 0; why.empty() && copies && i < vk::from_u64<std::uint32_t>(slots[3]); ++i) {
           const VkCopyDescriptorSet& k = copies[i];
-          const auto src = sets_.find(key(k.srcSet)), dst = sets_.find(key(k.dstSet));
+          const auto src = sets_.find(vk::to_u64(k.srcSet)), dst = sets_.find(vk::to_u64(k.dstSet));
           if (src != sets_.end())
             why = src->second->range("srcBinding", k.srcBinding, k.srcArrayElement, k.descriptorCount);
           if (why.empty() && dst != sets_.end())
@@ -183,15 +170,16 @@ void Replayer::push_descriptors(const apitrace::Call& c, const registry::Command
   checked(
       c, cmd,
       [&](const std::vector<std::uint64_t>& slots) {
-        const SetLayoutInfo* set = push_layout(slot<VkPipelineLayout>(slots, 2), slot<std::uint32_t>(slots, 3));
+        const SetLayoutInfo* set =
+            push_layout(vk::from_u64<VkPipelineLayout>(slots[2]), vk::from_u64<std::uint32_t>(slots[3]));
         if (!set) return std::string();
-        return writes(slot<const VkWriteDescriptorSet*>(slots, 5), slot<std::uint32_t>(slots, 4), set);
+        return writes(vk::from_u64<const VkWriteDescriptorSet*>(slots[5]), vk::from_u64<std::uint32_t>(slots[4]), set);
       },
       [](const auto&) {});
 }
 
 const SetLayoutInfo* Replayer::push_layout(VkPipelineLayout layout, std::uint32_t set) const {
-  const auto l = pipeline_layouts_.find(key(layout));
+  const auto l = pipeline_layouts_.find(vk::to_u64(layout));
   if (l == pipeline_layouts_.end() || set >= l->second.size()) return nullptr;
   return l->second[set].get();
 }
@@ -200,7 +188,7 @@ std::string Replayer::template_entries(const VkDescriptorUpdateTemplateCreateInf
   const SetLayoutInfo* layout = nullptr;
   if (ci.templateType == VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_PUSH_DESCRIPTORS_KHR) {
     layout = push_layout(ci.pipelineLayout, ci.set);
-  } else if (const auto l = set_layouts_.find(key(ci.descriptorSetLayout)); l != set_layouts_.end()) {
+  } else if (const auto l = set_layouts_.find(vk::to_u64(ci.descriptorSetLayout)); l != set_layouts_.end()) {
     layout = l->second.get();
   }
   for (std::uint32_t i = 0; layout && ci.pDescriptorUpdateEntries && i < ci.descriptorUpdateEntryCount; ++i) {
@@ -215,10 +203,11 @@ void Replayer::bind_sets(const apitrace::Call& c, const registry::Command& cmd) 
   checked(
       c, cmd,
       [&](const std::vector<std::uint64_t>& slots) {
-        const auto l = pipeline_layouts_.find(key(slot<VkPipelineLayout>(slots, 2)));
+        const auto l = pipeline_layouts_.find(vk::to_u64(vk::from_u64<VkPipelineLayout>(slots[2])));
         if (l == pipeline_layouts_.end()) return std::string();
-        return first_count("firstSet", slot<std::uint32_t>(slots, 3), "descriptorSetCount",
-                           slot<std::uint32_t>(slots, 4), "its pipeline layout's setLayoutCount", l->second.size());
+        return first_count("firstSet", vk::from_u64<std::uint32_t>(slots[3]), "descriptorSetCount",
+                           vk::from_u64<std::uint32_t>(slots[4]), "its pipeline layout's setLayoutCount",
+                           l->second.size());
       },
       [](const auto&) {});
 }
@@ -227,8 +216,9 @@ void Replayer::bind_vertex_buffers(const apitrace::Call& c, const registry::Comm
   checked(
       c, cmd,
       [&](const std::vector<std::uint64_t>& slots) {
-        return first_count("firstBinding", slot<std::uint32_t>(slots, 1), "bindingCount", slot<std::uint32_t>(slots, 2),
-                           "this device's maxVertexInputBindings", limits().maxVertexInputBindings);
+        return first_count("firstBinding", vk::from_u64<std::uint32_t>(slots[1]), "bindingCount",
+                           vk::from_u64<std::uint32_t>(slots[2]), "this device's maxVertexInputBindings",
+                           limits().maxVertexInputBindings);
       },
       [](const auto&) {});
 }
@@ -239,10 +229,11 @@ void Replayer::set_viewports(const apitrace::Call& c, const registry::Command& c
   checked(
       c, cmd,
       [&](const std::vector<std::uint64_t>& slots) {
-        return with_count ? first_count(nullptr, 0, "count", slot<std::uint32_t>(slots, 1),
+        return with_count ? first_count(nullptr, 0, "count", vk::from_u64<std::uint32_t>(slots[1]),
                                         "this device's maxViewports", limits().maxViewports)
-                          : first_count("first", slot<std::uint32_t>(slots, 1), "count", slot<std::uint32_t>(slots, 2),
-                                        "this device's maxViewports", limits().maxViewports);
+                          : first_count("first", vk::from_u64<std::uint32_t>(slots[1]), "count",
+                                        vk::from_u64<std::uint32_t>(slots[2]), "this device's maxViewports",
+                                        limits().maxViewports);
       },
       [](const auto&) {});
 }
@@ -251,8 +242,9 @@ void Replayer::push_constants(const apitrace::Call& c, const registry::Command& 
   checked(
       c, cmd,
       [&](const std::vector<std::uint64_t>& slots) {
-        return first_count("offset", slot<std::uint32_t>(slots, 3), "size", slot<std::uint32_t>(slots, 4),
-                           "this device's maxPushConstantsSize", limits().maxPushConstantsSize);
+        return first_count("offset", vk::from_u64<std::uint32_t>(slots[3]), "size",
+                           vk::from_u64<std::uint32_t>(slots[4]), "this device's maxPushConstantsSize",
+                           limits().maxPushConstantsSize);
       },
       [](const auto&) {});
 }
@@ -261,7 +253,7 @@ void Replayer::begin_rendering(const apitrace::Call& c, const registry::Command&
   checked(
       c, cmd,
       [&](const std::vector<std::uint64_t>& slots) {
-        const auto* ri = slot<const VkRenderingInfo*>(slots, 1);
+        const auto* ri = vk::from_u64<const VkRenderingInfo*>(slots[1]);
         if (!ri) return std::string();
         std::string why = view_mask(ri->viewMask);
         if (why.empty())
@@ -279,10 +271,10 @@ void Replayer::create_render_pass(const apitrace::Call& c, const registry::Comma
       [&](const std::vector<std::uint64_t>& slots) {
         std::string why;
         if (two) {
-          const auto* ci = slot<const VkRenderPassCreateInfo2*>(slots, 1);
+          const auto* ci = vk::from_u64<const VkRenderPassCreateInfo2*>(slots[1]);
           for (std::uint32_t i = 0; ci && ci->pSubpasses && why.empty() && i < ci->subpassCount; ++i)
             why = view_mask(ci->pSubpasses[i].viewMask);
-        } else if (const auto* ci = slot<const VkRenderPassCreateInfo*>(slots, 1)) {
+        } else if (const auto* ci = vk::from_u64<const VkRenderPassCreateInfo*>(slots[1])) {
           const auto* mv = static_cast<const VkRenderPassMultiviewCreateInfo*>(
               find_in_chain(ci->pNext, VK_STRUCTURE_TYPE_RENDER_PASS_MULTIVIEW_CREATE_INFO));
           for (std::uint32_t i = 0; mv && mv->pViewMasks && why.empty() && i < mv->subpassCount; ++i)
@@ -297,9 +289,9 @@ void Replayer::create_graphics_pipelines(const apitrace::Call& c, const registry
   checked(
       c, cmd,
       [&](const std::vector<std::uint64_t>& slots) {
-        const auto* ci = slot<const VkGraphicsPipelineCreateInfo*>(slots, 3);
+        const auto* ci = vk::from_u64<const VkGraphicsPipelineCreateInfo*>(slots[3]);
         std::string why;
-        for (std::uint32_t i = 0; ci && why.empty() && i < slot<std::uint32_t>(slots, 2); ++i) {
+        for (std::uint32_t i = 0; ci && why.empty() && i < vk::from_u64<std::uint32_t>(slots[2]); ++i) {
           const auto* r = static_cast<const VkPipelineRenderingCreateInfo*>(
               find_in_chain(ci[i].pNext, VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO));
           if (r) why = view_mask(r->viewMask);

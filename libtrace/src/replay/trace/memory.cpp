@@ -52,6 +52,15 @@ VkMemoryPropertyFlags Replayer::needs(std::uint32_t capture_type) const {
   return captured & (kHost | VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
 }
 
+void begin_one_time(VkDevice device, VkCommandPool pool, VkCommandBuffer& cmd) {
+  const VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, pool,
+                                        VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
+  vk::check(vkAllocateCommandBuffers(device, &cai, &cmd), "vkAllocateCommandBuffers");
+  const VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, nullptr,
+                                       VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT, nullptr};
+  vkBeginCommandBuffer(cmd, &begin);
+}
+
 std::uint32_t Replayer::choose_type(VkPhysicalDevice gpu, std::uint32_t bits, VkMemoryPropertyFlags want) const {
   VkPhysicalDeviceMemoryProperties props{};
   vkGetPhysicalDeviceMemoryProperties(gpu, &props);
@@ -311,12 +320,7 @@ void Replayer::upload(const apitrace::Call& c, VkDevice device, const char* data
     std::memcpy(p, data, bytes);
     vkUnmapMemory(device, s.memory);
   }
-  const VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, pool,
-                                        VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
-  vk::check(vkAllocateCommandBuffers(device, &cai, &s.cmd), "vkAllocateCommandBuffers");
-  const VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, nullptr,
-                                       VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT, nullptr};
-  vkBeginCommandBuffer(s.cmd, &begin);
+  begin_one_time(device, pool, s.cmd);
   record(s.cmd, s.buffer);
   // What the application submits next reads it.
   const VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_TRANSFER_WRITE_BIT,

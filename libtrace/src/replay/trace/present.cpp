@@ -16,6 +16,7 @@
 #include "libtrace/vktrace/dialect.hpp"
 #include "replay/trace/replayer.hpp"
 #include "vktrace/calls.hpp"
+#include "vktrace/readback.hpp"
 #include "vktrace/values.hpp"
 
 namespace libtrace::replay_trace {
@@ -224,31 +225,9 @@ void Replayer::snapshot(VkQueue queue, const Swapchain& sc, std::uint32_t index,
   const VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, nullptr, req.size, type};
   vk::check(vkAllocateMemory(dev, &ai, nullptr, &k.memory), "vkAllocateMemory");
   vk::check(vkBindBufferMemory(dev, buffer, k.memory, 0), "vkBindBufferMemory");
-  const VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, pool,
-                                        VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
-  vk::check(vkAllocateCommandBuffers(dev, &cai, &k.cmd), "vkAllocateCommandBuffers");
-  const VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, nullptr,
-                                       VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT, nullptr};
-  vkBeginCommandBuffer(k.cmd, &begin);
-  VkImageMemoryBarrier barrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
-                               nullptr,
-                               VK_ACCESS_MEMORY_WRITE_BIT,
-                               VK_ACCESS_TRANSFER_READ_BIT,
-                               VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
-                               VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                               VK_QUEUE_FAMILY_IGNORED,
-                               VK_QUEUE_FAMILY_IGNORED,
-                               sc.images[index],
-                               {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1}};
-  vkCmdPipelineBarrier(k.cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
-                       nullptr, 1, &barrier);
-  const VkBufferImageCopy copy{0, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {ex.width, ex.height, 1}};
-  vkCmdCopyImageToBuffer(k.cmd, sc.images[index], VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, buffer, 1, &copy);
-  std::swap(barrier.oldLayout, barrier.newLayout);
-  barrier.srcAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-  barrier.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT;
-  vkCmdPipelineBarrier(k.cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0, nullptr, 0,
-                       nullptr, 1, &barrier);
+  begin_one_time(dev, pool, k.cmd);
+  vktrace::record_readback(vkCmdPipelineBarrier, vkCmdCopyImageToBuffer, k.cmd, sc.images[index], buffer, ex,
+                           VK_ACCESS_MEMORY_WRITE_BIT);
   vkEndCommandBuffer(k.cmd);
   const VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO, nullptr, 0, nullptr, nullptr, 1, &k.cmd, 0, nullptr};
   vk::check(vkQueueSubmit(queue, 1, &si, VK_NULL_HANDLE), "vkQueueSubmit");

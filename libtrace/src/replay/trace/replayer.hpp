@@ -59,6 +59,11 @@ struct Swapchain {
   std::vector<VkDeviceMemory> memories;
 };
 
+// A primary command buffer from `pool`, begun for one submission: the
+// replay's own transfers (uploads, snapshots). `cmd` is set first, so the
+// caller's cleanup frees it whatever fails after.
+void begin_one_time(VkDevice device, VkCommandPool pool, VkCommandBuffer& cmd);
+
 // What trakPhysicalDevice said of the capture's device.
 struct CaptureDevice {
   bool known = false;

@@ -70,15 +70,9 @@ std::string report_json(const Result& r) {
   detail::JsonReport j;
   auto& w = j.writer();
   w.StartObject();
-  j.text("file", r.file);
-  j.text("device", r.device);
-  j.u64("calls", r.calls);
-  j.u64("skipped_calls", r.skipped_calls);
-  j.u64("updates", r.updates);
-  j.u64("update_bytes", r.update_bytes);
-  j.u64("frames", r.frames);
-  j.u64("timed_frames", r.timed_frames);
-  j.u64("passes", r.passes);
+  j.members("file", r.file, "device", r.device, "calls", r.calls, "skipped_calls", r.skipped_calls, "updates",
+            r.updates, "update_bytes", r.update_bytes, "frames", r.frames, "timed_frames", r.timed_frames, "passes",
+            r.passes);
   w.Key("seconds");
   w.Double(r.seconds);
   w.Key("fps");
@@ -97,9 +91,7 @@ std::string report_json(const Result& r) {
     w.StartArray();
     for (const MemoryUse& m : *list) {
       w.StartObject();
-      j.text("flags", m.flags);
-      j.u64("objects", m.objects);
-      j.u64("bytes", m.bytes);
+      j.members("flags", m.flags, "objects", m.objects, "bytes", m.bytes);
       w.EndObject();
     }
     w.EndArray();

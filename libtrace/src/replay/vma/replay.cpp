@@ -10,6 +10,7 @@
 #include <cstdio>
 
 #include "replay/vma/internal.hpp"
+#include "vma/replay_summary.hpp"
 
 namespace libtrace::vma {
 
@@ -344,10 +345,7 @@ void Replayer::finish() {
   r_.device_allocations = alloc_.device_allocations();
   r_.mappings = types_.mappings();
   r_.threads = per_thread_.size();
-  std::uint64_t most = 0;
-  for (const auto& [t, k] : per_thread_) most = std::max(most, k);
-  r_.busiest_thread_percent =
-      r_.replayed_calls ? 100.0 * static_cast<double>(most) / static_cast<double>(r_.replayed_calls) : 0;
+  r_.busiest_thread_percent = busiest_thread_percent(per_thread_, r_.replayed_calls);
   r_.recording_time = last_time_;
   r_.duration = last_time_ - first_time_;
 }

@@ -6,6 +6,7 @@
 
 #include "core/report.hpp"
 #include "libtrace/replay/vma/replay.hpp"
+#include "vma/replay_summary.hpp"
 
 namespace libtrace::vma {
 
@@ -36,10 +37,6 @@ std::string friendly_seconds(double s) {
   return buf;
 }
 
-std::uint64_t allocations_created(const ReplayResult& r) {
-  return r.buffers + r.images + r.memory_allocations + r.pages + r.lost_allocations;
-}
-
 std::uint64_t failed_total(const ReplayResult& r) {
   std::uint64_t n = 0;
   for (std::uint64_t f : r.failed) n += f;
@@ -65,9 +62,7 @@ std::string report_table(const ReplayResult& r) {
   std::string o;
   appendf(o, "Device: %s (%s, Vulkan %s, %s)\n", r.device_name.c_str(), r.device_type.c_str(),
           vk::version_string(r.api_version).c_str(), r.driver.c_str());
-  appendf(o, "    Format version: %s\n", r.version.str().c_str());
-  appendf(o, "    Calls replayed: %llu of %llu\n", static_cast<ull>(r.replayed_calls), static_cast<ull>(r.calls));
-  if (r.error) appendf(o, "    Stopped: %s (the lines before were replayed)\n", r.error->what());
+  append_progress(o, r);
   appendf(o, "Playback took: %s\n", friendly_seconds(r.playback_seconds).c_str());
 
   std::uint64_t count = 0, bytes = 0;
@@ -79,19 +74,9 @@ std::string report_table(const ReplayResult& r) {
       appendf(o, "    Memory type %zu: count = %llu, total size = %llu\n", t,
               static_cast<ull>(r.device_allocations[t].first), static_cast<ull>(r.device_allocations[t].second));
 
-  appendf(o, "Statistics:\n");
-  appendf(o, "    Total allocations created: %llu\n", static_cast<ull>(allocations_created(r)));
-  appendf(o, "    Total buffers created: %llu\n", static_cast<ull>(r.buffers));
-  appendf(o, "    Total images created: %llu\n", static_cast<ull>(r.images));
-  appendf(o, "    Total memory allocations (vmaAllocateMemory*): %llu, pages %llu, lost %llu\n",
-          static_cast<ull>(r.memory_allocations), static_cast<ull>(r.pages), static_cast<ull>(r.lost_allocations));
-  appendf(o, "    Total custom pools created: %llu\n", static_cast<ull>(r.pools));
+  append_created(o, r);
   appendf(o, "    Original recording time: %s\n", friendly_seconds(r.recording_time).c_str());
-  appendf(o, "    Threads making calls to VMA: %llu\n", static_cast<ull>(r.threads));
-  if (r.threads > 1)
-    appendf(o, "        %.2f%% calls from most active thread.\n", r.busiest_thread_percent);
-  else
-    appendf(o, "        VMA used from only one thread.\n");
+  append_threads(o, r);
 
   appendf(o, "Results on this device:\n");
   appendf(o, "    Failed here, succeeded in the recording: %llu\n", static_cast<ull>(failed_total(r)));
@@ -178,30 +163,20 @@ std::string report_table(const ReplayResult& r) {
 std::string report_json(const ReplayResult& r) {
   libtrace::detail::JsonReport report;
   auto heap = [&](const vk::HeapUsage& h) {
-    report.u64("peak_blocks", h.peak_blocks);
-    report.u64("peak_allocations", h.peak_allocations);
-    report.u64("peak_unused_ranges", h.peak_free_ranges);
-    report.u64("peak_committed_bytes", h.peak_committed);
-    report.u64("peak_used_bytes", h.peak_used);
-    report.u64("peak_unused_bytes", h.peak_unused);
-    report.u64("unused_ranges_at_peak", h.unused_ranges_at_peak);
-    report.u64("largest_usable_range_at_peak_bytes", h.largest_usable_at_peak);
-    report.f64("fragmentation_at_peak", h.fragmentation_at_peak);
+    report.members("peak_blocks", h.peak_blocks, "peak_allocations", h.peak_allocations, "peak_unused_ranges",
+                   h.peak_free_ranges, "peak_committed_bytes", h.peak_committed, "peak_used_bytes", h.peak_used,
+                   "peak_unused_bytes", h.peak_unused, "unused_ranges_at_peak", h.unused_ranges_at_peak,
+                   "largest_usable_range_at_peak_bytes", h.largest_usable_at_peak, "fragmentation_at_peak",
+                   h.fragmentation_at_peak);
   };
   report.object([&] {
     report.text("mode", "device");
     report.object("device", [&] {
-      report.text("name", r.device_name);
-      report.text("type", r.device_type);
-      report.text("api_version", vk::version_string(r.api_version));
-      report.text("driver", r.driver);
-      report.u64("vendor_id", r.vendor_id);
-      report.u64("device_id", r.device_id);
+      report.members("name", r.device_name, "type", r.device_type, "api_version", vk::version_string(r.api_version),
+                     "driver", r.driver, "vendor_id", r.vendor_id, "device_id", r.device_id);
     });
-    report.text("version", r.version.str());
-    report.u64("calls", r.calls);
-    report.u64("replayed_calls", r.replayed_calls);
-    report.f64("playback_s", r.playback_seconds);
+    report.members("version", r.version.str(), "calls", r.calls, "replayed_calls", r.replayed_calls, "playback_s",
+                   r.playback_seconds);
     report.object("device_memory_allocations", [&] {
       std::uint64_t count = 0, bytes = 0;
       for (const auto& [c, b] : r.device_allocations) count += c, bytes += b;
@@ -209,58 +184,42 @@ std::string report_json(const ReplayResult& r) {
       report.u64("bytes", bytes);
       report.array_of_indexes("per_type", r.device_allocations.size(), [&](std::size_t t) {
         report.object([&] {
-          report.u64("type", t);
-          report.u64("count", r.device_allocations[t].first);
-          report.u64("bytes", r.device_allocations[t].second);
+          report.members("type", t, "count", r.device_allocations[t].first, "bytes", r.device_allocations[t].second);
         });
       });
     });
-    report.u64("allocations_created", allocations_created(r));
-    report.u64("buffers", r.buffers);
-    report.u64("images", r.images);
-    report.u64("memory_allocations", r.memory_allocations);
-    report.u64("pages", r.pages);
-    report.u64("lost_allocations", r.lost_allocations);
-    report.u64("pools", r.pools);
-    report.f64("recording_time_s", r.recording_time);
-    report.f64("duration_s", r.duration);
-    report.u64("threads", r.threads);
-    report.f64("busiest_thread_percent", r.busiest_thread_percent);
+    report.members("allocations_created", allocations_created(r), "buffers", r.buffers, "images", r.images,
+                   "memory_allocations", r.memory_allocations, "pages", r.pages, "lost_allocations", r.lost_allocations,
+                   "pools", r.pools, "recording_time_s", r.recording_time, "duration_s", r.duration, "threads",
+                   r.threads, "busiest_thread_percent", r.busiest_thread_percent);
     report.object("failed_here", [&] {
       report.u64("total", failed_total(r));
       for (std::size_t f = 1; f < vk::kFailureCount; ++f)
         if (r.failed[f]) report.u64(vk::failure_name(static_cast<vk::Failure>(f)), r.failed[f]);
     });
-    report.u64("originally_failed", r.originally_failed);
-    report.u64("succeeded_originally_failed", r.succeeded_originally_failed);
-    report.u64("failed_also_originally", r.failed_also_originally);
-    report.u64("resource_failures", r.resource_failures);
-    report.u64("pool_failures", r.pool_failures);
-    report.u64("dedicated_allocations", r.dedicated_allocations);
+    report.members("originally_failed", r.originally_failed, "succeeded_originally_failed",
+                   r.succeeded_originally_failed, "failed_also_originally", r.failed_also_originally,
+                   "resource_failures", r.resource_failures, "pool_failures", r.pool_failures, "dedicated_allocations",
+                   r.dedicated_allocations);
     report.object("leaks", [&] {
-      report.u64("allocations", r.leaked_allocations);
-      report.u64("bytes", r.leaked_bytes);
-      report.u64("pools", r.leaked_pools);
-      report.u64("defragmentation_contexts", r.leaked_defrag_contexts);
+      report.members("allocations", r.leaked_allocations, "bytes", r.leaked_bytes, "pools", r.leaked_pools,
+                     "defragmentation_contexts", r.leaked_defrag_contexts);
     });
     report.u64("unknown_objects", r.unknown_objects);
     report.object("total", [&] { heap(r.total); });
     report.array_of_indexes("heaps", r.heaps.size(), [&](std::size_t h) {
       report.object([&] {
-        report.u64("index", h);
-        report.u64("size", r.device_heaps[h].size);
-        report.text("flags", vk::memory_heap_names(r.device_heaps[h].flags));
-        report.u64("budget", r.heaps[h].budget);
+        report.members("index", h, "size", r.device_heaps[h].size, "flags",
+                       vk::memory_heap_names(r.device_heaps[h].flags), "budget", r.heaps[h].budget);
         heap(r.heaps[h]);
       });
     });
     report.objects("memory_type_mapping", r.mappings, [&](const TypeMapping& m) {
       report.i64("recorded_type", m.recorded_type);
-      report.text("recorded_flags", m.recorded_type >= 0 ? vk::memory_property_names(m.recorded_flags) : "");
-      report.u64("replay_type", m.replay_type);
-      report.text("replay_flags", vk::memory_property_names(m.replay_flags));
-      report.u64("allocations", m.allocations);
-      report.text("missing_flags", m.missing_flags ? vk::memory_property_names(m.missing_flags) : "");
+      report.members("recorded_flags", m.recorded_type >= 0 ? vk::memory_property_names(m.recorded_flags) : "",
+                     "replay_type", m.replay_type, "replay_flags", vk::memory_property_names(m.replay_flags),
+                     "allocations", m.allocations, "missing_flags",
+                     m.missing_flags ? vk::memory_property_names(m.missing_flags) : "");
     });
     report.object("compromises", [&] {
       for (std::size_t k = 0; k < kCompromiseCount; ++k)
@@ -269,23 +228,12 @@ std::string report_json(const ReplayResult& r) {
     report.array("device_differences", r.device_differences, [&](const std::string& d) { report.text(d); });
     const auto& p = r.ops;
     report.object("operations", [&] {
-      report.u64("maps", p.maps);
-      report.u64("map_failures", p.map_failures);
-      report.u64("unmaps", p.unmaps);
-      report.u64("unmatched_unmaps", p.unmatched_unmaps);
-      report.u64("flushes", p.flushes);
-      report.u64("invalidates", p.invalidates);
-      report.u64("syncs_unmapped", p.syncs_unmapped);
-      report.u64("touches", p.touches);
-      report.u64("touches_lost", p.touches_lost);
-      report.u64("made_lost", p.made_lost);
-      report.u64("resizes", p.resizes);
-      report.u64("resize_failures", p.resize_failures);
-      report.u64("defragmentations", p.defragmentations);
-      report.u64("defrag_moves", p.defrag_moves);
-      report.u64("defrag_bytes_moved", p.defrag_bytes_moved);
-      report.u64("defrag_blocks_freed", p.defrag_blocks_freed);
-      report.u64("rebinds", p.rebinds);
+      report.members("maps", p.maps, "map_failures", p.map_failures, "unmaps", p.unmaps, "unmatched_unmaps",
+                     p.unmatched_unmaps, "flushes", p.flushes, "invalidates", p.invalidates, "syncs_unmapped",
+                     p.syncs_unmapped, "touches", p.touches, "touches_lost", p.touches_lost, "made_lost", p.made_lost,
+                     "resizes", p.resizes, "resize_failures", p.resize_failures, "defragmentations", p.defragmentations,
+                     "defrag_moves", p.defrag_moves, "defrag_bytes_moved", p.defrag_bytes_moved, "defrag_blocks_freed",
+                     p.defrag_blocks_freed, "rebinds", p.rebinds);
     });
     report.object("calls_per_function", [&] {
       for (std::size_t f = 0; f < kFunctionCount; ++f)

@@ -110,6 +110,17 @@ Item& find(std::vector<Item>& v, Tag t) {
   return *std::find_if(v.begin(), v.end(), [&](const Item& i) { return i.tag == t; });
 }
 
+// vkcube's graphics pipeline made another one: `hash`, with `to` in place of
+// the start of its payload, `from` (its hash and first members).
+Item cube_pipeline_as(std::vector<Item>& cube, std::uint64_t hash, const std::string& from, const std::string& to) {
+  Item i = find(cube, Tag::graphics_pipeline);
+  const std::size_t at = i.payload.find(from);
+  REQUIRE(at != std::string::npos);
+  i.hash = hash;
+  i.payload.replace(at, from.size(), to);
+  return i;
+}
+
 bool is_lavapipe(const foz::ReplayResult& r) { return r.device.find("llvmpipe") != std::string::npos; }
 
 const std::vector<std::string>& warnings(const foz::ReplayResult& r) { return r.warnings; }
@@ -543,17 +554,13 @@ TEST_CASE("foz_replay: in-process threads share one device (no isolation, same r
 TEST_CASE("foz_replay: a derived pipeline gets its base created first, and the base is not made twice") {
   test::ScratchDir dir;
   auto v = items_of(kCube);
-  Item& pipe = find(v, Tag::graphics_pipeline);
   const std::string key = "\"e3b925b0c1c00de1\":{\"flags\":0,\"basePipelineHandle\":\"0000000000000000\"";
-  REQUIRE(pipe.payload.find(key) != std::string::npos);
-  Item base = pipe, derived = pipe;
   // ALLOW_DERIVATIVES (2) on the base, DERIVATIVE (4) naming it on the other.
-  base.hash = 0xbbbb;
-  base.payload.replace(base.payload.find(key), key.size(),
-                       "\"000000000000bbbb\":{\"flags\":2,\"basePipelineHandle\":\"0000000000000000\"");
-  derived.hash = 0x1111;  // sorts first: the base is made as its dependency
-  derived.payload.replace(derived.payload.find(key), key.size(),
-                          "\"0000000000001111\":{\"flags\":4,\"basePipelineHandle\":\"000000000000bbbb\"");
+  const Item base =
+      cube_pipeline_as(v, 0xbbbb, key, "\"000000000000bbbb\":{\"flags\":2,\"basePipelineHandle\":\"0000000000000000\"");
+  // It sorts first: the base is made as its dependency.
+  const Item derived =
+      cube_pipeline_as(v, 0x1111, key, "\"0000000000001111\":{\"flags\":4,\"basePipelineHandle\":\"000000000000bbbb\"");
   v.push_back(base);
   v.push_back(derived);
   write_archive(dir / "d.foz", v);
@@ -631,15 +638,11 @@ TEST_CASE("foz_replay: workers hand over to fresh ones past their memory limit; 
 TEST_CASE("foz_replay: a pipeline linked from a graphics pipeline library gets the library created first") {
   test::ScratchDir dir;
   auto v = items_of(kCube);
-  Item& pipe = find(v, Tag::graphics_pipeline);
-  const std::string key = "\"e3b925b0c1c00de1\":{\"flags\":0,";
-  REQUIRE(pipe.payload.find(key) != std::string::npos);
   // vkcube's pipeline as a complete library (all four parts), and a pipeline
   // made of nothing but that library.
-  Item lib = pipe;
-  lib.hash = 0xa1a1;
-  lib.payload.replace(lib.payload.find(key), key.size(),
-                      "\"000000000000a1a1\":{\"flags\":2048,\"pNext\":[{\"sType\":1000320002,\"flags\":15}],");
+  const Item lib =
+      cube_pipeline_as(v, 0xa1a1, "\"e3b925b0c1c00de1\":{\"flags\":0,",
+                       "\"000000000000a1a1\":{\"flags\":2048,\"pNext\":[{\"sType\":1000320002,\"flags\":15}],");
   const Item linked{
       Tag::graphics_pipeline, 0x0a2a,
       "{\"version\":6,\"graphicsPipelines\":{\"0000000000000a2a\":{\"flags\":0,\"basePipelineHandle\":"

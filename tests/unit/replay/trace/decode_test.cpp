@@ -57,6 +57,17 @@ rt::HandleMap same_handles(const apitrace::Call& call) {
   return handles;
 }
 
+// What decoding a damaged `call` of `command`'s parameters reports.
+std::vector<std::string> decode_problems(const apitrace::Call& call, const rt::HandleMap& handles,
+                                         const char* command) {
+  rt::Arena arena;
+  rt::CallDecoder d(call, arena, handles);
+  std::vector<std::uint64_t> slots;
+  std::vector<void*> ptrs;
+  d.params(registry::find_command(command)->params(), slots, ptrs);
+  return d.problems();
+}
+
 // Encodes the call `args` makes, decodes it into fresh slots (handles mapped
 // to themselves), encodes those again; returns both dumps.
 std::pair<std::string, std::string> round_trip(const char* command, void** args,
@@ -223,14 +234,8 @@ TEST_CASE("an array shorter than its count and a handle the replay never made ar
   apitrace::Call damaged = rec.call;
   damaged.values[damaged.args[1]].num.u = 3;  // descriptorWriteCount
   rt::HandleMap handles;                      // knows nothing: every handle is one the replay never made
-  rt::Arena arena;
-  rt::CallDecoder d(damaged, arena, handles);
-  const auto params = registry::find_command("vkUpdateDescriptorSets")->params();
-  std::vector<std::uint64_t> slots;
-  std::vector<void*> ptrs;
-  d.params(params, slots, ptrs);
   bool short_array = false, unknown_handle = false;
-  for (const std::string& s : d.problems()) {
+  for (const std::string& s : decode_problems(damaged, handles, "vkUpdateDescriptorSets")) {
     short_array =
         short_array || s.find("pDescriptorWrites holds 1 for a descriptorWriteCount of 3") != std::string::npos;
     unknown_handle = unknown_handle || s.find("VkDevice the replay never made") != std::string::npos;
@@ -385,15 +390,10 @@ TEST_CASE("a parameter recorded under another number is missing, and the number 
   std::swap(damaged.args[0], damaged.args[127]);  // commandBuffer recorded as argument 127
   rt::HandleMap handles;
   handles.set(0xcb, 0xcb);
-  rt::Arena arena;
-  rt::CallDecoder d(damaged, arena, handles);
-  const auto params = registry::find_command("vkCmdSetCullMode")->params();
-  std::vector<std::uint64_t> slots;
-  std::vector<void*> ptrs;
-  d.params(params, slots, ptrs);
-  REQUIRE(d.problems().size() == 2);
-  CHECK(d.problems()[0] == "parameter commandBuffer missing (damaged?)");
-  CHECK(d.problems()[1] == "an argument 127 the command does not have (it has 2; damaged?)");
+  const std::vector<std::string> problems = decode_problems(damaged, handles, "vkCmdSetCullMode");
+  REQUIRE(problems.size() == 2);
+  CHECK(problems[0] == "parameter commandBuffer missing (damaged?)");
+  CHECK(problems[1] == "an argument 127 the command does not have (it has 2; damaged?)");
 }
 
 TEST_CASE("a struct whose recorded signature lacks an array member its count needs is a problem") {

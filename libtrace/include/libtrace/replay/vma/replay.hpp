@@ -19,13 +19,8 @@
 
 namespace libtrace::vma {
 
-struct ReplayOptions {
-  std::uint64_t first_line = 0, last_line = UINT64_MAX;  // --lines A-B (file lines)
-  bool keep_going = false;
-  // Malformed lines (with keep_going) and replay warnings (unknown
-  // pointers, failures here that the recording did not have). All are
-  // counted; the first `max_warnings` replay warnings go to the sink.
-  WarningSink warnings;
+struct ReplayOptions : ReplayLines {
+  // The first `max_warnings` replay warnings go to the sink.
   std::size_t max_warnings = 10;
   bool enforce_heap_budget = true;
   // Device memory objects at most (0: no limit but the devices'). The
