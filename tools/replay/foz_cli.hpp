@@ -102,7 +102,8 @@ inline void add_foz_options(CLI::App& app, FozCli& c) {
                "a capture's replay stops at it");
   app.add_option("--module-cache", c.module_cache_mib, "MiB of shader modules a worker keeps")->capture_default_str();
   app.add_option("--worker-memory", c.worker_memory_mib,
-                 "MiB of resident memory after which a worker hands over to a fresh one (0: never)")
+                 "MiB of resident memory per thread after which a worker process hands over to a fresh one "
+                 "(0: never)")
       ->capture_default_str();
   app.add_option("--worker-exit", c.worker_exit,
                  "How a worker ends once its results are in: clean (destroy its device, so that the driver "

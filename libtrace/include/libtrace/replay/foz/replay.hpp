@@ -160,7 +160,7 @@ struct ReplayOptions {
   bool validate = false;  // run spirv-val on every shader module first
   std::string spirv_val = "spirv-val";
   std::uint64_t module_cache_bytes = 256ull << 20;    // VkShaderModules kept per worker
-  std::uint64_t worker_memory_bytes = 2048ull << 20;  // a worker over this is replaced (0 = never)
+  std::uint64_t worker_memory_bytes = 2048ull << 20;  // per thread: a worker over this is replaced (0 = never)
   // A worker is replaced after this long (0 = never; negative = 300 s with a
   // pipeline-cache file, which a crash would cost all of, else never: a new
   // worker pays the driver's start-up again, over a second on some drivers).
