@@ -10,8 +10,8 @@
 # Goals: <= 3 % fps lost on vkcube, <= 10 % on the zink programs; files <=
 # 1/5 of gfxreconstruct's per frame. "keep" is a trimmed capture before its
 # range (TRAK_CAPTURE_TRACE_FRAMES past the run's end): what keeping the
-# state costs, with nothing written (issue 28). The configurations (none,
-# gfxr, trak, keep) alternate round by round and the first rotates, so that
+# state costs, with nothing written (issue 28); "zstd" is trak with
+# --codec zstd. The configurations (none, gfxr, trak, keep, zstd) alternate round by round and the first rotates, so that
 # drift on a shared VM falls on all of them alike.
 # usage: bash bench/capture_trace_bench.sh [REPS]     (default 5 rounds)
 #   BENCH_ONLY=vkcube|glxgears|glmark2 runs one workload; BENCH_RAW=DIR keeps
@@ -46,6 +46,8 @@ layer_env() {  # configuration, capture file
   case $1 in
     none) ;;
     trak) echo "VK_ADD_LAYER_PATH=$trak_layer VK_INSTANCE_LAYERS=VK_LAYER_TRAK_capture TRAK_CAPTURE_TRACE=$2" ;;
+    zstd) echo "VK_ADD_LAYER_PATH=$trak_layer VK_INSTANCE_LAYERS=VK_LAYER_TRAK_capture TRAK_CAPTURE_TRACE=$2" \
+      "TRAK_CAPTURE_TRACE_CODEC=zstd" ;;
     keep) echo "VK_ADD_LAYER_PATH=$trak_layer VK_INSTANCE_LAYERS=VK_LAYER_TRAK_capture TRAK_CAPTURE_TRACE=$2" \
       "TRAK_CAPTURE_TRACE_FRAMES=999999999-999999999" ;;
     gfxr) echo "VK_INSTANCE_LAYERS=VK_LAYER_LUNARG_gfxreconstruct GFXRECON_CAPTURE_FILE=$2" \
@@ -81,7 +83,7 @@ run() {
     [ -s "$file" ] || { echo "$workload/$config: no capture written" >&2; exit 1; }
     bytes=$(stat -c %s "$file")
     # Frames in the capture (glxgears is timed, not counted).
-    if [ "$config" = trak ]; then n=$("$stat" --json "$file" | jq .frames.count)
+    if [ "$config" = trak ] || [ "$config" = zstd ]; then n=$("$stat" --json "$file" | jq .frames.count)
     else n=$(gfxrecon-info "$file" 2>/dev/null | awk -F: '/Total frames/ {gsub(/ /, "", $2); print $2}'); fi
   fi
   printf '%.1f %s %s\n' "$fps" "${n:-0}" "$bytes"
@@ -89,15 +91,15 @@ run() {
 
 median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 
-configs=(none gfxr trak keep)
+configs=(none gfxr trak keep zstd)
 workloads=(vkcube glxgears glmark2)
 [ -n "${BENCH_ONLY:-}" ] && workloads=("$BENCH_ONLY")
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 echo "lavapipe: $(dpkg-query -W -f '${Version}' mesa-vulkan-drivers), gfxreconstruct $(dpkg-query -W -f '${Version}' gfxreconstruct)"
 for w in "${workloads[@]}"; do
   for r in $(seq 1 "$reps"); do
-    for k in 0 1 2 3; do
-      c=${configs[$(((r + k) % 4))]}
+    for k in "${!configs[@]}"; do
+      c=${configs[$(((r + k) % ${#configs[@]}))]}
       run "$w" "$c" >> "$raw/$w.$c"
     done
   done
@@ -111,5 +113,6 @@ for w in "${workloads[@]}"; do
     printf '%-6s %10.1f %7.1f%% %14.0f %14.0f\n' "$c" "$fps" "$loss" "$bytes" "${per:-0}"
     eval "per_$c=${per:-0}"
   done
-  echo "size per frame, trak / gfxr: $(echo "$per_trak / $per_gfxr" | bc -l | cut -c1-5)"
+  echo "size per frame, trak / gfxr: $(echo "$per_trak / $per_gfxr" | bc -l | cut -c1-5)" \
+    "(zstd: $(echo "$per_zstd / $per_gfxr" | bc -l | cut -c1-5))"
 done

@@ -65,6 +65,40 @@ void ChunkFramer::wrote(std::size_t framed, std::size_t n) {
 // whose process was killed) is plain frames, which every zstd reader reads.
 std::string ChunkFramer::closing() const { return c_ == Container::zstd ? zstd_seek_table(frames_) : std::string(); }
 
+StreamFramer::StreamFramer(Container c, int level) : chunks_(c, level) {
+  if (c == Container::zstd) zstd_ = std::make_unique<ZstdFlusher>(level < 0 ? 3 : level);
+}
+
+void StreamFramer::frame(std::string_view chunk, std::string& out) {
+  out.clear();
+  if (!zstd_) {
+    out.resize(chunks_.bound(chunk.size()));
+    out.resize(chunks_.frame(chunk.data(), chunk.size(), out.data()));
+    return;
+  }
+  ended_ = in_frame_ + chunk.size() >= kZstdFrameSize;
+  zstd_->put(chunk, ended_, out);
+}
+
+void StreamFramer::wrote(std::size_t framed, std::size_t n) {
+  if (!zstd_) return chunks_.wrote(framed, n);
+  framed_ += framed;
+  in_frame_ += n;
+  if (!ended_) return;
+  chunks_.wrote(framed_, in_frame_);
+  framed_ = in_frame_ = 0;
+}
+
+std::string StreamFramer::closing() {
+  std::string out;
+  if (zstd_ && framed_ > 0) {
+    zstd_->put({}, true, out);
+    chunks_.wrote(framed_ + out.size(), in_frame_);
+    framed_ = in_frame_ = 0;
+  }
+  return out + chunks_.closing();
+}
+
 }  // namespace detail
 
 std::optional<Container> parse_container(std::string_view name) {

@@ -21,9 +21,6 @@ namespace {
 
 constexpr std::uint32_t kSkippableMagic = 0x184D2A5E;
 constexpr std::uint32_t kSeekableMagic = 0x8F92EAB1;
-// Frames of this much stream: as apitrace's writer (and the zstd seekable
-// format's usual maximum frame size) has them.
-constexpr std::size_t kZstdFrame = 2 << 20;
 
 struct DCtxDeleter {
   void operator()(ZSTD_DCtx* c) const { ZSTD_freeDCtx(c); }
@@ -104,7 +101,7 @@ class ZstdEncoder final : public Sink {
       : out_(out),
         framer_(Container::zstd, level),
         pool_(
-            threads, kZstdFrame, 0, [this](ChunkPool::Job& j) { compress(j); },
+            threads, kZstdFrameSize, 0, [this](ChunkPool::Job& j) { compress(j); },
             [this](const ChunkPool::Job& j) { emit(j); }) {}
 
   void write(const void* data, std::size_t size) override { pool_.write(data, size); }
@@ -150,6 +147,37 @@ std::size_t zstd_frame(int level, const void* in, std::size_t n, void* out) {
   const std::size_t done = ZSTD_compress2(ctx.get(), out, zstd_frame_bound(n), in, n);
   if (ZSTD_isError(done)) throw Error(Errc::io, "", std::string("zstd: ") + ZSTD_getErrorName(done));
   return done;
+}
+
+struct ZstdFlusher::Ctx {
+  std::unique_ptr<ZSTD_CCtx, CCtxDeleter> c;
+};
+
+ZstdFlusher::ZstdFlusher(int level) : ctx_(std::make_unique<Ctx>()) {
+  ctx_->c.reset(ZSTD_createCCtx());
+  if (!ctx_->c) throw Error(Errc::io, "", "zstd: cannot create encoder");
+  ZSTD_CCtx_setParameter(ctx_->c.get(), ZSTD_c_compressionLevel, level);
+  ZSTD_CCtx_setParameter(ctx_->c.get(), ZSTD_c_checksumFlag, 1);
+}
+
+ZstdFlusher::~ZstdFlusher() = default;
+
+void ZstdFlusher::put(std::string_view in, bool end_frame, std::string& out) {
+  ZSTD_inBuffer i{in.data(), in.size(), 0};
+  const ZSTD_EndDirective mode = end_frame ? ZSTD_e_end : ZSTD_e_flush;
+  for (;;) {
+    const std::size_t at = out.size();
+    out.resize(at + ZSTD_compressBound(in.size() - i.pos) + ZSTD_CStreamOutSize());
+    ZSTD_outBuffer o{out.data() + at, out.size() - at, 0};
+    const std::size_t left = ZSTD_compressStream2(ctx_->c.get(), &o, &i, mode);
+    out.resize(at + o.pos);
+    if (ZSTD_isError(left)) {
+      // The context is in an unknown state: the next put starts over.
+      ZSTD_CCtx_reset(ctx_->c.get(), ZSTD_reset_session_only);
+      throw Error(Errc::io, "", std::string("zstd: ") + ZSTD_getErrorName(left));
+    }
+    if (left == 0) return;
+  }
 }
 
 std::string zstd_seek_table(const std::vector<std::pair<std::uint32_t, std::uint32_t>>& frames) {

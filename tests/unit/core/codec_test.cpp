@@ -7,6 +7,7 @@
 
 #include <random>
 
+#include "core/codec_internal.hpp"
 #include "libtrace/core/error.hpp"
 #include "test_util.hpp"
 
@@ -251,6 +252,47 @@ TEST_CASE("codec: zstd is written seekable: 2 MiB frames, the same with 1 or 2 t
   }
   CHECK(compressed == table);
   CHECK(decompressed == stream.size());
+}
+
+TEST_CASE("codec: the capture's zstd chunks are flushed pieces of 2 MiB frames: read after each, smaller, seekable") {
+  // 40 chunks of 100 KB, as a capture flushes them: each piece is readable
+  // once written, the frames end at 2 MiB of stream, and the seek table
+  // lists them.
+  const std::string stream = sample_stream(40 * 100000);
+  detail::StreamFramer framer(Container::zstd, 3);
+  CHECK(framer.opening().empty());
+  std::string file, piece;
+  std::vector<std::size_t> ends;  // file size after each chunk
+  test::ScratchDir dir;
+  for (std::size_t at = 0; at < stream.size(); at += 100000) {
+    framer.frame(std::string_view(stream).substr(at, 100000), piece);
+    file += piece;
+    framer.wrote(piece.size(), 100000);
+    ends.push_back(file.size());
+  }
+  // Cut after the 7th chunk: the 7 chunks, then "cut inside a frame".
+  test::write_file(dir / "cut", file.substr(0, ends[6]));
+  const Prefix got = decode_prefix(dir / "cut");
+  CHECK(got.bytes == stream.substr(0, 7 * 100000));
+  CHECK(got.truncated);
+  file += framer.closing();
+  test::write_file(dir / "whole", file);
+  CHECK(decode_file(dir / "whole") == stream);
+  CHECK(u32_at(file, file.size() - 4) == 0x8F92EAB1u);
+  const std::uint32_t frames = u32_at(file, file.size() - 9);
+  CHECK(frames == 2);  // 21 chunks make the first frame 2.1 MB, the rest the second
+  const std::size_t table = file.size() - 9 - 8 * frames - 8;
+  CHECK(u32_at(file, table + 8) + u32_at(file, table + 16) == table);
+  CHECK(u32_at(file, table + 12) == 21 * 100000);
+  CHECK(u32_at(file, table + 20) == 19 * 100000);
+  // Each chunk in a frame of its own (apitrace's flush) is larger.
+  detail::ChunkFramer alone(Container::zstd, 3);
+  std::size_t alone_bytes = 0;
+  for (std::size_t at = 0; at < stream.size(); at += 100000) {
+    std::string out(alone.bound(100000), '\0');
+    alone_bytes += alone.frame(stream.data() + at, 100000, out.data());
+  }
+  CHECK(ends.back() < alone_bytes);
 }
 
 TEST_CASE("codec: zstd frames from the zstd tool read: one frame, frames joined, skippable frames between") {

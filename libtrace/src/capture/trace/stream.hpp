@@ -180,7 +180,7 @@ class Stream {
 
   std::string path_;
   int fd_ = -1;
-  detail::ChunkFramer framer_;  // the helper thread's alone
+  detail::StreamFramer framer_;  // the helper thread's alone
   std::mutex mu_;
   std::string chunk_;
   std::uint64_t next_call_ = 0;
