@@ -15,6 +15,9 @@ env -u DISPLAY "$REPLAY" cube.trace --compare --json > replay.json 2> replay.err
 [ "$(jq '.updates > 30' replay.json)" = true ] || fail "update records applied: $(jq .updates replay.json)"
 jq -e '.adapted | index("swapchains: offscreen images of the replay'"'"'s own") != null' replay.json > /dev/null ||
   fail "the report does not say the swapchain became offscreen images"
+# vkcube's uniform buffer has no transfer usage: the replay's staging copies need it.
+jq -e '.adapted | index("buffers: TRANSFER_SRC and TRANSFER_DST usage added, for the replay'"'"'s own copies") != null' \
+  replay.json > /dev/null || fail "no transfer usage added to buffers: $(jq -c .adapted replay.json)"
 env -u DISPLAY "$REPLAY" cube.trace --compare --shuffle-memory --snapshot 15 --snapshot-dir mine --json > shuffled.json \
   2> shuffled.err || { cat shuffled.err >&2; fail "trak-replay --shuffle-memory"; }
 [ "$(jq -c '[.checks[] | .max_difference] | max' shuffled.json)" = 0 ] || fail "other memory placement, other pixels"

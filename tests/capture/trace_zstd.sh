@@ -22,6 +22,10 @@ env -u DISPLAY "$REPLAY" z.trace --compare --json > replay.json 2> replay.err ||
 # snappy file; flushed pieces of 2 MiB frames make it about 0.6x.
 [ "$(wc -c < z.trace)" -lt "$(($(wc -c < s.trace) * 68 / 100))" ] ||
   fail "zstd $(wc -c < z.trace) bytes, snappy $(wc -c < s.trace)"
+# --level reaches the layer: 19 is smaller than the default 3.
+xrun "$CAPTURE" --trace z19.trace --codec zstd --level 19 -- vkcube --c 60 > cap.out 2> cap.err ||
+  { cat cap.err >&2; fail "trak-capture --codec zstd --level 19"; }
+[ "$(wc -c < z19.trace)" -lt "$(wc -c < z.trace)" ] || fail "level 19 $(wc -c < z19.trace) bytes, 3 $(wc -c < z.trace)"
 
 with_layer exec env TRAK_CAPTURE_TRACE=$work/killed.trace TRAK_CAPTURE_TRACE_CODEC=zstd \
   "$APPS/capture_trace_threads" --threads 2 --rounds 1000000 > app.out 2> app.err &

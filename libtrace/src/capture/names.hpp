@@ -16,6 +16,7 @@ inline constexpr const char* kEnvFoz = "TRAK_CAPTURE_FOZ";
 inline constexpr const char* kEnvTrace = "TRAK_CAPTURE_TRACE";
 // The trace's container: "snappy" (default) or "zstd" (seekable frames).
 inline constexpr const char* kEnvTraceCodec = "TRAK_CAPTURE_TRACE_CODEC";
+inline constexpr const char* kEnvTraceLevel = "TRAK_CAPTURE_TRACE_LEVEL";  // zstd's, 1-19
 // A trimmed capture: the frames to record ("200-300", "200-300,900-910";
 // frames are counted by presents from 1). Each range is a file of its own
 // that starts with the state at its first frame.

@@ -69,6 +69,7 @@ RunResult run(const RunOptions& opt) {
   if (!opt.trigger.empty()) env.push_back({kEnvTraceTrigger, opt.trigger});
   if (!opt.snapshots.empty()) env.push_back({kEnvSnapshots, opt.snapshots});
   if (!opt.codec.empty()) env.push_back({kEnvTraceCodec, opt.codec});
+  if (opt.level >= 0) env.push_back({kEnvTraceLevel, std::to_string(opt.level)});
   const layer::CommandResult r = layer::run_command(opt.command, env);
   RunResult out;
   out.exec_errno = r.exec_errno;

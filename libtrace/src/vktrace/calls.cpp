@@ -12,6 +12,7 @@ constexpr const char* kUpdateArgs[] = {"device", "object", "runs"};
 constexpr const char* kSnapshotArgs[] = {"queue", "frame", "file"};
 constexpr const char* kRunMembers[] = {"offset", "data"};
 constexpr const char* kImageContentsArgs[] = {"device", "image", "layout", "parts"};
+constexpr const char* kCopyArgs[] = {"device", "source", "object", "regions"};
 constexpr const char* kPartMembers[] = {"aspectMask", "mipLevel", "arrayLayer", "width", "height", "depth", "data"};
 
 // In OwnCall's order.
@@ -21,6 +22,7 @@ const OwnSignature kCalls[] = {
     {"trakUpdateImage", kUpdateArgs},
     {"trakSnapshot", kSnapshotArgs},
     {"trakImageContents", kImageContentsArgs},
+    {"trakCopyBuffer", kCopyArgs},
 };
 const OwnSignature kStructs[] = {
     {"trakUpdateRun", kRunMembers},

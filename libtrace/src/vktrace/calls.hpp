@@ -22,6 +22,7 @@ enum class OwnCall : std::uint8_t {
   update_image,     // trakUpdateImage: the same for a linear image
   snapshot,         // trakSnapshot: a frame the capture saved as a PNG
   image_contents,   // trakImageContents: an image's texels where a trimmed capture starts
+  copy_buffer,      // trakCopyBuffer: a buffer's bytes that another buffer of the stream already has
 };
 // Their arguments, by position.
 enum PhysicalDeviceArg : std::uint32_t {
@@ -46,6 +47,13 @@ enum ImageContentsArg : std::uint32_t {
   kContentsImage,   // the VkImage
   kContentsLayout,  // the VkImageLayout it is in afterwards
   kContentsParts,   // an array of trakImagePart
+};
+
+enum CopyArg : std::uint32_t {
+  kCopyDevice,   // the VkDevice
+  kCopySource,   // the VkBuffer whose bytes the stream has
+  kCopyObject,   // the VkBuffer they are copied into
+  kCopyRegions,  // an array of VkBufferCopy
 };
 
 // trak's own structs, with signature ids after the registry's structs.

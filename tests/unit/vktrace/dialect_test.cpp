@@ -60,6 +60,9 @@ TEST_CASE("trak's own calls: names, arguments, ids after the registry's") {
   CHECK(vktrace::signature_id(OwnCall::snapshot) == registry::commands().size() + 3);
   CHECK(vktrace::signature_id(vktrace::OwnStruct::update_run) == registry::structs().size());
   CHECK(vktrace::find_own_call("trakUpdateImage") == OwnCall::update_image);
+  CHECK(vktrace::find_own_call("trakCopyBuffer") == OwnCall::copy_buffer);
+  CHECK(vktrace::signature_id(OwnCall::copy_buffer) == registry::commands().size() + 5);
+  CHECK(std::string_view(vktrace::signature(OwnCall::copy_buffer).members[vktrace::kCopyRegions]) == "regions");
   CHECK(!vktrace::find_own_call("trakSomethingNewer"));
   CHECK(vktrace::is_own_name("trakSomethingNewer"));
   CHECK(!vktrace::is_own_name("vkCreateDevice"));

@@ -16,6 +16,7 @@ struct RunOptions {
   std::string snapshots;             // frames to snapshot with the trace ("1,150,300")
   std::string layer_dir;             // the folder of VkLayer_trak_capture.json
   std::string codec;                 // the trace's container: "" (snappy) or "zstd"
+  int level = -1;                    // zstd's level, 1-19; -1: the layer's default (3)
   std::string frames;                // a trimmed trace's frame ranges ("200-300,900-910"); empty: all
   std::string trigger;               // "signal": SIGUSR1 starts and ends a trimmed trace's ranges
 };

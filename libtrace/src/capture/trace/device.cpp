@@ -45,6 +45,28 @@ void write_update(Stream& s, VkDevice device, const Bound& b, VkDeviceSize objec
   s.commit(e, Stream::Kind::whole, serialize);
 }
 
+void write_copy(Stream& s, VkDevice device, std::uint64_t source, std::uint64_t object,
+                const std::vector<VkBufferCopy>& regions) {
+  static const registry::Struct* copy = registry::find_struct("VkBufferCopy");
+  const std::uint32_t tid = Stream::thread_id();
+  const auto serialize = [&](Event& e) {
+    begin_own_call(e, tid, vktrace::OwnCall::copy_buffer);
+    put_arg(e, vktrace::kCopyDevice);
+    put_pointer(e, reinterpret_cast<std::uintptr_t>(device));
+    put_arg(e, vktrace::kCopySource);
+    put_pointer(e, source);
+    put_arg(e, vktrace::kCopyObject);
+    put_pointer(e, object);
+    put_arg(e, vktrace::kCopyRegions);
+    put_array(e, regions.size());
+    for (const VkBufferCopy& r : regions) put_struct(e, *copy, &r);
+    end_details(e);
+  };
+  Event e(s);
+  serialize(e);
+  s.commit(e, Stream::Kind::whole, serialize);
+}
+
 std::uint32_t VirtualTypes::shown_bits(std::uint32_t real_bits) const {
   std::uint32_t out = 0;
   for (std::uint32_t i = 0; i < to_real.size(); ++i)

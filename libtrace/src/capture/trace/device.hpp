@@ -160,6 +160,11 @@ struct Run {
 void write_update(Stream& s, VkDevice device, const Bound& b, VkDeviceSize object_offset, const std::vector<Run>& runs,
                   const char* bytes);
 
+// A trakCopyBuffer: `regions` of buffer `source`, whose bytes the stream
+// has, into buffer `object`.
+void write_copy(Stream& s, VkDevice device, std::uint64_t source, std::uint64_t object,
+                const std::vector<VkBufferCopy>& regions);
+
 // A template of the device of `dispatchable` (hooks.cpp), for the encoder.
 bool template_entries(const void* dispatchable, std::uint64_t handle, std::vector<TemplateEntry>& out);
 

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <charconv>
 #include <chrono>
 #include <cstring>
 #include <fstream>
@@ -134,16 +135,18 @@ void Event::splice(std::string_view bytes, const std::vector<DefinitionSpan>& sp
   buf_.append(bytes.substr(at));
 }
 
-Stream::Stream(const std::string& path, const std::map<std::string, std::string>& properties, Container container)
-    : Stream(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), path, properties, container) {}
+Stream::Stream(const std::string& path, const std::map<std::string, std::string>& properties, Container container,
+               int level)
+    : Stream(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), path, properties, container, level) {
+}
 
-// zstd at level 3, zstd's own default: with each chunk compressed against the
-// frame's earlier ones it is 6 % smaller than level 1 (vkcube), and the
+// zstd at level 3 by default, zstd's own: with each chunk compressed against
+// the frame's earlier ones it is 6 % smaller than level 1 (vkcube), and the
 // helper thread still keeps up with glxgears on zink (a submit may wait for
 // it); trak-repack --codec zstd --level 19 makes the archive copy.
 Stream::Stream(int fd, const std::string& path, const std::map<std::string, std::string>& properties,
-               Container container)
-    : path_(path), fd_(fd), framer_(container, 3) {
+               Container container, int level)
+    : path_(path), fd_(fd), framer_(container, level < 0 ? 3 : level) {
   // Written in place, not to a temporary: a capture whose application is
   // killed must still be there, readable up to the kill.
   if (fd_ < 0) throw Error(Errc::io, path, std::strerror(errno));
@@ -227,6 +230,17 @@ Container container_asked() {
   return codec == "zstd" ? Container::zstd : Container::snappy;
 }
 
+// zstd's level, 1 to 19; -1 for the default.
+int level_asked() {
+  const std::string text = layer::env(kEnvTraceLevel);
+  if (text.empty()) return -1;
+  int level = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), level);
+  if (ec == std::errc() && end == text.data() + text.size() && level >= 1 && level <= 19) return level;
+  layer::log_once(kLayerName, "unknown " + std::string(kEnvTraceLevel) + " (1 to 19): 3 it is", text);
+  return -1;
+}
+
 }  // namespace
 
 Stream* Stream::get() {
@@ -241,7 +255,7 @@ Stream* Stream::get() {
   try {
     const auto [fd, path] = claim_file(asked);
     if (path != asked) layer::log(kLayerName, asked + " is another process's capture: this one writes " + path);
-    g_stream.store(new Stream(fd, path, properties(), container_asked()), std::memory_order_release);
+    g_stream.store(new Stream(fd, path, properties(), container_asked(), level_asked()), std::memory_order_release);
     tell_launcher(kReportTrace, path);
   } catch (const std::exception& e) {
     layer::log_once(kLayerName, "cannot create the trace; nothing is traced", e.what());
@@ -257,7 +271,7 @@ Stream* Stream::open_range(const std::string& asked, std::uint64_t first_frame) 
   if (path != asked) layer::log(kLayerName, asked + " is another process's capture: this one writes " + path);
   auto props = properties();
   props[vktrace::kFirstFrameProperty] = std::to_string(first_frame);
-  auto* s = new Stream(fd, path, props, container_asked());
+  auto* s = new Stream(fd, path, props, container_asked(), level_asked());
   g_stream.store(s, std::memory_order_release);
   tell_launcher(kReportTrace, path);
   return s;

@@ -92,13 +92,13 @@ class Stream {
  public:
   // Creates (truncates) `path`; throws Error(io). The properties go into the
   // stream's header; the container is snappy or zstd (frames and a seek
-  // table, readable without it up to a crash).
+  // table, readable without it up to a crash), `level` zstd's (-1: 3).
   Stream(const std::string& path, const std::map<std::string, std::string>& properties,
-         Container container = Container::snappy);
+         Container container = Container::snappy, int level = -1);
   // Writes to `fd` (open for writing, at offset 0; a negative one is
   // errno's failure to open `path`), which the stream then owns.
   Stream(int fd, const std::string& path, const std::map<std::string, std::string>& properties,
-         Container container = Container::snappy);
+         Container container = Container::snappy, int level = -1);
   ~Stream();
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;

@@ -15,6 +15,10 @@
 // Staging buffers (a copy source and nothing else) are written too: what
 // the host wrote into one before the range may be copied in it (an upload
 // made once and copied every frame, or first used later).
+// Buffers bound over memory that an earlier buffer of the state covers
+// (aliases: zink binds pairs of buffers to one range) get that part by a
+// trakCopyBuffer from it instead of the bytes again: a replay places each
+// object apart, so each needs them, but the stream needs them once.
 // Not written: attachments that no render pass has loaded (only a load
 // would see what they hold: a target cleared each frame), multisampled
 // images, multi-planar formats, images in no known layout (their contents
@@ -328,6 +332,11 @@ void write_state(Stream& s, DeviceTrace& dt) {
   std::size_t skipped = 0;
   for (auto& [memory, m] : dt.memories) {
     void* own_map = nullptr;
+    // Of the buffers whose bytes the stream has, the one that reaches
+    // furthest into the memory: objects come by offset, so it covers the
+    // start of every later one that begins before its end.
+    std::uint64_t reach = 0;
+    VkDeviceSize reach_lo = 0, reach_hi = 0;
     for (const auto& [offset, b] : m.objects) {
       if (b.image) {
         const auto img = dt.images.find(b.handle);
@@ -343,15 +352,25 @@ void write_state(Stream& s, DeviceTrace& dt) {
           continue;
         }
       }
+      // Bytes [0, covered) are the reaching buffer's; the shadow has them.
+      const VkDeviceSize covered = !b.image && reach && reach_hi > offset ? std::min(reach_hi - offset, b.size) : 0;
+      if (covered) write_copy(s, dt.device, reach, b.handle, {{offset - reach_lo, 0, covered}});
+      if (covered == b.size) continue;
       const char* bytes = object_bytes(dt, copier, memory, m, offset, b, own_map);
       if (!bytes) {
         ++skipped;
         continue;
       }
-      const std::vector<Run> runs = nonzero_runs(bytes, b.size);
+      std::vector<Run> runs = nonzero_runs(bytes + covered, b.size - covered);
+      for (Run& r : runs) r = {r.lo + covered, r.hi + covered};
       if (!runs.empty()) write_update(s, dt.device, b, 0, runs, bytes);
       // What the stream now has of host-visible memory: later diffs start here.
       if (m.shadow.size() == m.size && offset + b.size <= m.size) std::memcpy(m.shadow.data() + offset, bytes, b.size);
+      if (!b.image && offset + b.size > reach_hi) {
+        reach = b.handle;
+        reach_lo = offset;
+        reach_hi = offset + b.size;
+      }
     }
     if (own_map) dt.next.UnmapMemory(dt.device, reinterpret_cast<VkDeviceMemory>(memory));
   }

@@ -356,6 +356,61 @@ void Replayer::create_image(const apitrace::Call& c, const registry::Command& cm
   }
 }
 
+void Replayer::create_buffer(const apitrace::Call& c, const registry::Command& cmd) {
+  CallDecoder d(c, arena_, handles_);
+  std::vector<std::uint64_t> slots;
+  std::vector<void*> ptrs;
+  d.params(cmd.params(), slots, ptrs);  // device, create info, allocator, out
+  auto* ci = slots.size() == 4 ? reinterpret_cast<VkBufferCreateInfo*>(slots[1]) : nullptr;
+  // Updates of memory the host cannot see here arrive by a copy into the
+  // buffer, and a trakCopyBuffer copies out of one.
+  constexpr VkBufferUsageFlags kCopies = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  if (ci && (ci->usage & kCopies) != kCopies) {
+    ci->usage |= kCopies;
+    adapted("buffers: TRANSFER_SRC and TRANSFER_DST usage added, for the replay's own copies");
+  }
+  VkResult r = VK_SUCCESS;
+  invoke(c, cmd, d, ptrs, &r);
+  if (r >= 0) map_outputs(c, cmd, d, ptrs);
+}
+
+void Replayer::copy_buffer(const apitrace::Call& c) {
+  CallDecoder d(c, arena_, handles_);
+  const std::uint64_t source = handles_.get(d.uint_of(d.arg(vktrace::kCopySource)));
+  const std::uint64_t object = handles_.get(d.uint_of(d.arg(vktrace::kCopyObject)));
+  const auto from = objects_.find(source), to = objects_.find(object);
+  if (from == objects_.end() || to == objects_.end() || from->second.image || to->second.image)
+    fail(c, "a copy between buffers that have no memory here");
+  const ObjectMemory &src = from->second, &dst = to->second;
+  const std::uint32_t list = d.arg(vktrace::kCopyRegions);
+  if (list == apitrace::kNil || d.value(list).kind != apitrace::Kind::array) return;
+  std::vector<VkBufferCopy> regions;
+  for (std::uint32_t v = d.value(list).first; v != apitrace::kNil; v = d.value(v).next) {
+    const VkBufferCopy r{member_of(d, v, "srcOffset"), member_of(d, v, "dstOffset"), member_of(d, v, "size")};
+    if (r.srcOffset > src.size || r.size > src.size - r.srcOffset || r.dstOffset > dst.size ||
+        r.size > dst.size - r.dstOffset)
+      fail(c, "a copy past a buffer's end");
+    if (!r.size) continue;
+    if (src.mapped && dst.mapped)
+      std::memmove(dst.mapped + r.dstOffset, src.mapped + r.srcOffset, r.size);
+    else
+      regions.push_back(r);
+    ++r_.updates;
+    r_.update_bytes += r.size;
+  }
+  if (regions.empty()) return;
+  upload(c, dst.block->device, nullptr, 0, [&](VkCommandBuffer cmd, VkBuffer) {
+    // The source's last writes were the host's or the replay's own copies.
+    const VkMemoryBarrier before{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr,
+                                 VK_ACCESS_HOST_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT};
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                         VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &before, 0, nullptr, 0, nullptr);
+    vkCmdCopyBuffer(cmd, reinterpret_cast<VkBuffer>(source), reinterpret_cast<VkBuffer>(object),
+                    static_cast<std::uint32_t>(regions.size()), regions.data());
+  });
+  adapted("buffers the host cannot see that share bytes with another: by device copies");
+}
+
 namespace {
 
 // Whether a trakImagePart fits the image it is for: a subresource it has,

@@ -103,6 +103,7 @@ void Replayer::call(const apitrace::Call& c) {
     case Route::update: return update(c);
     case Route::snapshot: return snapshot_record(c);
     case Route::image_contents: return image_contents(c);
+    case Route::copy_buffer: return copy_buffer(c);
     case Route::own_other: return;
     case Route::not_vulkan: fail(c, "not a Vulkan capture");
     case Route::unknown: fail(c, "a command this build does not know (a newer Vulkan than its headers?)");

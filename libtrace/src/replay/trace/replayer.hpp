@@ -109,6 +109,7 @@ class Replayer {
       update,
       snapshot,
       image_contents,
+      copy_buffer,
       own_other,
       not_vulkan,
       unknown,
@@ -182,6 +183,8 @@ class Replayer {
   void update(const apitrace::Call& c);
   // trakImageContents: a trimmed capture's image texels, through a copy.
   void image_contents(const apitrace::Call& c);
+  void copy_buffer(const apitrace::Call& c);
+  void create_buffer(const apitrace::Call& c, const registry::Command& cmd);
   // A trimmed capture's images take its texels by a copy: TRANSFER_DST usage.
   void create_image(const apitrace::Call& c, const registry::Command& cmd);
   void place(const apitrace::Call& c, VkDevice device, std::uint64_t object, bool image, std::uint64_t captured_memory);

@@ -56,6 +56,7 @@ const Replayer::Route& Replayer::route(const apitrace::Call& c) {
       case vktrace::OwnCall::update_image: r.way = Route::update; break;
       case vktrace::OwnCall::snapshot: r.way = Route::snapshot; break;
       case vktrace::OwnCall::image_contents: r.way = Route::image_contents; break;
+      case vktrace::OwnCall::copy_buffer: r.way = Route::copy_buffer; break;
     }
   } else if (vktrace::is_own_name(name))
     r.way = Route::own_other;
@@ -95,6 +96,7 @@ Replayer::Handler Replayer::handler(std::string_view n) const {
       {"vkCmdSetViewport", &Replayer::set_viewports},
       {"vkCmdSetViewportWithCount", &Replayer::set_viewports},
       {"vkCmdSetViewportWithCountEXT", &Replayer::set_viewports},
+      {"vkCreateBuffer", &Replayer::create_buffer},
       {"vkCreateDescriptorUpdateTemplate", &Replayer::create_template},
       {"vkCreateDescriptorUpdateTemplateKHR", &Replayer::create_template},
       {"vkCreateDescriptorSetLayout", &Replayer::create_set_layout},
