@@ -10,6 +10,9 @@
 //   S  a staging buffer (TRANSFER_SRC usage alone) of two 16x16 patches the
 //      host writes once at the start: each frame copies one into the layer
 //      of A it cleared, so what the host wrote long ago is in every frame;
+//      odd frames copy it through S2, a second buffer bound to S's memory
+//      after the host wrote it (an alias, or a suballocator's reused range:
+//      it holds those bytes, though nothing was written through it);
 //   R  a render target, and D its depth/stencil image: a render pass that
 //      loads both clears a rectangle of each (vkCmdClearAttachments).
 // The presented image is A's layers as a 4x4 grid, R beside it, then D's
@@ -89,6 +92,13 @@ class App {
     const VkMappedMemoryRange range{VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE, nullptr, s_.memory.get(), 0, VK_WHOLE_SIZE};
     APP_CHECK(vk_.vkFlushMappedMemoryRanges(dev_, 1, &range));
     vk_.vkUnmapMemory(dev_, s_.memory.get());
+    s2_ = make<Buffer, &VolkDeviceTable::vkCreateBuffer>(
+        device, VkBufferCreateInfo{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, nullptr, 0, 2 * kPatchBytes,
+                                   VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                   VK_SHARING_MODE_EXCLUSIVE, 0, nullptr});
+    VkMemoryRequirements req{};
+    vk_.vkGetBufferMemoryRequirements(dev_, s2_.get(), &req);
+    APP_CHECK(vk_.vkBindBufferMemory(dev_, s2_.get(), s_.memory.get(), 0));
     r_view_ = make_view(device, r_.get(), kColour, VK_IMAGE_ASPECT_COLOR_BIT);
     d_view_ = make_view(device, d_.get(), kDepth, kDepthStencil);
     make_render_pass();
@@ -272,7 +282,8 @@ class App {
     const VkBufferImageCopy staged{
         k % 2 * kPatchBytes, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, (k * 7) % kLayers, 1}, {16, 16, 0},
         {kPatch, kPatch, 1}};
-    vk_.vkCmdCopyBufferToImage(cmd, s_.get(), a_.get(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &staged);
+    vk_.vkCmdCopyBufferToImage(cmd, k % 2 ? s2_.get() : s_.get(), a_.get(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1,
+                               &staged);
     barrier(cmd, a_.get(), VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
             VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, kLayers);
     // R and D: a rectangle of each cleared inside a render pass that loads them.
@@ -345,6 +356,7 @@ class App {
   std::vector<VkImage> targets_;
   BoundImage a_, r_, d_;
   BoundBuffer b_, c_, s_;
+  Buffer s2_;  // bound to s_.memory: destroyed before it
   ImageView r_view_, d_view_;
   RenderPass pass_;
   Framebuffer framebuffer_;

@@ -13,13 +13,41 @@ namespace libtrace::capture::trace {
 
 namespace {
 
-// Granularity of the diff: a changed byte records the block around it.
+// Granularity of the diff: a changed byte records the block around it;
+// zeros are left out in blocks of this size too.
 constexpr VkDeviceSize kBlock = 256;
+
+// Sorted, overlapping and touching runs joined.
+void merge(std::vector<Run>& runs) {
+  std::sort(runs.begin(), runs.end(), [](const Run& a, const Run& b) { return a.lo < b.lo; });
+  std::size_t n = 0;
+  for (const Run& r : runs) {
+    if (n && r.lo <= runs[n - 1].hi)
+      runs[n - 1].hi = std::max(runs[n - 1].hi, r.hi);
+    else
+      runs[n++] = r;
+  }
+  runs.resize(n);
+}
 
 constexpr VkMemoryPropertyFlags kHostFlags =
     VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT | VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
 
 }  // namespace
+
+std::vector<Run> nonzero_runs(const char* bytes, VkDeviceSize size) {
+  std::vector<Run> runs;
+  static const char zeros[kBlock] = {};
+  for (VkDeviceSize x = 0; x < size; x += kBlock) {
+    const VkDeviceSize n = std::min(kBlock, size - x);
+    if (std::memcmp(bytes + x, zeros, n) == 0) continue;
+    if (!runs.empty() && runs.back().hi == x)
+      runs.back().hi = x + n;
+    else
+      runs.push_back({x, x + n});
+  }
+  return runs;
+}
 
 void write_update(Stream& s, VkDevice device, const Bound& b, VkDeviceSize object_offset, const std::vector<Run>& runs,
                   const char* shadow) {
@@ -148,7 +176,7 @@ void DeviceTrace::record_host_writes(const std::vector<VkCommandBuffer>& submitt
     const auto at = bound_at.find(o);
     if (at == bound_at.end()) continue;
     const auto m = memories.find(at->second.first);
-    if (m == memories.end() || !m->second.mapped) continue;
+    if (m == memories.end() || (!m->second.mapped && m->second.owed.empty())) continue;
     auto [lo, hi] = m->second.objects.equal_range(at->second.second);
     for (auto it = lo; it != hi; ++it)
       if (it->second.handle == o) by_memory[&m->second].push_back(&*it);
@@ -176,39 +204,60 @@ void DeviceTrace::record_host_writes(std::uint64_t memory) {
 
 void DeviceTrace::record_locked(Memory& m, const std::vector<const std::pair<const VkDeviceSize, Bound>*>& objects) {
   Stream* const stream = Stream::get();
-  if (!stream || !m.mapped || objects.empty()) return;
-  const VkDeviceSize map_lo = m.map_offset, map_hi = m.map_offset + m.map_size;
-  // The ranges to diff, merged: objects that overlap (aliases, or a
-  // buffer over the whole memory) are compared once.
-  std::vector<Run> ranges;
-  for (const auto* o : objects) {
-    const VkDeviceSize lo = std::max(o->first, map_lo), hi = std::min(o->first + o->second.size, map_hi);
-    if (lo < hi) ranges.push_back({lo, hi});
-  }
-  std::sort(ranges.begin(), ranges.end(), [](const Run& a, const Run& b) { return a.lo < b.lo; });
+  if (!stream || objects.empty()) return;
   std::vector<Run> changed;
-  VkDeviceSize done = 0;  // memory offsets below this were diffed
-  for (const Run& r : ranges) {
-    for (VkDeviceSize x = std::max(r.lo, done); x < r.hi; x += kBlock) {
-      const VkDeviceSize n = std::min(kBlock, r.hi - x);
-      const char* now = m.mapped + (x - map_lo);
-      char* old = m.shadow.data() + x;
-      if (std::memcmp(now, old, n) == 0) continue;
-      std::memcpy(old, now, n);
-      if (!changed.empty() && changed.back().hi == x)
-        changed.back().hi = x + n;
-      else
-        changed.push_back({x, x + n});
+  if (m.mapped) {
+    const VkDeviceSize map_lo = m.map_offset, map_hi = m.map_offset + m.map_size;
+    // The ranges to diff, merged: objects that overlap (aliases, or a
+    // buffer over the whole memory) are compared once.
+    std::vector<Run> ranges;
+    for (const auto* o : objects) {
+      const VkDeviceSize lo = std::max(o->first, map_lo), hi = std::min(o->first + o->second.size, map_hi);
+      if (lo < hi) ranges.push_back({lo, hi});
     }
-    done = std::max(done, r.hi);
+    std::sort(ranges.begin(), ranges.end(), [](const Run& a, const Run& b) { return a.lo < b.lo; });
+    VkDeviceSize done = 0;  // memory offsets below this were diffed
+    for (const Run& r : ranges) {
+      for (VkDeviceSize x = std::max(r.lo, done); x < r.hi; x += kBlock) {
+        const VkDeviceSize n = std::min(kBlock, r.hi - x);
+        const char* now = m.mapped + (x - map_lo);
+        char* old = m.shadow.data() + x;
+        if (std::memcmp(now, old, n) == 0) continue;
+        std::memcpy(old, now, n);
+        if (!changed.empty() && changed.back().hi == x)
+          changed.back().hi = x + n;
+        else
+          changed.push_back({x, x + n});
+      }
+      done = std::max(done, r.hi);
+    }
   }
-  if (changed.empty()) return;
+  // Objects over the changed bytes that are not written now (aliases of
+  // the submitted ones) are owed them.
+  if (!changed.empty() && m.objects.size() > objects.size())
+    for (const auto& o : m.objects) {
+      const VkDeviceSize lo = o.first, hi = o.first + o.second.size;
+      if (std::find(objects.begin(), objects.end(), &o) != objects.end()) continue;
+      std::vector<Run>* owed = nullptr;
+      for (const Run& c : changed)
+        if (c.lo < hi && c.hi > lo) {
+          if (!owed) owed = &m.owed[o.second.handle];
+          owed->push_back({std::max(c.lo, lo), std::min(c.hi, hi)});
+        }
+      if (owed) merge(*owed);
+    }
+  if (changed.empty() && m.owed.empty()) return;
   std::vector<Run> runs;
   for (const auto* o : objects) {
     const VkDeviceSize lo = o->first, hi = o->first + o->second.size;
     runs.clear();
     for (const Run& c : changed)
       if (c.lo < hi && c.hi > lo) runs.push_back({std::max(c.lo, lo), std::min(c.hi, hi)});
+    if (const auto owed = m.owed.find(o->second.handle); owed != m.owed.end()) {
+      runs.insert(runs.end(), owed->second.begin(), owed->second.end());
+      m.owed.erase(owed);
+      merge(runs);
+    }
     if (!runs.empty()) write_update(*stream, device, o->second, lo, runs, m.shadow.data());
   }
 }

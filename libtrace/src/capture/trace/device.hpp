@@ -37,6 +37,14 @@ struct VirtualTypes {
 // Computed once per physical device through `get` (the next layer's).
 const VirtualTypes& virtual_types(VkPhysicalDevice gpu, PFN_vkGetPhysicalDeviceMemoryProperties get);
 
+// Bytes [lo, hi) of a memory (or of one object's own bytes).
+struct Run {
+  VkDeviceSize lo, hi;
+};
+// The blocks of `bytes` that are not all zeros, as runs from 0 (a replay
+// starts objects from zeros: only these need writing).
+std::vector<Run> nonzero_runs(const char* bytes, VkDeviceSize size);
+
 // A buffer or image bound to memory, by its offset there.
 struct Bound {
   std::uint64_t handle = 0;
@@ -56,6 +64,11 @@ struct Memory {
   // the device, which the replay's device writes again anyway).
   std::vector<char> shadow;
   std::multimap<VkDeviceSize, Bound> objects;
+  // Per object, bytes of the shadow (memory offsets) that the stream has
+  // not given it: what the memory held when it was bound (a suballocator
+  // reusing a range), and changes recorded while only an alias of it was
+  // submitted. They go with the object's next update.
+  std::unordered_map<std::uint64_t, std::vector<Run>> owed;
 };
 
 struct Swapchain {
@@ -151,10 +164,6 @@ struct DeviceTrace {
   void expand_locked(const Touched& t, std::vector<std::uint64_t>& objects, int depth);
 };
 
-// Bytes [lo, hi) of a memory (or of one object's own bytes).
-struct Run {
-  VkDeviceSize lo, hi;
-};
 // A trakUpdateBuffer or trakUpdateImage of `b`: each run's bytes of
 // `bytes`, at lo - object_offset in the object.
 void write_update(Stream& s, VkDevice device, const Bound& b, VkDeviceSize object_offset, const std::vector<Run>& runs,

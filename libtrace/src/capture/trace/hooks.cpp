@@ -208,8 +208,15 @@ void bind(DeviceTrace& dt, std::uint64_t object, bool image, std::uint64_t memor
   b.handle = object;
   b.image = image;
   b.size = std::min(size, it->second.size - std::min(offset, it->second.size));
-  it->second.objects.emplace(offset, b);
+  Memory& m = it->second;
+  m.objects.emplace(offset, b);
   dt.bound_at[object] = {memory, offset};
+  // What the stream has of this memory is the object's too from now on.
+  if (m.shadow.size() == m.size && b.size) {
+    std::vector<Run> runs = nonzero_runs(m.shadow.data() + offset, b.size);
+    for (Run& r : runs) r = {r.lo + offset, r.hi + offset};
+    if (!runs.empty()) m.owed[object] = std::move(runs);
+  }
 }
 
 void unbind(DeviceTrace& dt, std::uint64_t object) {
@@ -223,6 +230,7 @@ void unbind(DeviceTrace& dt, std::uint64_t object) {
         m->second.objects.erase(it);
         break;
       }
+    m->second.owed.erase(object);
   }
   dt.bound_at.erase(at);
 }

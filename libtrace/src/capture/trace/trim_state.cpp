@@ -38,8 +38,6 @@ namespace libtrace::capture::trace {
 
 namespace {
 
-constexpr VkDeviceSize kZeroBlock = 256;  // zeros are left out in blocks of this size
-
 void check(VkResult r, const char* what) {
   if (r != VK_SUCCESS) throw Error(Errc::io, what, "VkResult " + std::to_string(r));
 }
@@ -66,21 +64,6 @@ void emit(Stream& s, const char* name, std::vector<void*> args) {
   Event l(s);
   leave(l);
   s.commit(l, Stream::Kind::leave, leave);
-}
-
-// The non-zero blocks of `bytes`, as runs.
-std::vector<Run> nonzero_runs(const char* bytes, VkDeviceSize size) {
-  std::vector<Run> runs;
-  static const char zeros[kZeroBlock] = {};
-  for (VkDeviceSize x = 0; x < size; x += kZeroBlock) {
-    const VkDeviceSize n = std::min(kZeroBlock, size - x);
-    if (std::memcmp(bytes + x, zeros, n) == 0) continue;
-    if (!runs.empty() && runs.back().hi == x)
-      runs.back().hi = x + n;
-    else
-      runs.push_back({x, x + n});
-  }
-  return runs;
 }
 
 // The layer's own copies on one queue of the device: a buffer the host
@@ -331,6 +314,7 @@ void write_state(Stream& s, DeviceTrace& dt) {
   Copier copier(dt, queue, family);
   std::size_t skipped = 0;
   for (auto& [memory, m] : dt.memories) {
+    m.owed.clear();  // every object's bytes follow
     void* own_map = nullptr;
     // Of the buffers whose bytes the stream has, the one that reaches
     // furthest into the memory: objects come by offset, so it covers the
