@@ -104,7 +104,11 @@ for f in 20 22 24; do
     fail "frame $f: the whole run's snapshot differs"
 done
 # Replayed, the whole run gives them too: S2, bound to S's memory after the
-# host wrote it, has those bytes (owed them at its first submit).
+# host wrote it, has those bytes (owed them at its first submit, by a copy
+# from S).
+apitrace dump whole.trace > whole.txt 2> dump.err || { cat dump.err >&2; fail "apitrace dump of the whole run"; }
+grep -q -E '^[0-9]+ trakCopyBuffer\(device = 0x[0-9a-f]+, source = 0x[0-9a-f]+, object = 0x[0-9a-f]+, regions = &\{srcOffset = 0, dstOffset = 0, size = 2048\}\)' \
+  whole.txt || fail "S2 is not given S's bytes by a copy in the whole run"
 env -u DISPLAY "$REPLAY" whole.trace --compare --json > whole.json 2> whole.err ||
   { cat whole.err whole.json >&2; fail "trak-replay --compare of the whole run"; }
 [ "$(jq -c '[.checks[] | [.frame, .max_difference]]' whole.json)" = '[[20,0],[22,0],[24,0]]' ] ||

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <unordered_set>
 #include <utility>
 
 #include "capture/trace/encode.hpp"
@@ -17,8 +18,12 @@ namespace {
 // zeros are left out in blocks of this size too.
 constexpr VkDeviceSize kBlock = 256;
 
-// Sorted, overlapping and touching runs joined.
-void merge(std::vector<Run>& runs) {
+constexpr VkMemoryPropertyFlags kHostFlags =
+    VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT | VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
+
+}  // namespace
+
+void merge_runs(std::vector<Run>& runs) {
   std::sort(runs.begin(), runs.end(), [](const Run& a, const Run& b) { return a.lo < b.lo; });
   std::size_t n = 0;
   for (const Run& r : runs) {
@@ -29,11 +34,6 @@ void merge(std::vector<Run>& runs) {
   }
   runs.resize(n);
 }
-
-constexpr VkMemoryPropertyFlags kHostFlags =
-    VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT | VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
-
-}  // namespace
 
 std::vector<Run> nonzero_runs(const char* bytes, VkDeviceSize size) {
   std::vector<Run> runs;
@@ -244,10 +244,15 @@ void DeviceTrace::record_locked(Memory& m, const std::vector<const std::pair<con
           if (!owed) owed = &m.owed[o.second.handle];
           owed->push_back({std::max(c.lo, lo), std::min(c.hi, hi)});
         }
-      if (owed) merge(*owed);
+      if (owed) merge_runs(*owed);
     }
   if (changed.empty() && m.owed.empty()) return;
+  // Objects of this submit not written yet: until they are, the stream's
+  // bytes of them are behind the shadow.
+  std::unordered_set<std::uint64_t> behind;
+  for (const auto* o : objects) behind.insert(o->second.handle);
   std::vector<Run> runs;
+  std::vector<VkBufferCopy> copies;
   for (const auto* o : objects) {
     const VkDeviceSize lo = o->first, hi = o->first + o->second.size;
     runs.clear();
@@ -256,9 +261,26 @@ void DeviceTrace::record_locked(Memory& m, const std::vector<const std::pair<con
     if (const auto owed = m.owed.find(o->second.handle); owed != m.owed.end()) {
       runs.insert(runs.end(), owed->second.begin(), owed->second.end());
       m.owed.erase(owed);
-      merge(runs);
+      merge_runs(runs);
     }
-    if (!runs.empty()) write_update(*stream, device, o->second, lo, runs, m.shadow.data());
+    behind.erase(o->second.handle);
+    if (runs.empty()) continue;
+    // A buffer over the same bytes whose stream copy is up to date (an
+    // alias; zink binds pairs of buffers to its upload rings) gives them by
+    // a copy instead of their bytes again.
+    const std::pair<const VkDeviceSize, Bound>* source = nullptr;
+    if (!o->second.image)
+      for (auto p = m.objects.begin(); p != m.objects.upper_bound(runs.front().lo) && !source; ++p)
+        if (!p->second.image && p->second.handle != o->second.handle && p->first + p->second.size >= runs.back().hi &&
+            !m.owed.count(p->second.handle) && !behind.count(p->second.handle))
+          source = &*p;
+    if (!source) {
+      write_update(*stream, device, o->second, lo, runs, m.shadow.data());
+      continue;
+    }
+    copies.clear();
+    for (const Run& r : runs) copies.push_back({r.lo - source->first, r.lo - lo, r.hi - r.lo});
+    write_copy(*stream, device, source->second.handle, o->second.handle, copies);
   }
 }
 

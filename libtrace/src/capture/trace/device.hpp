@@ -44,6 +44,8 @@ struct Run {
 // The blocks of `bytes` that are not all zeros, as runs from 0 (a replay
 // starts objects from zeros: only these need writing).
 std::vector<Run> nonzero_runs(const char* bytes, VkDeviceSize size);
+// Sorts `runs` and joins those that overlap or touch.
+void merge_runs(std::vector<Run>& runs);
 
 // A buffer or image bound to memory, by its offset there.
 struct Bound {

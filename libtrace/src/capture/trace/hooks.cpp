@@ -209,13 +209,21 @@ void bind(DeviceTrace& dt, std::uint64_t object, bool image, std::uint64_t memor
   b.image = image;
   b.size = std::min(size, it->second.size - std::min(offset, it->second.size));
   Memory& m = it->second;
+  // The bytes objects bound there now hold are this one's too (aliases).
+  // Those of objects gone (a suballocator reusing the range) are left:
+  // nothing the application may rely on, and a replay has zeros there.
+  std::vector<Run> owed;
+  if (m.shadow.size() == m.size)
+    for (const auto& [at, other] : m.objects) {
+      const VkDeviceSize lo = std::max(at, offset), hi = std::min(at + other.size, offset + b.size);
+      if (lo >= hi) continue;
+      for (const Run& r : nonzero_runs(m.shadow.data() + lo, hi - lo)) owed.push_back({r.lo + lo, r.hi + lo});
+    }
   m.objects.emplace(offset, b);
   dt.bound_at[object] = {memory, offset};
-  // What the stream has of this memory is the object's too from now on.
-  if (m.shadow.size() == m.size && b.size) {
-    std::vector<Run> runs = nonzero_runs(m.shadow.data() + offset, b.size);
-    for (Run& r : runs) r = {r.lo + offset, r.hi + offset};
-    if (!runs.empty()) m.owed[object] = std::move(runs);
+  if (!owed.empty()) {
+    merge_runs(owed);
+    m.owed[object] = std::move(owed);
   }
 }
 
