@@ -11,8 +11,9 @@
 # 1/5 of gfxreconstruct's per frame. "keep" is a trimmed capture before its
 # range (TRAK_CAPTURE_TRACE_FRAMES past the run's end): what keeping the
 # state costs, with nothing written (issue 28); "zstd" is trak with
-# --codec zstd. The configurations (none, gfxr, trak, keep, zstd) alternate round by round and the first rotates, so that
-# drift on a shared VM falls on all of them alike.
+# --codec zstd (at BENCH_ZSTD_LEVEL, default 3). The configurations (none,
+# gfxr, trak, keep, zstd) alternate round by round and the first rotates, so
+# that drift on a shared VM falls on all of them alike.
 # usage: bash bench/capture_trace_bench.sh [REPS]     (default 5 rounds)
 #   BENCH_ONLY=vkcube|glxgears|glmark2 runs one workload; BENCH_RAW=DIR keeps
 #   every run's numbers (one line per round).
@@ -47,7 +48,7 @@ layer_env() {  # configuration, capture file
     none) ;;
     trak) echo "VK_ADD_LAYER_PATH=$trak_layer VK_INSTANCE_LAYERS=VK_LAYER_TRAK_capture TRAK_CAPTURE_TRACE=$2" ;;
     zstd) echo "VK_ADD_LAYER_PATH=$trak_layer VK_INSTANCE_LAYERS=VK_LAYER_TRAK_capture TRAK_CAPTURE_TRACE=$2" \
-      "TRAK_CAPTURE_TRACE_CODEC=zstd" ;;
+      "TRAK_CAPTURE_TRACE_CODEC=zstd TRAK_CAPTURE_TRACE_LEVEL=${BENCH_ZSTD_LEVEL:-3}" ;;
     keep) echo "VK_ADD_LAYER_PATH=$trak_layer VK_INSTANCE_LAYERS=VK_LAYER_TRAK_capture TRAK_CAPTURE_TRACE=$2" \
       "TRAK_CAPTURE_TRACE_FRAMES=999999999-999999999" ;;
     gfxr) echo "VK_INSTANCE_LAYERS=VK_LAYER_LUNARG_gfxreconstruct GFXRECON_CAPTURE_FILE=$2" \

@@ -5,7 +5,9 @@
 #   vkcube    300 frames, frames 100-102 (issue 28: gfxreconstruct's is 74,856 bytes)
 #   glmark2   on zink, build and texture scenes of 30 frames, frames 40-42
 #             (the texture and the model uploaded long before)
-# trak's file in its default container (snappy) and with --codec zstd. Sizes
+# trak's file in its default container (snappy) and with --codec zstd; then
+# the whole-run sizes of glmark2's 17 scenes of 10 frames each on zink
+# (issue 28's upload-dominated workload: goal 1/2 of gfxreconstruct's). Sizes
 # are one run each (they vary by a few hundred bytes); the fps a trimmed
 # capture costs before its range is capture_trace_bench.sh's "keep" row.
 # usage: bash bench/capture_trim_bench.sh    (BENCH_BUILD=DIR: another build
@@ -26,11 +28,14 @@ xrun=(xvfb-run -a -s "-screen 0 1280x1024x24 +extension GLX")
 zink=(env MESA_LOADER_DRIVER_OVERRIDE=zink LIBGL_ALWAYS_SOFTWARE=1)
 
 # capture NAME FRAMES(or "") CODEC(or "") -- COMMAND: prints the file's bytes.
+# (CODEC may be zstd:LEVEL.)
 trak() {
-  local name=$1 frames=$2 codec=$3
+  local name=$1 frames=$2 codec=${3%%:*} level=
+  [ "$3" != "${3#*:}" ] && level=${3#*:}
   shift 4
   env VK_ADD_LAYER_PATH="$trak_layer" VK_INSTANCE_LAYERS=VK_LAYER_TRAK_capture TRAK_CAPTURE_TRACE="$work/$name" \
     ${frames:+TRAK_CAPTURE_TRACE_FRAMES=$frames} ${codec:+TRAK_CAPTURE_TRACE_CODEC=$codec} \
+    ${level:+TRAK_CAPTURE_TRACE_LEVEL=$level} \
     "${xrun[@]}" "$@" >/dev/null 2>&1 || true
   stat -c %s "$work/$name"
 }
@@ -59,3 +64,13 @@ report vkcube 100-102 "$(trak c1 100-102 '' -- "${cube[@]}")" "$(trak c2 100-102
 gl=("${zink[@]}" glmark2 -s 320x240 -b build:nframes=30 -b texture:nframes=30)
 report "glmark2 on zink" 40-42 "$(trak g1 40-42 '' -- "${gl[@]}")" "$(trak g2 40-42 zstd -- "${gl[@]}")" \
   "$(gfxr g3 40-42 -- "${gl[@]}")" "$(trak g4 '' '' -- "${gl[@]}")" "$(gfxr g5 '' -- "${gl[@]}")"
+scenes=()
+for s in build texture shading bump effect2d pulsar desktop buffer ideas jellyfish terrain shadow refract conditionals \
+  function loop clear; do scenes+=(-b "$s:nframes=10"); done
+all=("${zink[@]}" glmark2 -s 320x240 "${scenes[@]}")
+g=$(gfxr a1 '' -- "${all[@]}")
+printf '\nglmark2 on zink, 17 scenes of 10 frames, the whole run\n  %-34s %12s\n' "gfxreconstruct (LZ4)" "$g"
+for codec in '' zstd zstd:5; do
+  t=$(trak "a-${codec/:/-}" '' "$codec" -- "${all[@]}")
+  printf '  %-34s %12s  (%s of gfxreconstruct'"'"'s)\n' "trak ${codec:-snappy}" "$t" "$(echo "$t / $g" | bc -l | cut -c1-5)"
+done
