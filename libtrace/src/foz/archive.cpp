@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // .foz names, tags and payload coding (zlib streams, CRC-32).
+#include <libdeflate.h>
 #include <zlib.h>
 
 #include <array>
@@ -75,8 +76,8 @@ std::string escape_name(const std::uint8_t* p, std::size_t n) {
   return s;
 }
 
-// One inflate and one deflate stream per thread and level, reset between
-// payloads: setting a stream up costs more than inflating a small payload.
+// One inflate stream per thread, reset between payloads: setting a stream up
+// costs more than inflating a small payload.
 class Inflater {
  public:
   Inflater() {
@@ -94,21 +95,8 @@ class Inflater {
   z_stream z_{};
 };
 
-class Deflater {
- public:
-  explicit Deflater(int level) {
-    if (deflateInit(&z_, level) != Z_OK) throw Error(Errc::io, "", "zlib: cannot initialise deflate");
-  }
-  ~Deflater() { deflateEnd(&z_); }
-  Deflater(const Deflater&) = delete;
-  Deflater& operator=(const Deflater&) = delete;
-  z_stream& get() {
-    deflateReset(&z_);
-    return z_;
-  }
-
- private:
-  z_stream z_{};
+struct CompressorFree {
+  void operator()(libdeflate_compressor* c) const { libdeflate_free_compressor(c); }
 };
 
 // zlib's deflate cannot expand more than about 1032:1, so a header claiming
@@ -187,17 +175,18 @@ PayloadHeader encode_payload(std::span<const std::uint8_t> payload, const Encode
   } else if (opt.format == PayloadFormat::zlib) {
     if (opt.level < 1 || opt.level > 9)
       throw Error(Errc::usage, "", "zlib level " + std::to_string(opt.level) + " is outside 1-9");
-    thread_local std::array<std::unique_ptr<Deflater>, 10> deflaters;
-    auto& d = deflaters[static_cast<std::size_t>(opt.level)];
-    if (!d) d = std::make_unique<Deflater>(opt.level);
-    z_stream& z = d->get();
-    stored.resize(deflateBound(&z, static_cast<uLong>(payload.size())));
-    z.next_in = const_cast<Bytef*>(payload.data());
-    z.avail_in = static_cast<uInt>(payload.size());
-    z.next_out = stored.data();
-    z.avail_out = static_cast<uInt>(stored.size());
-    if (deflate(&z, Z_FINISH) != Z_STREAM_END) throw Error(Errc::io, "", "zlib: deflate failed");
-    stored.resize(z.total_out);
+    // libdeflate writes zlib's format in about 60 % of zlib's time at level
+    // 1 (what a capture uses), and a little smaller; a compressor per
+    // thread and level, as setting one up costs more than a small payload.
+    thread_local std::array<std::unique_ptr<libdeflate_compressor, CompressorFree>, 10> compressors;
+    auto& c = compressors[static_cast<std::size_t>(opt.level)];
+    if (!c) c.reset(libdeflate_alloc_compressor(opt.level));
+    if (!c) throw Error(Errc::io, "", "libdeflate: cannot allocate a compressor");
+    stored.resize(libdeflate_zlib_compress_bound(c.get(), payload.size()));
+    const std::size_t n =
+        libdeflate_zlib_compress(c.get(), payload.data(), payload.size(), stored.data(), stored.size());
+    if (n == 0) throw Error(Errc::io, "", "libdeflate: compression failed");
+    stored.resize(n);
   } else {
     throw Error(Errc::usage, "", "unknown payload format " + std::to_string(h.format));
   }
