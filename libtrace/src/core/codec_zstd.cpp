@@ -171,11 +171,8 @@ void ZstdFlusher::put(std::string_view in, bool end_frame, std::string& out) {
     ZSTD_outBuffer o{out.data() + at, out.size() - at, 0};
     const std::size_t left = ZSTD_compressStream2(ctx_->c.get(), &o, &i, mode);
     out.resize(at + o.pos);
-    if (ZSTD_isError(left)) {
-      // The context is in an unknown state: the next put starts over.
-      ZSTD_CCtx_reset(ctx_->c.get(), ZSTD_reset_session_only);
-      throw Error(Errc::io, "", std::string("zstd: ") + ZSTD_getErrorName(left));
-    }
+    // The frame is unusable after an error: its writer stops there.
+    if (ZSTD_isError(left)) throw Error(Errc::io, "", std::string("zstd: ") + ZSTD_getErrorName(left));
     if (left == 0) return;
   }
 }

@@ -234,7 +234,7 @@ void DeviceTrace::record_locked(Memory& m, const std::vector<const std::pair<con
   }
   // Objects over the changed bytes that are not written now (aliases of
   // the submitted ones) are owed them.
-  if (!changed.empty() && m.objects.size() > objects.size())
+  if (!changed.empty() && m.aliased && m.objects.size() > objects.size())
     for (const auto& o : m.objects) {
       const VkDeviceSize lo = o.first, hi = o.first + o.second.size;
       if (std::find(objects.begin(), objects.end(), &o) != objects.end()) continue;
@@ -269,7 +269,7 @@ void DeviceTrace::record_locked(Memory& m, const std::vector<const std::pair<con
     // alias; zink binds pairs of buffers to its upload rings) gives them by
     // a copy instead of their bytes again.
     const std::pair<const VkDeviceSize, Bound>* source = nullptr;
-    if (!o->second.image)
+    if (!o->second.image && m.aliased)
       for (auto p = m.objects.begin(); p != m.objects.upper_bound(runs.front().lo) && !source; ++p)
         if (!p->second.image && p->second.handle != o->second.handle && p->first + p->second.size >= runs.back().hi &&
             !m.owed.count(p->second.handle) && !behind.count(p->second.handle))

@@ -71,6 +71,7 @@ struct Memory {
   // reusing a range), and changes recorded while only an alias of it was
   // submitted. They go with the object's next update.
   std::unordered_map<std::uint64_t, std::vector<Run>> owed;
+  bool aliased = false;  // two objects were ever bound over the same bytes
 };
 
 struct Swapchain {

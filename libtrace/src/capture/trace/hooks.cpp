@@ -213,12 +213,13 @@ void bind(DeviceTrace& dt, std::uint64_t object, bool image, std::uint64_t memor
   // Those of objects gone (a suballocator reusing the range) are left:
   // nothing the application may rely on, and a replay has zeros there.
   std::vector<Run> owed;
-  if (m.shadow.size() == m.size)
-    for (const auto& [at, other] : m.objects) {
-      const VkDeviceSize lo = std::max(at, offset), hi = std::min(at + other.size, offset + b.size);
-      if (lo >= hi) continue;
-      for (const Run& r : nonzero_runs(m.shadow.data() + lo, hi - lo)) owed.push_back({r.lo + lo, r.hi + lo});
-    }
+  for (auto o = m.objects.begin(); o != m.objects.end() && o->first < offset + b.size; ++o) {
+    const VkDeviceSize lo = std::max(o->first, offset), hi = std::min(o->first + o->second.size, offset + b.size);
+    if (lo >= hi) continue;
+    m.aliased = true;
+    if (m.shadow.size() != m.size) continue;
+    for (const Run& r : nonzero_runs(m.shadow.data() + lo, hi - lo)) owed.push_back({r.lo + lo, r.hi + lo});
+  }
   m.objects.emplace(offset, b);
   dt.bound_at[object] = {memory, offset};
   if (!owed.empty()) {
