@@ -22,4 +22,13 @@ env -u DISPLAY "$REPLAY" gl.trace --compare --stage-updates --json > staged.json
 [ "$(jq -c '[.checks[] | .max_difference] | max' staged.json)" = 0 ] || fail "device copies changed the pixels"
 jq -e '.adapted | index("buffers the host cannot see that share bytes with another: by device copies") != null' \
   staged.json > /dev/null || fail "no device copies between aliased buffers"
+# A damaged copy is refused before the driver sees it (exit 1, the call named).
+command -v python3 > /dev/null || skip "needs python3 to edit captures"
+n=$(jq -r 'select(.type == "call" and .name == "trakCopyBuffer") | .no' trace.jsonl | head -n 1)
+"$CONVERT" gl.trace --to trace --codec gzip -o gl.gz.trace || fail "trak-convert --codec gzip"
+python3 "$SRC/edit_trace.py" gl.gz.trace bad.trace "$n" 'regions[0].size' 99999999 || fail "edit_trace"
+rc=0
+env -u DISPLAY "$REPLAY" bad.trace > /dev/null 2> bad.err || rc=$?
+[ $rc = 1 ] && grep -q "call $n trakCopyBuffer: a copy past a buffer's end" bad.err ||
+  { cat bad.err >&2; fail "a copy past a buffer's end: exit $rc"; }
 exit 0
