@@ -248,9 +248,10 @@ void DeviceTrace::record_locked(Memory& m, const std::vector<const std::pair<con
     }
   if (changed.empty() && m.owed.empty()) return;
   // Objects of this submit not written yet: until they are, the stream's
-  // bytes of them are behind the shadow.
+  // bytes of them are behind the shadow (only aliases read it).
   std::unordered_set<std::uint64_t> behind;
-  for (const auto* o : objects) behind.insert(o->second.handle);
+  if (m.aliased)
+    for (const auto* o : objects) behind.insert(o->second.handle);
   std::vector<Run> runs;
   std::vector<VkBufferCopy> copies;
   for (const auto* o : objects) {
