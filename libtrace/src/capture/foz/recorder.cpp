@@ -21,6 +21,11 @@ namespace {
 constexpr foz::EncodeOptions kObjectCoding{foz::PayloadFormat::zlib, 1, true};
 constexpr foz::EncodeOptions kLinkCoding{foz::PayloadFormat::none, 1, true};
 
+// Woken by the first entry, the writer lets more gather for this long, or
+// until this many are queued, then writes them in one go.
+constexpr auto kGather = std::chrono::milliseconds(10);
+constexpr std::size_t kBatch = 64;
+
 }  // namespace
 
 FozRecorder::FozRecorder(RecorderOptions opt, const foz::Object& application)
@@ -57,13 +62,16 @@ bool FozRecorder::add(foz::Tag tag, foz::Hash hash, std::string payload) {
     write_queued();
     return true;
   }
+  bool wake;
   {
     const std::lock_guard lock(mu_);
     if (!keys_[static_cast<std::size_t>(tag)].insert(hash).second) return false;
     queue_.push_back({tag, hash, std::move(payload)});
     start_locked();
+    wake = idle_ || queue_.size() == kBatch;
+    idle_ = false;
   }
-  wake_.notify_one();
+  if (wake) wake_.notify_one();
   return true;
 }
 
@@ -75,7 +83,10 @@ void FozRecorder::start_locked() {
 
 void FozRecorder::drain() {
   std::unique_lock lock(mu_);
+  ++drain_waiters_;
+  wake_.notify_one();  // the writer may be gathering
   drained_.wait(lock, [&] { return !thread_ || failed_ || (queue_.empty() && writing_ == 0); });
+  --drain_waiters_;
 }
 
 void FozRecorder::stop() {
@@ -94,7 +105,12 @@ void FozRecorder::run() {
   for (;;) {
     {
       std::unique_lock lock(mu_);
-      wake_.wait(lock, [&] { return stop_ || failed_ || !queue_.empty(); });
+      if (queue_.empty()) {
+        idle_ = true;
+        wake_.wait(lock, [&] { return stop_ || failed_ || !queue_.empty(); });
+        idle_ = false;
+      }
+      wake_.wait_for(lock, kGather, [&] { return stop_ || failed_ || drain_waiters_ != 0 || queue_.size() >= kBatch; });
       if (failed_ || (stop_ && queue_.empty())) break;
     }
     {
@@ -226,6 +242,8 @@ void FozRecorder::after_fork_in_child() {
   stop_ = false;
   failed_ = false;
   writing_ = 0;
+  idle_ = false;
+  drain_waiters_ = 0;
   // Children often leave with _exit(), which no thread of ours outlives:
   // from here on each entry is written before the call that made it returns.
   write_synchronously();

@@ -6,7 +6,10 @@
 //
 // Objects arrive serialized, on the application's threads; a writer thread
 // compresses them and appends each with its application link, then hands the
-// bytes to the file, so a killed process leaves every entry written so far.
+// bytes to the file, so a killed process leaves every entry written up to a
+// few milliseconds before. The writer is woken once per batch, not per entry:
+// a wake-up is a futex call on the application's thread, which on a
+// paravirtualised machine cost more than hashing and serializing a pipeline.
 // Memory holds the queue, not the archive: a forked child that records
 // something new starts an archive of its own and first copies into it the
 // entries its parent's archive held at the fork, so nothing in it refers to
@@ -105,8 +108,10 @@ class FozRecorder {
 
   mutable std::mutex mu_;  // queue_, writing_, keys_, stop_, thread_
   std::condition_variable wake_, drained_;
-  std::deque<Stored> queue_;                                        // accepted, not in the file yet
-  std::size_t writing_ = 0;                                         // taken from the queue, being written
+  std::deque<Stored> queue_;    // accepted, not in the file yet
+  std::size_t writing_ = 0;     // taken from the queue, being written
+  bool idle_ = false;           // the writer waits for a first entry: the next add() wakes it
+  unsigned drain_waiters_ = 0;  // drain() calls waiting: the writer writes without gathering
   std::array<std::unordered_set<foz::Hash>, foz::kTagCount> keys_;  // every entry accepted
   std::unique_ptr<std::thread> thread_;
   bool stop_ = false;
