@@ -103,7 +103,7 @@ void FozCapture::record(foz::Tag tag, const void* ci, std::uint64_t handle) {
     if (recorder_->contains(tag, o.hash)) return;
     std::string payload = foz::serialize_payload(o, where, &resolver_, &lookup_);
     if (tag == foz::Tag::render_pass) recorder_->keep_render_pass(o.hash, payload);
-    recorder_->add(tag, o.hash, std::move(payload));
+    recorder_->add(tag, o.hash, payload);
   } catch (const std::exception& e) {
     remember(tag, handle, 0);
     log_failure(tag, e);
@@ -260,8 +260,7 @@ void FozCapture::created(PreparedPipelines& p, const VkPipeline* pipelines, std:
   // Only what the driver made goes in: a failed creation is no pipeline the
   // application can use.
   for (std::uint32_t i = 0; i < count && i < p.hashes.size(); ++i)
-    if (pipelines[i] != VK_NULL_HANDLE && !p.payloads[i].empty())
-      recorder_->add(p.tag, p.hashes[i], std::move(p.payloads[i]));
+    if (pipelines[i] != VK_NULL_HANDLE && !p.payloads[i].empty()) recorder_->add(p.tag, p.hashes[i], p.payloads[i]);
 }
 
 std::vector<PendingEntry> PreparedPipelines::pending() const {

@@ -51,13 +51,18 @@ std::atomic<bool> g_synchronous{false};
 
 void FozRecorder::write_synchronously() { g_synchronous = true; }
 
-bool FozRecorder::add(foz::Tag tag, foz::Hash hash, std::string payload) {
+void FozRecorder::enqueue_locked(foz::Tag tag, foz::Hash hash, std::string_view payload) {
+  queue_.push_back({tag, hash, queue_bytes_.size(), payload.size()});
+  queue_bytes_.append(payload);
+}
+
+bool FozRecorder::add(foz::Tag tag, foz::Hash hash, std::string_view payload) {
   if (g_synchronous) {
     const std::lock_guard wl(write_mu_);
     {
       const std::lock_guard lock(mu_);
       if (!keys_[static_cast<std::size_t>(tag)].insert(hash).second) return false;
-      queue_.push_back({tag, hash, std::move(payload)});
+      enqueue_locked(tag, hash, payload);
     }
     write_queued();
     return true;
@@ -66,7 +71,7 @@ bool FozRecorder::add(foz::Tag tag, foz::Hash hash, std::string payload) {
   {
     const std::lock_guard lock(mu_);
     if (!keys_[static_cast<std::size_t>(tag)].insert(hash).second) return false;
-    queue_.push_back({tag, hash, std::move(payload)});
+    enqueue_locked(tag, hash, payload);
     start_locked();
     wake = idle_ || queue_.size() == kBatch;
     idle_ = false;
@@ -123,15 +128,17 @@ void FozRecorder::run() {
 }
 
 void FozRecorder::write_queued() {
-  std::deque<Stored> batch;
+  batch_.clear();
+  batch_bytes_.clear();
   {
     const std::lock_guard lock(mu_);
-    batch.swap(queue_);
-    writing_ = batch.size();
+    batch_.swap(queue_);
+    batch_bytes_.swap(queue_bytes_);
+    writing_ = batch_.size();
   }
-  if (!batch.empty() && !failed_) {
+  if (!batch_.empty() && !failed_) {
     try {
-      for (const Stored& s : batch) write_one(s);
+      for (const Stored& s : batch_) write_one(s, batch_bytes_);
       writer_->flush();
     } catch (const std::exception& e) {
       failed_ = true;
@@ -159,7 +166,7 @@ void FozRecorder::open_archive() {
   inherit_path_.clear();
 }
 
-void FozRecorder::write_one(const Stored& s) {
+void FozRecorder::write_one(const Stored& s, const std::string& bytes) {
   if (!writer_) open_archive();
   // Fossilize writes an object's link first, then the object.
   if (s.tag != foz::Tag::application_info) {
@@ -171,8 +178,8 @@ void FozRecorder::write_one(const Stored& s) {
     writer_->write(foz::Tag::application_blob_link, link_hash,
                    {reinterpret_cast<const std::uint8_t*>(payload.data()), payload.size()}, kLinkCoding);
   }
-  const auto* p = reinterpret_cast<const std::uint8_t*>(s.payload.data());
-  writer_->write(s.tag, s.hash, {p, s.payload.size()}, kObjectCoding);
+  const auto* p = reinterpret_cast<const std::uint8_t*>(bytes.data()) + s.offset;
+  writer_->write(s.tag, s.hash, {p, s.size}, kObjectCoding);
 }
 
 void FozRecorder::write_before_dying(const std::vector<PendingEntry>& last, std::chrono::milliseconds budget) {
@@ -187,7 +194,7 @@ void FozRecorder::write_before_dying(const std::vector<PendingEntry>& last, std:
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   if (locked) {
     for (const PendingEntry& e : last)
-      if (keys_[static_cast<std::size_t>(e.tag)].insert(e.hash).second) queue_.push_back({e.tag, e.hash, e.payload});
+      if (keys_[static_cast<std::size_t>(e.tag)].insert(e.hash).second) enqueue_locked(e.tag, e.hash, e.payload);
     mu_.unlock();
     write_queued();
   }

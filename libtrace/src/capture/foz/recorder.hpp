@@ -20,10 +20,10 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
-#include <deque>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <unordered_map>
 #include <unordered_set>
@@ -58,7 +58,7 @@ class FozRecorder {
   foz::Hash application_hash() const { return app_hash_; }
   bool contains(foz::Tag tag, foz::Hash hash) const;
   // Queues an entry (and its link) unless (tag, hash) is recorded already.
-  bool add(foz::Tag tag, foz::Hash hash, std::string payload);
+  bool add(foz::Tag tag, foz::Hash hash, std::string_view payload);
   // Waits until everything queued so far is in the file, or writing failed.
   void drain();
   // Stops the writer thread after drain(); add() starts it again.
@@ -86,13 +86,15 @@ class FozRecorder {
   struct Stored {
     foz::Tag tag;
     foz::Hash hash;
-    std::string payload;
+    std::size_t offset, size;  // of the payload, in its queue's bytes
   };
+  // With mu_ held.
+  void enqueue_locked(foz::Tag tag, foz::Hash hash, std::string_view payload);
   void start_locked();
   void run();
   // With write_mu_ held: takes the queue and writes it.
   void write_queued();
-  void write_one(const Stored& s);
+  void write_one(const Stored& s, const std::string& bytes);
   void open_archive();
 
   RecorderOptions opt_;
@@ -101,6 +103,8 @@ class FozRecorder {
   // Lock order: write_mu_, then mu_, then rp_mu_.
   std::timed_mutex write_mu_;  // writer_, inherit_*: whoever writes the file
   std::unique_ptr<foz::ArchiveWriter> writer_;
+  std::vector<Stored> batch_;  // the queue being written
+  std::string batch_bytes_;
   // A forked child's first archive starts with the first inherit_bytes_
   // bytes' entries of its parent's archive.
   std::string inherit_path_;
@@ -108,7 +112,14 @@ class FozRecorder {
 
   mutable std::mutex mu_;  // queue_, writing_, keys_, stop_, thread_
   std::condition_variable wake_, drained_;
-  std::deque<Stored> queue_;    // accepted, not in the file yet
+  // Accepted, not in the file yet: the entries, and their payloads end to
+  // end. write_queued() swaps both with batch_ and batch_bytes_ and clears
+  // those after writing, keeping their memory. The application's threads
+  // copy payloads in and nothing is freed on the writer thread: a free() of
+  // memory another thread allocated takes that thread's malloc arena lock,
+  // which a driver allocating on it (lavapipe, per pipeline) holds often.
+  std::vector<Stored> queue_;
+  std::string queue_bytes_;
   std::size_t writing_ = 0;     // taken from the queue, being written
   bool idle_ = false;           // the writer waits for a first entry: the next add() wakes it
   unsigned drain_waiters_ = 0;  // drain() calls waiting: the writer writes without gathering
