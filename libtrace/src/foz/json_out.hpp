@@ -23,6 +23,16 @@ inline constexpr VkGraphicsPipelineLibraryFlagsEXT kAllLibraryState =
     VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_SHADER_BIT_EXT |
     VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_OUTPUT_INTERFACE_BIT_EXT;
 
+// A hash as Fossilize spells it, 16 lowercase hex digits, without the heap:
+// a capture writes several per pipeline on the application's thread.
+struct HexHash {
+  char text[17];
+  explicit HexHash(Hash h) {
+    for (int i = 15; i >= 0; --i, h >>= 4) text[i] = "0123456789abcdef"[h & 15];
+    text[16] = '\0';
+  }
+};
+
 class Out {
  public:
   Out(JsonWriter& w, const std::string& where) : w_(w), where_(where) {}
@@ -58,10 +68,7 @@ class Out {
     w_.Key(k);
     w_.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
   }
-  void hash(Hash h) {
-    const std::string s = hash_hex(h);
-    w_.String(s.c_str(), static_cast<rapidjson::SizeType>(s.size()));
-  }
+  void hash(Hash h) { w_.String(HexHash(h).text, 16); }
   void hash(const char* k, Hash h) {
     w_.Key(k);
     hash(h);

@@ -298,7 +298,10 @@ std::string serialize_payload(const Object& o, const std::string& where, const H
   using namespace detail;
   const ResolverScope scope(resolve);
   if (o.tag == Tag::bucket_info) return std::string(o.raw_json);
-  rapidjson::StringBuffer buf;
+  // One buffer per thread, cleared and reused: growing a fresh one to a
+  // pipeline's size took several reallocations per entry.
+  thread_local rapidjson::StringBuffer buf;
+  buf.Clear();
   JsonWriter w(buf);
   Out out(w, where);
   std::string varint;
@@ -319,7 +322,7 @@ std::string serialize_payload(const Object& o, const std::string& where, const H
       const char* key = rp2 ? "renderPasses2" : section_key(o.tag);
       if (!key) fail(where, "cannot write " + std::string(tag_name(o.tag)));
       out.begin_object(key);
-      out.key(hash_hex(o.hash).c_str());
+      out.key(HexHash(o.hash).text);
       const SubpassMeta meta = lookup && o.tag == Tag::graphics_pipeline
                                    ? graphics_subpass_meta(*o.as<VkGraphicsPipelineCreateInfo>(), *lookup, where)
                                    : SubpassMeta{true, true};

@@ -210,6 +210,7 @@ PreparedPipelines FozCapture::prepare(foz::Tag tag, const void* infos, std::uint
         }
     return resolve(t, handle);
   };
+  const std::string where(foz::tag_name(tag));
   union {
     VkGraphicsPipelineCreateInfo graphics;
     VkComputePipelineCreateInfo compute;
@@ -242,7 +243,6 @@ PreparedPipelines FozCapture::prepare(foz::Tag tag, const void* infos, std::uint
       foz::Object o;
       o.tag = tag;
       o.create_info = ci;
-      const std::string where(foz::tag_name(tag));
       o.hash = foz::compute_hash(o, lookup_, where, &resolver);
       p.hashes[i] = o.hash;
       if (!recorder_->contains(tag, o.hash)) p.payloads[i] = foz::serialize_payload(o, where, &resolver, &lookup_);
