@@ -13,7 +13,7 @@ class BytesDecoder final : public libtrace::Decoder {
  public:
   BytesDecoder(const std::uint8_t* data, std::size_t size, libtrace::Container c)
       : data_(data), size_(size), container_(c) {}
-  bool next(std::vector<std::uint8_t>& out) override {
+  bool next(libtrace::Block& out) override {
     if (pos_ >= size_) return false;
     const std::size_t n = std::min(size_ - pos_, pos_ == 0 ? size_ / 2 + 1 : size_);
     out.assign(data_ + pos_, data_ + pos_ + n);

@@ -99,7 +99,7 @@ struct MemDecoder final : libtrace::Decoder {
   std::size_t block;
   std::size_t pos = 0;
   explicit MemDecoder(std::string b, std::size_t blk = 7) : bytes(std::move(b)), block(blk) {}
-  bool next(std::vector<std::uint8_t>& out) override {
+  bool next(libtrace::Block& out) override {
     if (pos >= bytes.size()) return false;
     const std::size_t n = std::min(block, bytes.size() - pos);
     out.assign(bytes.begin() + static_cast<std::ptrdiff_t>(pos), bytes.begin() + static_cast<std::ptrdiff_t>(pos + n));

@@ -112,7 +112,7 @@ std::uint64_t compare_streams(const std::string& expected, const std::string& ac
   InputFile in_a(expected), in_b(actual);
   const std::string name_b = actual_name.empty() ? in_b.name() : actual_name;
   auto da = open_decoder(in_a), db = open_decoder(in_b);
-  std::vector<std::uint8_t> a, b;
+  Block a, b;
   std::size_t ia = 0, ib = 0;
   std::uint64_t offset = 0;
   for (;;) {
@@ -153,7 +153,7 @@ class Copier final : public Decoder {
   Copier(std::unique_ptr<Decoder> inner, Sink& out, RepackResult& result, const Progress& progress, InputFile& in)
       : inner_(std::move(inner)), out_(out), result_(result), progress_(progress), in_(in) {}
 
-  bool next(std::vector<std::uint8_t>& block) override {
+  bool next(Block& block) override {
     if (ended_) return false;
     try {
       if (!inner_->next(block)) {
@@ -176,7 +176,7 @@ class Copier final : public Decoder {
   // The rest of the stream, copied; throws the first error of the container
   // or of the output, whoever met it.
   void drain() {
-    std::vector<std::uint8_t> block;
+    Block block;
     while (next(block)) {
     }
     if (error_) throw *error_;
@@ -196,7 +196,7 @@ class Copier final : public Decoder {
 class Lent final : public Decoder {
  public:
   explicit Lent(Decoder& d) : d_(d) {}
-  bool next(std::vector<std::uint8_t>& block) override { return d_.next(block); }
+  bool next(Block& block) override { return d_.next(block); }
   Container container() const override { return d_.container(); }
   std::uint64_t file_offset() const override { return d_.file_offset(); }
 
@@ -209,7 +209,7 @@ class Lent final : public Decoder {
 class ThenFail final : public Decoder {
  public:
   ThenFail(std::unique_ptr<Decoder> inner, Error error) : inner_(std::move(inner)), error_(std::move(error)) {}
-  bool next(std::vector<std::uint8_t>& block) override {
+  bool next(Block& block) override {
     if (inner_->next(block)) return true;
     throw error_;
   }
@@ -261,7 +261,7 @@ std::string keep_whole_events(const RepackOptions& opt, OutputFile& out) {
   auto encoder = make_encoder(opt.encoder, fixed);
   InputFile written(out.temp_path());
   auto decoder = open_decoder(written);
-  std::vector<std::uint8_t> block;
+  Block block;
   try {
     for (std::uint64_t left = cut; left > 0 && decoder->next(block);) {
       const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(left, block.size()));

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "core/codec_internal.hpp"
+#include "core/huge_pages.hpp"
 #include "libtrace/core/error.hpp"
 #include "libtrace/core/sniff.hpp"
 
@@ -160,9 +161,9 @@ namespace {
 // Yields a block read ahead, then the rest of the inner decoder.
 class PeekedDecoder final : public Decoder {
  public:
-  PeekedDecoder(std::unique_ptr<Decoder> inner, std::vector<std::uint8_t> first, bool has_first)
+  PeekedDecoder(std::unique_ptr<Decoder> inner, Block first, bool has_first)
       : inner_(std::move(inner)), first_(std::move(first)), has_first_(has_first) {}
-  bool next(std::vector<std::uint8_t>& out) override {
+  bool next(Block& out) override {
     if (has_first_) {
       has_first_ = false;
       out.swap(first_);
@@ -186,14 +187,14 @@ class PeekedDecoder final : public Decoder {
 
  private:
   std::unique_ptr<Decoder> inner_;
-  std::vector<std::uint8_t> first_;
+  Block first_;
   bool has_first_;
 };
 
 }  // namespace
 
 std::unique_ptr<Decoder> peek_stream(std::unique_ptr<Decoder> decoder, std::size_t n, std::string& head) {
-  std::vector<std::uint8_t> first;
+  Block first;
   const bool got = decoder->next(first);
   head.assign(first.begin(), first.begin() + static_cast<std::ptrdiff_t>(std::min(n, first.size())));
   return std::make_unique<PeekedDecoder>(std::move(decoder), std::move(first), got);
@@ -218,7 +219,7 @@ class PrefetchDecoder final : public Decoder {
     worker_.join();
   }
 
-  bool next(std::vector<std::uint8_t>& out) override {
+  bool next(Block& out) override {
     std::unique_lock lock(mu_);
     cv_.wait(lock, [&] { return !ready_.empty() || finished_; });
     if (ready_.empty()) {
@@ -241,14 +242,14 @@ class PrefetchDecoder final : public Decoder {
   std::uint64_t file_offset() const override { return offset_; }
 
  private:
-  struct Block {
-    std::vector<std::uint8_t> data;
+  struct Ready {
+    Block data;
     std::uint64_t offset;
   };
 
   void run() {
     for (;;) {
-      std::vector<std::uint8_t> buf;
+      Block buf;
       {
         std::unique_lock lock(mu_);
         cv_.wait(lock, [&] { return stop_ || ready_.size() < depth_; });
@@ -268,7 +269,7 @@ class PrefetchDecoder final : public Decoder {
       {
         std::lock_guard lock(mu_);
         if (more) {
-          ready_.push_back(Block{std::move(buf), inner_->file_offset()});
+          ready_.push_back(Ready{std::move(buf), inner_->file_offset()});
         } else {
           error_ = err;
           finished_ = true;
@@ -284,8 +285,8 @@ class PrefetchDecoder final : public Decoder {
   const Container container_;
   std::mutex mu_;
   std::condition_variable cv_;
-  std::deque<Block> ready_;
-  std::vector<std::vector<std::uint8_t>> free_;
+  std::deque<Ready> ready_;
+  std::vector<Block> free_;
   std::exception_ptr error_;
   bool finished_ = false;
   bool stop_ = false;
@@ -294,6 +295,16 @@ class PrefetchDecoder final : public Decoder {
 };
 
 }  // namespace
+
+namespace detail {
+
+// A block of 1 MiB (apitrace's snappy chunk) takes a whole huge page; the
+// second half is the price of faulting it in at once.
+void* block_allocate(std::size_t bytes) { return alloc_table(bytes ? bytes : 1, kHugePage / 2); }
+
+void block_deallocate(void* p) noexcept { std::free(p); }
+
+}  // namespace detail
 
 std::unique_ptr<Decoder> prefetch(std::unique_ptr<Decoder> inner, unsigned depth) {
   return std::make_unique<PrefetchDecoder>(std::move(inner), depth);

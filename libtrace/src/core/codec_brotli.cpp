@@ -28,7 +28,7 @@ class BrotliDecoder final : public Decoder {
     if (!state_) throw Error(Errc::io, in_.name(), "brotli: cannot create decoder");
   }
 
-  bool next(std::vector<std::uint8_t>& out) override {
+  bool next(Block& out) override {
     error_.raise_if_set(done_);
     if (done_) return false;
     out.resize(kDecodeBlock);

@@ -42,7 +42,7 @@ class GzipDecoder final : public Decoder {
  public:
   explicit GzipDecoder(InputFile& in) : in_(in), inbuf_(kInBuf) {}
 
-  bool next(std::vector<std::uint8_t>& out) override {
+  bool next(Block& out) override {
     error_.raise_if_set(done_);
     if (done_) return false;
     out.resize(kDecodeBlock);

@@ -12,7 +12,7 @@ namespace {
 class PlainDecoder final : public Decoder {
  public:
   explicit PlainDecoder(InputFile& in) : in_(in), base_(in.offset()), mapped_(in.map_rest()) {}
-  bool next(std::vector<std::uint8_t>& out) override {
+  bool next(Block& out) override {
     if (!mapped_.empty()) {
       if (pos_ == mapped_.size()) return false;
       const std::string_view v = mapped_.substr(pos_, kDecodeBlock);

@@ -29,7 +29,7 @@ class SnappyDecoder final : public Decoder {
     in_.read_full(magic, 2);
   }
 
-  bool next(std::vector<std::uint8_t>& out) override {
+  bool next(Block& out) override {
     pending_.raise_if_set(done_);
     if (done_) return false;
     for (;;) {

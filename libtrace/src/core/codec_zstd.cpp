@@ -37,7 +37,7 @@ class ZstdDecoder final : public Decoder {
     ZSTD_DCtx_setParameter(ctx_.get(), ZSTD_d_windowLogMax, 27);
   }
 
-  bool next(std::vector<std::uint8_t>& out) override {
+  bool next(Block& out) override {
     error_.raise_if_set(done_);
     if (done_) return false;
     out.resize(kDecodeBlock);

@@ -20,12 +20,14 @@ namespace libtrace::detail {
 inline constexpr std::size_t kHugePage = std::size_t{2} << 20;
 
 // `bytes` (nonzero) of uninitialised memory, given back with std::free().
-inline void* alloc_table(std::size_t bytes) {
-  void* p = bytes >= kHugePage ? std::aligned_alloc(kHugePage, (bytes + kHugePage - 1) / kHugePage * kHugePage)
-                               : std::malloc(bytes);
+// From `huge_from` bytes on it is rounded up to whole huge pages.
+inline void* alloc_table(std::size_t bytes, std::size_t huge_from = kHugePage) {
+  const bool huge = bytes >= huge_from;
+  const std::size_t size = huge ? (bytes + kHugePage - 1) / kHugePage * kHugePage : bytes;
+  void* p = huge ? std::aligned_alloc(kHugePage, size) : std::malloc(size);
   if (!p) throw std::bad_alloc();
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-  if (bytes >= kHugePage) ::madvise(p, bytes, MADV_HUGEPAGE);  // a hint: without it, 4 KiB pages
+  if (huge) ::madvise(p, size, MADV_HUGEPAGE);  // a hint: without it, 4 KiB pages
 #endif
   return p;
 }

@@ -36,11 +36,11 @@ struct Batch {
 // block[begin, end). What follows the lines is in the flags; line numbers are
 // left to whoever counts the lines.
 struct Chunk {
-  std::vector<std::uint8_t> block;  // the decoder's block, when copied
-  const char* data = nullptr;       // the block: block.data(), or in place
-  std::size_t size = 0;             // the block's bytes
-  bool in_place = false;            // data is the decoder's memory (a mapped
-                                    // file): such chunks follow each other in it
+  Block block;                 // the decoder's block, when copied
+  const char* data = nullptr;  // the block: block.data(), or in place
+  std::size_t size = 0;        // the block's bytes
+  bool in_place = false;       // data is the decoder's memory (a mapped
+                               // file): such chunks follow each other in it
   std::string head;
   std::size_t begin = 0, end = 0;
   std::uint64_t bytes = 0;        // of the stream, read up to this chunk's end
@@ -95,7 +95,7 @@ class Source {
   std::vector<std::uint8_t> heap_lines_, type_lines_;
   Batch* batch_ = nullptr;  // where warnings go while filling
 
-  std::vector<std::uint8_t> block_;
+  Block block_;
   std::size_t block_stop_ = 0;  // block_'s whole lines end here
   std::string carry_;           // a line split between blocks
   const char* cur_ = nullptr;   // block_ or carry_

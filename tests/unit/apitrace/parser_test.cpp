@@ -29,7 +29,7 @@ struct FailingDecoder final : Decoder {
   test::MemDecoder mem;
   Errc code;
   explicit FailingDecoder(std::string bytes, Errc c) : mem(std::move(bytes), 3), code(c) {}
-  bool next(std::vector<std::uint8_t>& out) override {
+  bool next(Block& out) override {
     if (mem.next(out)) return true;
     throw Error(code, "t.trace: offset 99",
                 code == Errc::truncated ? "unexpected end of file inside the gzip stream"
@@ -249,7 +249,7 @@ TEST_CASE("trace_parser: each real container cut short after its last whole call
   {
     InputFile in(test::data("gears.trace"));
     auto d = open_decoder(in);
-    std::vector<std::uint8_t> block;
+    Block block;
     while (d->next(block)) stream.append(block.begin(), block.end());
   }
   auto encoded = [&](Container c) {

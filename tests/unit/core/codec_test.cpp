@@ -47,7 +47,7 @@ std::string decode_file(const std::string& path, Container* seen = nullptr) {
   auto dec = open_decoder(in);
   if (seen) *seen = dec->container();
   std::string out;
-  std::vector<std::uint8_t> block;
+  Block block;
   while (dec->next(block)) out.append(block.begin(), block.end());
   return out;
 }
@@ -63,7 +63,7 @@ Prefix decode_prefix(const std::string& path) {
   InputFile in(path);
   auto dec = open_decoder(in);
   Prefix p;
-  std::vector<std::uint8_t> block;
+  Block block;
   try {
     while (dec->next(block)) p.bytes.append(block.begin(), block.end());
   } catch (const Error& e) {
@@ -127,7 +127,7 @@ TEST_CASE("codec: a cut snappy chunk yields its decodable prefix, then a truncat
   test::write_file(dir / "cut", full.substr(0, full.size() / 2));
   InputFile in(dir / "cut");
   auto dec = open_decoder(in);
-  std::vector<std::uint8_t> block;
+  Block block;
   REQUIRE(dec->next(block));
   CHECK(!block.empty());
   CHECK(std::string(block.begin(), block.end()) == stream.substr(0, block.size()));
@@ -191,7 +191,7 @@ TEST_CASE("codec: a plain file is handed out in place, views and copies mixed") 
   CHECK(head == "Vulkan Memory Allocator");
   REQUIRE(dec->in_place());
   std::string out;
-  std::vector<std::uint8_t> block;
+  Block block;
   std::string_view view;
   for (int i = 0;; ++i) {
     if (i % 2) {
@@ -333,7 +333,7 @@ TEST_CASE("codec: corrupt zstd data fails with where, after what decoded") {
   test::write_file(dir / "bad", z);
   InputFile in(dir / "bad");
   auto dec = open_decoder(in);
-  std::vector<std::uint8_t> block;
+  Block block;
   std::string why;
   try {
     while (dec->next(block)) {
@@ -358,7 +358,7 @@ TEST_CASE("codec: prefetch delivers the same blocks and the same error") {
   InputFile in(dir / "cut");
   auto dec = prefetch(open_decoder(in), 2);
   std::string got;
-  std::vector<std::uint8_t> block;
+  Block block;
   CHECK_THROWS_AS(
       [&] {
         while (dec->next(block)) got.append(block.begin(), block.end());

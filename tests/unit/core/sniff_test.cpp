@@ -42,7 +42,7 @@ TEST_CASE("sniff: real files, the stream left whole for its reader") {
     const bool stream = c.format == Format::apitrace || c.format == Format::vma_recording;
     CHECK((s.stream != nullptr) == stream);
     if (c.format == Format::vma_recording) {
-      std::vector<std::uint8_t> block;
+      Block block;
       REQUIRE(s.stream->next(block));
       CHECK(std::string(block.begin(), block.begin() + 23) == kVmaRecordingMagic);
     }

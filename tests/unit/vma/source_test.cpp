@@ -115,7 +115,7 @@ TEST_CASE("vma_source: a decoder error follows the lines before it") {
   struct Failing final : Decoder {
     std::string data;
     bool sent = false;
-    bool next(std::vector<std::uint8_t>& out) override {
+    bool next(libtrace::Block& out) override {
       if (sent) throw Error(Errc::truncated, "r.csv: offset 9", "cut");
       sent = true;
       out.assign(data.begin(), data.end());

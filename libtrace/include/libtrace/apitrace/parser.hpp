@@ -158,7 +158,7 @@ class Parser {
   Container container_;
   TraceHeader header_;
 
-  std::vector<std::uint8_t> block_;
+  Block block_;
   const std::uint8_t* begin_ = nullptr;
   const std::uint8_t* p_ = nullptr;
   const std::uint8_t* end_ = nullptr;

@@ -25,6 +25,31 @@ std::string_view apitrace_container_name(Container c);
 // Parses "snappy" / "gzip" / "brotli" / "zstd" (also "zlib"); nullopt otherwise.
 std::optional<Container> parse_container(std::string_view name);
 
+namespace detail {
+void* block_allocate(std::size_t bytes);
+void block_deallocate(void* p) noexcept;
+}  // namespace detail
+
+// The memory of decoded blocks. From 1 MiB on it is whole 2 MiB pages where
+// the system grants them on request: a decoded block is a fresh MiB written
+// at once, and on a paravirtualised machine each first touch of a 4 KiB page
+// costs ~14 us (3.6 ms per MiB; with 2 MiB pages 0.2-1.4 ms): the three or
+// four blocks in flight were a third of trak-stat's time on a 10 MB stream.
+template <class T>
+struct BlockAllocator {
+  using value_type = T;
+  BlockAllocator() = default;
+  template <class U>
+  BlockAllocator(const BlockAllocator<U>&) {}
+  T* allocate(std::size_t n) { return static_cast<T*>(detail::block_allocate(n * sizeof(T))); }
+  void deallocate(T* p, std::size_t) noexcept { detail::block_deallocate(p); }
+  template <class U>
+  bool operator==(const BlockAllocator<U>&) const {
+    return true;
+  }
+};
+using Block = std::vector<std::uint8_t, BlockAllocator<std::uint8_t>>;
+
 // Produces the decompressed trace stream in blocks. Blocks have no relation
 // to calls: values straddle them freely.
 class Decoder {
@@ -38,7 +63,7 @@ class Decoder {
   // ends whole there may take it as an end, with a warning), another code
   // when it is corrupt. Never allocates more than the data plausibly needs:
   // absurd chunk lengths are errors.
-  virtual bool next(std::vector<std::uint8_t>& out) = 0;
+  virtual bool next(Block& out) = 0;
   virtual Container container() const = 0;
   // Compressed bytes consumed so far.
   virtual std::uint64_t file_offset() const = 0;
@@ -73,9 +98,8 @@ std::unique_ptr<Decoder> peek_stream(std::unique_ptr<Decoder> decoder, std::size
 
 // Runs `inner` on its own thread, up to `depth` blocks ahead, so decompression
 // overlaps with parsing. Errors arrive in order, after the blocks before them.
-// One block ahead is enough to overlap; each block more is another fresh MiB
-// whose first touch costs page faults (17-35 µs each on this project's VM:
-// four blocks ahead cost trak-stat 7 % of a 6 MB stream).
+// One block ahead is enough to overlap; each block more is more fresh memory
+// to fault in (see BlockAllocator).
 std::unique_ptr<Decoder> prefetch(std::unique_ptr<Decoder> inner, unsigned depth = 1);
 
 struct EncoderOptions {
