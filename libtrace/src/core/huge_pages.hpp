@@ -32,7 +32,10 @@ inline void* alloc_table(std::size_t bytes, std::size_t huge_from = kHugePage) {
   return p;
 }
 
-// alloc_table() as a standard allocator, for std::vector.
+// alloc_table() as a standard allocator, for std::vector: from 256 KiB on,
+// whole huge pages. A table that doubles from there takes one fault per step
+// instead of one per 4 KiB (~14 us each on a paravirtualised VM: the live
+// table's growth was a fifth of trak-stat's faults on a 200k-call recording).
 template <class T>
 struct HugePageAllocator {
   using value_type = T;
@@ -41,7 +44,7 @@ struct HugePageAllocator {
   template <class U>
   HugePageAllocator(const HugePageAllocator<U>&) {}
 
-  T* allocate(std::size_t n) { return static_cast<T*>(alloc_table(n * sizeof(T))); }
+  T* allocate(std::size_t n) { return static_cast<T*>(alloc_table(n * sizeof(T), kHugePage / 8)); }
   void deallocate(T* p, std::size_t) { std::free(p); }
   template <class U>
   bool operator==(const HugePageAllocator<U>&) const {
