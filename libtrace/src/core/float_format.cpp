@@ -5,6 +5,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 
 namespace libtrace::detail {
@@ -32,34 +33,33 @@ void slow_path(std::string& out, float v) {
 }  // namespace
 
 void put_float_g7(std::string& out, float v) {
-  if (!std::isfinite(v) || v == 0.0f) {
-    slow_path(out, v);  // nan, -nan, inf, 0, -0: rare, and signs matter
+  std::uint32_t bits;
+  std::memcpy(&bits, &v, sizeof bits);
+  const int biased = static_cast<int>(bits >> 23 & 0xff);
+  if (biased == 0 || biased == 0xff) {
+    slow_path(out, v);  // 0, -0, subnormals, inf, nan: rare, and signs matter
     return;
   }
   const double a = std::fabs(static_cast<double>(v));
-  int e2 = 0;
-  std::frexp(a, &e2);  // a in [2^(e2-1), 2^e2)
-  // log10(2) * (e2 - 1) rounded down: the decimal exponent, or one less.
-  int exp10 = static_cast<int>(std::floor((e2 - 1) * 0.30102999566398120));
+  // a is in [2^e, 2^(e+1)); floor(e * log10(2)) is the decimal exponent, or
+  // one less (the multiply-shift is exact for |e| < 1,000).
+  const int e = biased - 127;
+  int exp10 = (e * 78913) >> 18;
   const int shift = 6 - exp10;
-  if (shift > 60 || shift < -60) {
-    slow_path(out, v);
-    return;
-  }
   double x = shift >= 0 ? a * kPowers.t[shift] : a / kPowers.t[-shift];
   if (x >= 1e7) {
     ++exp10;
     x = shift - 1 >= 0 ? a * kPowers.t[shift - 1] : a / kPowers.t[1 - shift];
   }
-  const double whole = std::floor(x);
-  const double frac = x - whole;
+  auto n = static_cast<std::uint32_t>(x);
+  const double frac = x - n;
   // Too close to a rounding tie to decide in this precision: let the exact
   // path do it.
-  if (std::fabs(frac - 0.5) < 1e-6) {
+  if (frac > 0.5 - 1e-6 && frac < 0.5 + 1e-6) {
     slow_path(out, v);
     return;
   }
-  auto n = static_cast<std::uint32_t>(whole) + (frac > 0.5 ? 1u : 0u);
+  n += frac > 0.5 ? 1u : 0u;
   if (n >= 10000000u) {
     n /= 10;
     ++exp10;
@@ -72,33 +72,41 @@ void put_float_g7(std::string& out, float v) {
   int len = 7;  // significant digits after dropping trailing zeros
   while (len > 1 && digits[len - 1] == '0') --len;
 
-  if (v < 0) out += '-';
+  // Built on the stack and appended once: a std::string append per
+  // character cost a capacity check each.
+  char buf[24];
+  char* p = buf;
+  if (bits >> 31) *p++ = '-';
   if (exp10 < -4 || exp10 >= 7) {
-    out += digits[0];
+    *p++ = digits[0];
     if (len > 1) {
-      out += '.';
-      out.append(digits + 1, static_cast<std::size_t>(len - 1));
+      *p++ = '.';
+      std::memcpy(p, digits + 1, static_cast<std::size_t>(len - 1));
+      p += len - 1;
     }
-    out += 'e';
-    int e = exp10;
-    out += e < 0 ? '-' : '+';
-    if (e < 0) e = -e;
-    if (e < 10) out += '0';
-    char eb[8];
-    auto r = std::to_chars(eb, eb + sizeof eb, e);
-    out.append(eb, static_cast<std::size_t>(r.ptr - eb));
+    *p++ = 'e';
+    int x10 = exp10;
+    *p++ = x10 < 0 ? '-' : '+';
+    if (x10 < 0) x10 = -x10;
+    *p++ = static_cast<char>('0' + x10 / 10);  // a float's exponent has two digits at most
+    *p++ = static_cast<char>('0' + x10 % 10);
   } else if (exp10 >= 0) {
     const int int_digits = exp10 + 1;
-    out.append(digits, static_cast<std::size_t>(int_digits));
+    std::memcpy(p, digits, static_cast<std::size_t>(int_digits));
+    p += int_digits;
     if (len > int_digits) {
-      out += '.';
-      out.append(digits + int_digits, static_cast<std::size_t>(len - int_digits));
+      *p++ = '.';
+      std::memcpy(p, digits + int_digits, static_cast<std::size_t>(len - int_digits));
+      p += len - int_digits;
     }
   } else {
-    out += "0.";
-    out.append(static_cast<std::size_t>(-exp10 - 1), '0');
-    out.append(digits, static_cast<std::size_t>(len));
+    *p++ = '0';
+    *p++ = '.';
+    for (int k = 0; k < -exp10 - 1; ++k) *p++ = '0';
+    std::memcpy(p, digits, static_cast<std::size_t>(len));
+    p += len;
   }
+  out.append(buf, static_cast<std::size_t>(p - buf));
 }
 
 }  // namespace libtrace::detail
