@@ -11,9 +11,10 @@ for part in 3 5 7 9; do
   rc=0
   env -u DISPLAY "$REPLAY" cut.trace --json > cut.json 2> cut.err || rc=$?
   [ "$(wc -l < cut.err)" = 1 ] || { cat cut.err >&2; fail "cut at $part/10: not one line on stderr"; }
-  # A cut whose readable part ends exactly between two calls (as a killed
-  # capture does) is replayed to its end with a warning, not an error.
-  if [ $rc = 0 ] && grep -q '^trak-replay: warning: cut.trace: .*between two calls' cut.err; then continue; fi
+  # A cut whose readable part ends exactly between two calls, or between two
+  # call events with a call entered but not left (as a killed capture does),
+  # is replayed to its end with a warning, not an error.
+  if [ $rc = 0 ] && grep -Eq '^trak-replay: warning: cut.trace: .*between two call(s| events)' cut.err; then continue; fi
   [ $rc = 1 ] || { cat cut.err >&2; fail "cut at $part/10: exit $rc, not 1"; }
   grep -q '^trak-replay: cut.trace: ' cut.err || { cat cut.err >&2; fail "cut at $part/10: the error names no file"; }
 done
