@@ -10,11 +10,29 @@ namespace libtrace::capture::trace {
 
 std::uint64_t Keeper::enter(Event& e, bool whole, const std::vector<Touched>& refs) {
   const std::lock_guard lock(mu_);
+  enter_locked(e, whole, refs);
+  return next_seq_ - 1;
+}
+
+std::uint64_t Keeper::record(Event& e, const std::vector<Touched>& refs, std::uint64_t command_buffer) {
+  const std::lock_guard lock(mu_);
+  const std::uint64_t id = alive_locked(command_buffer);
+  if (!id) return 0;
+  Record& r = enter_locked(e, true, refs);
+  r.done = true;
+  r.owners = 1;
+  const std::uint64_t seq = next_seq_ - 1;
+  objects_[id].recording.push_back(seq);
+  return seq;
+}
+
+Keeper::Record& Keeper::enter_locked(Event& e, bool whole, const std::vector<Touched>& refs) {
   const std::uint64_t seq = next_seq_++;
-  Record& r = records_[seq];
-  r.enter = e.take_bytes();
-  r.enter_defs = e.take_spans();
+  Record& r = records_.try_emplace(records_.end(), seq, &pool_)->second;
+  r.enter = e.bytes();
+  r.enter_defs.assign(e.spans().begin(), e.spans().end());
   r.whole = whole;
+  r.needs.reserve(refs.size());
   for (const Touched& t : refs) {
     const std::uint64_t id = alive_locked(t.handle);
     if (!id || std::find(r.needs.begin(), r.needs.end(), id) != r.needs.end()) continue;
@@ -22,7 +40,7 @@ std::uint64_t Keeper::enter(Event& e, bool whole, const std::vector<Touched>& re
     ++objects_[id].users;
   }
   bytes_ += r.enter.size();
-  return seq;
+  return r;
 }
 
 void Keeper::leave(std::uint64_t seq, bool ok, Event* details) {
@@ -32,8 +50,8 @@ void Keeper::leave(std::uint64_t seq, bool ok, Event* details) {
   if (!ok) return drop_locked(seq);
   it->second.done = true;
   if (details) {
-    it->second.leave = details->take_bytes();
-    it->second.leave_defs = details->take_spans();
+    it->second.leave = details->bytes();
+    it->second.leave_defs.assign(details->spans().begin(), details->spans().end());
     bytes_ += it->second.leave.size();
   }
 }
@@ -128,7 +146,8 @@ void Keeper::end_recordings_of_children(std::uint64_t pool) {
   const std::lock_guard lock(mu_);
   const std::uint64_t id = alive_locked(pool);
   if (!id) return;
-  const std::vector<std::uint64_t> children = objects_[id].children;
+  thread_local std::vector<std::uint64_t> children;
+  children = objects_[id].children;
   for (const std::uint64_t c : children)
     if (const auto o = objects_.find(c); o != objects_.end()) end_recording_locked(o->second);
 }
@@ -187,15 +206,23 @@ void Keeper::release_locked(std::uint64_t seq) {
 void Keeper::drop_locked(std::uint64_t seq) {
   const auto r = records_.find(seq);
   if (r == records_.end()) return;
-  const std::vector<std::uint64_t> needs = std::move(r->second.needs);
+  // What it names goes after it: unuse_locked() may drop other records.
+  thread_local std::vector<std::uint64_t> needs;
+  const std::size_t from = needs.size();
+  needs.insert(needs.end(), r->second.needs.begin(), r->second.needs.end());
   bytes_ -= r->second.enter.size() + r->second.leave.size();
   records_.erase(r);
-  for (const std::uint64_t id : needs) unuse_locked(id);
+  for (std::size_t i = from; i < needs.size(); ++i) unuse_locked(needs[i]);
+  needs.resize(from);
 }
 
 void Keeper::end_recording_locked(Object& o) {
-  const std::vector<std::uint64_t> seqs = std::exchange(o.recording, {});
+  // The lists' capacity goes round from one recording to the next: a
+  // command buffer is recorded again every frame.
+  std::vector<std::uint64_t> seqs = std::exchange(o.recording, std::move(spare_));
   for (const std::uint64_t s : seqs) release_locked(s);
+  seqs.clear();
+  spare_ = std::move(seqs);
 }
 
 void Keeper::kill_locked(std::uint64_t id) {

@@ -125,7 +125,7 @@ void Event::end_define() {
   buf_.resize(d.begin);
 }
 
-void Event::splice(std::string_view bytes, const std::vector<DefinitionSpan>& spans) {
+void Event::splice(std::string_view bytes, std::span<const DefinitionSpan> spans) {
   std::size_t at = 0;
   for (const DefinitionSpan& d : spans) {
     buf_.append(bytes.substr(at, d.begin - at));

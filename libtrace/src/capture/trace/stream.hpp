@@ -17,6 +17,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <span>
 #include <string_view>
 #include <thread>
 #include <utility>
@@ -67,7 +68,7 @@ class Event {
   void end_define();
   // A kept event's bytes into this one, each definition only if the stream
   // lacks it.
-  void splice(std::string_view bytes, const std::vector<DefinitionSpan>& spans);
+  void splice(std::string_view bytes, std::span<const DefinitionSpan> spans);
   void clear() {
     buf_.clear();
     claims_.clear();
@@ -75,9 +76,9 @@ class Event {
   }
   std::size_t size() const { return buf_.size(); }
   const Stream* stream() const { return s_; }
-  // A kept event's bytes and definitions, taken.
-  std::string take_bytes() { return std::move(buf_); }
-  std::vector<DefinitionSpan> take_spans() { return std::move(spans_); }
+  // A kept event's bytes and definitions.
+  std::string_view bytes() const { return buf_; }
+  const std::vector<DefinitionSpan>& spans() const { return spans_; }
 
  private:
   friend class Stream;

@@ -184,7 +184,9 @@ std::uint64_t keep_enter(Keeper& k, const CommandInfo& info, void** args, std::v
   refs.clear();
   collect_refs(&refs);
   if (named) collect_handles(named);
-  Event e;
+  // Reused: the keeper copies the bytes out.
+  thread_local Event e;
+  e.clear();
   try {
     put_enter(e, Stream::thread_id(), info, args);
   } catch (...) {
@@ -194,6 +196,7 @@ std::uint64_t keep_enter(Keeper& k, const CommandInfo& info, void** args, std::v
   }
   collect_refs(nullptr);
   if (named) collect_handles(nullptr);
+  if (info.whole && info.keep == Keep::record) return k.record(e, refs, bits(*static_cast<VkCommandBuffer*>(args[0])));
   return k.enter(e, info.whole, refs);
 }
 
@@ -209,10 +212,12 @@ void keep_reset(Keeper& k, Call& c) {
 
 void keep_leave(Keeper& k, Call& c, std::uint64_t seq) {
   const CommandInfo& info = c.info;
+  if (info.whole && info.keep == Keep::record) return;  // kept whole by keep_enter()
   const bool ok = info.ret != Ret::result || c.result() >= 0;
   thread_local std::vector<Touched> outputs;
   outputs.clear();
-  Event details;
+  thread_local Event details;
+  details.clear();
   if (!info.whole && ok) {
     collect_refs(&outputs);
     try {
