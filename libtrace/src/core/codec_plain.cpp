@@ -38,6 +38,7 @@ class PlainDecoder final : public Decoder {
   bool next_view(std::string_view& out) override {
     if (pos_ == mapped_.size()) return false;
     out = mapped_.substr(pos_, kDecodeBlock);
+    in_.populate(out);
     pos_ += out.size();
     copied_from_ = pos_;  // views are given back by their user (done_with)
     return true;

@@ -75,6 +75,20 @@ void InputFile::unmap_range(std::string_view bytes) {
   if (begin < end) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
 }
 
+void InputFile::populate(std::string_view bytes) {
+#if defined(MADV_POPULATE_READ)
+  const auto* base = static_cast<const char*>(map_);
+  if (!map_ || bytes.empty() || bytes.data() < base || bytes.data() + bytes.size() > base + map_size_) return;
+  static const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const auto begin = reinterpret_cast<std::uintptr_t>(bytes.data()) & ~(page - 1);
+  const auto end = reinterpret_cast<std::uintptr_t>(bytes.data()) + bytes.size();
+  // A hint: a kernel before 5.14 says EINVAL, and the pages fault in as read.
+  ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_READ);
+#else
+  (void)bytes;
+#endif
+}
+
 std::size_t InputFile::read(void* dst, std::size_t n) {
   if (n == 0) return 0;
   if (!pushback_.empty()) {

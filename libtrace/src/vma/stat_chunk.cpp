@@ -240,6 +240,9 @@ void count_chunk(const Chunk& chunk, const Header& header, bool keep_going, Type
   out.time_steps_back = out.failed_creations = out.allocations_created = out.image_bytes_estimated = 0;
   out.size_histogram = {};
   out.events.clear();
+  // Room for an event per 32 bytes of lines up front (a line is longer):
+  // grown by doubling, every step would touch new pages.
+  out.events.reserve((chunk.head.size() + chunk.end - chunk.begin) / 32);
   out.aux.assign(1, EventAux{});
   out.texts.clear();
   out.notes.clear();

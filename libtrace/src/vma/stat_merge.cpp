@@ -190,7 +190,7 @@ template <class Sink>
 }
 
 void LiveTable::apply_all(const ChunkStats& cs, std::uint64_t base, std::uint64_t seq, Totals& totals) {
-  const std::vector<Event>& events = cs.events;
+  const Events& events = cs.events;
   for (std::size_t i = 0; i < events.size(); ++i) {
     // The live table is larger than the caches on big recordings: the slot
     // for an event a few on is loaded while this one is applied.
@@ -202,7 +202,7 @@ void LiveTable::apply_all(const ChunkStats& cs, std::uint64_t base, std::uint64_
 
 void LiveTable::apply_part(const ChunkStats& cs, std::uint64_t base, std::uint64_t seq, unsigned part,
                            const std::vector<std::uint32_t>& mine, Delta* deltas, std::vector<SecondChange>& seconds) {
-  const std::vector<Event>& events = cs.events;
+  const Events& events = cs.events;
   for (std::size_t k = 0; k < mine.size(); ++k) {
     const std::uint32_t i = mine[k];
     if (k + 8 < mine.size()) live_.prefetch(events[mine[k + 8]].ptr);
@@ -220,7 +220,7 @@ void LiveTable::apply_part(const ChunkStats& cs, std::uint64_t base, std::uint64
 
 void split_events(const ChunkStats& cs, unsigned parts, std::vector<std::vector<std::uint32_t>>& mine) {
   for (auto& m : mine) m.clear();
-  const std::vector<Event>& events = cs.events;
+  const Events& events = cs.events;
   for (std::size_t i = 0; i < events.size(); ++i) {
     const auto index = static_cast<std::uint32_t>(i);
     if (to_every_part(events[i].kind)) {
