@@ -16,8 +16,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <string>
 #include <span>
+#include <string>
 #include <string_view>
 #include <thread>
 #include <utility>

@@ -218,3 +218,55 @@ TEST_CASE("kept calls: the last write of each descriptor, and a command buffer's
   CHECK(written(k).empty());
   CHECK(k.calls() == 0);
 }
+
+TEST_CASE("kept calls: a command with nothing to return is kept whole, by its recording, in one step") {
+  Keeper k;
+  VkDevice device = reinterpret_cast<VkDevice>(std::uintptr_t{0x1000});
+  const VkAllocationCallbacks* alloc = nullptr;
+  VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, nullptr, 0, 0};
+  const VkCommandPoolCreateInfo* ppci = &pci;
+  VkCommandPool command_pool = reinterpret_cast<VkCommandPool>(std::uintptr_t{0x71});
+  VkCommandPool* pcommand_pool = &command_pool;
+  void* a0[] = {&device, &ppci, &alloc, &pcommand_pool};
+  keep_created(k, "vkCreateCommandPool", a0);
+  VkCommandBuffer cmd = reinterpret_cast<VkCommandBuffer>(std::uintptr_t{0x70});
+  VkCommandBuffer* pcmd = &cmd;
+  VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, command_pool,
+                                  VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
+  const VkCommandBufferAllocateInfo* pcai = &cai;
+  void* a1[] = {&device, &pcai, &pcmd};
+  keep_created(k, "vkAllocateCommandBuffers", a1, h(0x71));
+
+  // As the layer's keep_enter() keeps vkCmdDraw.
+  const CommandInfo& draw = command_info("vkCmdDraw", Level::device);
+  REQUIRE(draw.whole);
+  const auto record = [&](VkCommandBuffer into, std::uint32_t count) {
+    std::uint32_t one = 1, zero = 0;
+    void* args[] = {&into, &count, &one, &zero, &zero};
+    std::vector<Touched> refs;
+    collect_refs(&refs);
+    Event e;
+    put_enter(e, 0, draw, args);
+    collect_refs(nullptr);
+    return k.record(e, refs, h(reinterpret_cast<std::uintptr_t>(into)));
+  };
+  // Into a command buffer the keeper does not know: nothing is kept.
+  CHECK(record(reinterpret_cast<VkCommandBuffer>(std::uintptr_t{0x99}), 1) == 0);
+  CHECK(k.calls() == 2);
+
+  // Three recordings one after the other: only the last stays, in order.
+  for (const std::uint32_t n : {2u, 3u, 1u}) {
+    k.end_recording(h(0x70));
+    for (std::uint32_t i = 0; i < n; ++i) CHECK(record(cmd, i + 3) != 0);
+  }
+  CHECK(written(k) == std::vector<std::string>{"vkCreateCommandPool", "vkAllocateCommandBuffers", "vkCmdDraw"});
+  // vkResetCommandPool ends it too, and a new one after that is kept again.
+  k.end_recordings_of_children(h(0x71));
+  CHECK(k.calls() == 2);
+  CHECK(record(cmd, 7) != 0);
+  CHECK(k.calls() == 3);
+  // vkDestroyCommandPool: the command buffer and its recording go.
+  void* a2[] = {&device, &command_pool, &alloc};
+  keep_destroying(k, "vkDestroyCommandPool", a2, h(0x71));
+  CHECK(k.calls() == 0);
+}
