@@ -17,7 +17,8 @@
 # usage: bash bench/capture_trace_bench.sh [REPS]     (default 5 rounds)
 #   BENCH_ONLY=vkcube|glxgears|glmark2 runs one workload; BENCH_RAW=DIR keeps
 #   every run's numbers (one line per round).
-# Prints medians and ratios; asserts nothing.
+# Prints medians and ratios (the loss also paired round by round); asserts
+# nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 reps=${1:-5}
@@ -104,14 +105,20 @@ for w in "${workloads[@]}"; do
       run "$w" "$c" >> "$raw/$w.$c"
     done
   done
-  printf '\n%s (%s rounds)\n%-6s %10s %8s %14s %14s\n' "$w" "$reps" config fps loss "capture bytes" "bytes/frame"
+  # "paired": the median over rounds of each round's loss against that
+  # round's own `none` run, minutes apart at most; the VM's speed drifts more
+  # than that between rounds.
+  printf '\n%s (%s rounds)\n%-6s %10s %8s %8s %14s %14s\n' "$w" "$reps" config fps loss paired "capture bytes" \
+    "bytes/frame"
   base=$(cut -d' ' -f1 "$raw/$w.none" | median)
   for c in "${configs[@]}"; do
     fps=$(cut -d' ' -f1 "$raw/$w.$c" | median)
     bytes=$(cut -d' ' -f3 "$raw/$w.$c" | median)
     per=$(awk '$2 > 0 {print $3 / $2}' "$raw/$w.$c" | median)
     loss=$(echo "100 * (1 - $fps / $base)" | bc -l)
-    printf '%-6s %10.1f %7.1f%% %14.0f %14.0f\n' "$c" "$fps" "$loss" "$bytes" "${per:-0}"
+    paired=$(paste -d' ' <(cut -d' ' -f1 "$raw/$w.$c") <(cut -d' ' -f1 "$raw/$w.none") |
+      awk '$2 > 0 {print 100 * (1 - $1 / $2)}' | median)
+    printf '%-6s %10.1f %7.1f%% %7.1f%% %14.0f %14.0f\n' "$c" "$fps" "$loss" "${paired:-0}" "$bytes" "${per:-0}"
     eval "per_$c=${per:-0}"
   done
   echo "size per frame, trak / gfxr: $(echo "$per_trak / $per_gfxr" | bc -l | cut -c1-5)" \
