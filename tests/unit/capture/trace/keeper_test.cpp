@@ -58,6 +58,26 @@ void keep_destroying(Keeper& k, const char* name, void** args, std::uint64_t han
   k.settle(gone.seq);
 }
 
+// A command pool (0x71) and a primary command buffer (0x70) from it, kept as
+// their calls made them.
+void keep_pool_and_command_buffer(Keeper& k) {
+  VkDevice device = reinterpret_cast<VkDevice>(std::uintptr_t{0x1000});
+  const VkAllocationCallbacks* alloc = nullptr;
+  VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, nullptr, 0, 0};
+  const VkCommandPoolCreateInfo* ppci = &pci;
+  VkCommandPool command_pool = reinterpret_cast<VkCommandPool>(std::uintptr_t{0x71});
+  VkCommandPool* pcommand_pool = &command_pool;
+  void* a0[] = {&device, &ppci, &alloc, &pcommand_pool};
+  keep_created(k, "vkCreateCommandPool", a0);
+  VkCommandBuffer cmd = reinterpret_cast<VkCommandBuffer>(std::uintptr_t{0x70});
+  VkCommandBuffer* pcmd = &cmd;
+  VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, command_pool,
+                                  VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
+  const VkCommandBufferAllocateInfo* pcai = &cai;
+  void* a1[] = {&device, &pcai, &pcmd};
+  keep_created(k, "vkAllocateCommandBuffers", a1, h(0x71));
+}
+
 std::vector<std::string> written(Keeper& k) {
   const std::string path = temp_path();
   {
@@ -172,20 +192,9 @@ TEST_CASE("kept calls: the last write of each descriptor, and a command buffer's
   CHECK(written(k).size() == 3);  // the set and two writes
 
   // A command buffer's recording, then a second one: only the second stays.
-  VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, nullptr, 0, 0};
-  const VkCommandPoolCreateInfo* ppci = &pci;
+  keep_pool_and_command_buffer(k);
   VkCommandPool command_pool = reinterpret_cast<VkCommandPool>(std::uintptr_t{0x71});
-  VkCommandPool* pcommand_pool = &command_pool;
-  void* a0[] = {&device, &ppci, &alloc, &pcommand_pool};
-  keep_created(k, "vkCreateCommandPool", a0);
   VkCommandBuffer cmd = reinterpret_cast<VkCommandBuffer>(std::uintptr_t{0x70});
-  VkCommandBuffer* pcmd = &cmd;
-  VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr,
-                                  reinterpret_cast<VkCommandPool>(std::uintptr_t{0x71}),
-                                  VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
-  const VkCommandBufferAllocateInfo* pcai = &cai;
-  void* a3[] = {&device, &pcai, &pcmd};
-  keep_created(k, "vkAllocateCommandBuffers", a3, h(0x71));
   for (const std::uint32_t count : {3u, 4u}) {
     std::uint32_t zero = 0;
     void* draw[] = {&cmd, const_cast<std::uint32_t*>(&count), &one, &zero, &zero};
@@ -223,19 +232,9 @@ TEST_CASE("kept calls: a command with nothing to return is kept whole, by its re
   Keeper k;
   VkDevice device = reinterpret_cast<VkDevice>(std::uintptr_t{0x1000});
   const VkAllocationCallbacks* alloc = nullptr;
-  VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, nullptr, 0, 0};
-  const VkCommandPoolCreateInfo* ppci = &pci;
+  keep_pool_and_command_buffer(k);
   VkCommandPool command_pool = reinterpret_cast<VkCommandPool>(std::uintptr_t{0x71});
-  VkCommandPool* pcommand_pool = &command_pool;
-  void* a0[] = {&device, &ppci, &alloc, &pcommand_pool};
-  keep_created(k, "vkCreateCommandPool", a0);
   VkCommandBuffer cmd = reinterpret_cast<VkCommandBuffer>(std::uintptr_t{0x70});
-  VkCommandBuffer* pcmd = &cmd;
-  VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, command_pool,
-                                  VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
-  const VkCommandBufferAllocateInfo* pcai = &cai;
-  void* a1[] = {&device, &pcai, &pcmd};
-  keep_created(k, "vkAllocateCommandBuffers", a1, h(0x71));
 
   // As the layer's keep_enter() keeps vkCmdDraw.
   const CommandInfo& draw = command_info("vkCmdDraw", Level::device);
