@@ -66,27 +66,25 @@ std::string_view InputFile::map_rest() {
   return rest;
 }
 
-void InputFile::unmap_range(std::string_view bytes) {
-  const auto* base = static_cast<const char*>(map_);
-  if (!map_ || bytes.empty() || bytes.data() < base || bytes.data() + bytes.size() > base + map_size_) return;
-  static const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
-  const auto begin = (reinterpret_cast<std::uintptr_t>(bytes.data()) + page - 1) & ~(page - 1);
-  const auto end = (reinterpret_cast<std::uintptr_t>(bytes.data()) + bytes.size()) & ~(page - 1);
-  if (begin < end) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
-}
+void InputFile::unmap_range(std::string_view bytes) { advise_mapped(bytes, MADV_DONTNEED, true); }
 
 void InputFile::populate(std::string_view bytes) {
 #if defined(MADV_POPULATE_READ)
-  const auto* base = static_cast<const char*>(map_);
-  if (!map_ || bytes.empty() || bytes.data() < base || bytes.data() + bytes.size() > base + map_size_) return;
-  static const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
-  const auto begin = reinterpret_cast<std::uintptr_t>(bytes.data()) & ~(page - 1);
-  const auto end = reinterpret_cast<std::uintptr_t>(bytes.data()) + bytes.size();
   // A hint: a kernel before 5.14 says EINVAL, and the pages fault in as read.
-  ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_READ);
+  advise_mapped(bytes, MADV_POPULATE_READ, false);
 #else
   (void)bytes;
 #endif
+}
+
+void InputFile::advise_mapped(std::string_view bytes, int advice, bool inner) {
+  const auto* base = static_cast<const char*>(map_);
+  if (!map_ || bytes.empty() || bytes.data() < base || bytes.data() + bytes.size() > base + map_size_) return;
+  static const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const auto lo = reinterpret_cast<std::uintptr_t>(bytes.data()), hi = lo + bytes.size();
+  const auto begin = inner ? (lo + page - 1) & ~(page - 1) : lo & ~(page - 1);
+  const auto end = inner ? hi & ~(page - 1) : hi;
+  if (begin < end) ::madvise(reinterpret_cast<void*>(begin), end - begin, advice);
 }
 
 std::size_t InputFile::read(void* dst, std::size_t n) {

@@ -60,6 +60,10 @@ class InputFile {
   void populate(std::string_view bytes);
 
  private:
+  // madvise(advice) on the pages of `bytes` where they lie in map_rest()'s
+  // mapping: those wholly inside (`inner`) or every page they touch.
+  void advise_mapped(std::string_view bytes, int advice, bool inner);
+
   int fd_ = -1;
   bool owns_fd_ = false;
   std::string name_;
