@@ -12,7 +12,6 @@
 #include <utility>
 #include <vector>
 
-#include "core/huge_pages.hpp"
 #include "libtrace/vma/recording.hpp"
 #include "libtrace/vma/stat.hpp"
 #include "vma/line.hpp"
@@ -35,10 +34,12 @@ struct Event {
   Function function;  // create: the creating function
 };
 
-// A chunk's events: about a megabyte, on whole huge pages (a 4 KiB page's
-// first touch costs ~14 us on a paravirtualised VM: growing this vector was a
-// fifth of trak-stat's page faults on a 200k-call recording).
-using Events = std::vector<Event, libtrace::detail::HugePageAllocator<Event>>;
+// A chunk's events, reserved for the most a chunk can hold and kept from
+// chunk to chunk. On 4 KiB pages only the pages used are ever touched; on
+// huge pages (tried) the kernel zeroed a whole 2 MiB for each of the
+// pipeline's chunks in flight, 14 % of trak-stat's CPU on a 200k-call
+// recording.
+using Events = std::vector<Event>;
 
 struct EventAux {
   std::uint64_t pool = 0;                        // create: its pool (0: none); pool_create: memory type
