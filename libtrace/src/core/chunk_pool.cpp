@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/thread.hpp"
+
 namespace libtrace::detail {
 
 ChunkPool::ChunkPool(unsigned threads, std::size_t chunk, std::size_t tail, Compress compress, Emit emit)
@@ -15,7 +17,7 @@ ChunkPool::ChunkPool(unsigned threads, std::size_t chunk, std::size_t tail, Comp
       emit_(std::move(emit)),
       cur_(std::make_unique<Job>()) {
   cur_->in.reserve(chunk_);
-  for (unsigned i = 0; i < std::max(1u, threads); ++i) workers_.emplace_back([this] { run(); });
+  for (unsigned i = 0; i < std::max(1u, threads); ++i) workers_.push_back(start_thread([this] { run(); }));
 }
 
 ChunkPool::~ChunkPool() {

@@ -10,6 +10,7 @@
 
 #include "core/codec_internal.hpp"
 #include "core/huge_pages.hpp"
+#include "core/thread.hpp"
 #include "libtrace/core/error.hpp"
 #include "libtrace/core/sniff.hpp"
 
@@ -208,7 +209,7 @@ class PrefetchDecoder final : public Decoder {
  public:
   PrefetchDecoder(std::unique_ptr<Decoder> inner, unsigned depth)
       : inner_(std::move(inner)), depth_(depth ? depth : 1), container_(inner_->container()) {
-    worker_ = std::thread([this] { run(); });
+    worker_ = detail::start_thread([this] { run(); });
   }
   ~PrefetchDecoder() override {
     {

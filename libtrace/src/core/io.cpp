@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/thread.hpp"
 #include "libtrace/core/error.hpp"
 
 namespace libtrace {
@@ -151,7 +152,7 @@ OutputFile::OutputFile(const std::string& path) : buf_(kOutBuf), spare_(kOutBuf)
       fd_ = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
       if (fd_ < 0) throw_errno(name_);
       owns_fd_ = true;
-      writer_ = std::thread([this] { run_writer(); });
+      writer_ = detail::start_thread([this] { run_writer(); });
       return;
     }
     struct stat link {};
@@ -168,7 +169,7 @@ OutputFile::OutputFile(const std::string& path) : buf_(kOutBuf), spare_(kOutBuf)
     }
     fd_ = tmp_->fd();
   }
-  writer_ = std::thread([this] { run_writer(); });
+  writer_ = detail::start_thread([this] { run_writer(); });
 }
 
 OutputFile::~OutputFile() {

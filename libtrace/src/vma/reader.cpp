@@ -8,6 +8,7 @@
 #include <thread>
 #include <utility>
 
+#include "core/thread.hpp"
 #include "libtrace/vma/recording.hpp"
 #include "vma/source.hpp"
 
@@ -20,7 +21,7 @@ struct Reader::Impl {
       : opt(std::move(o)), source(std::move(decoder), std::move(name), opt), warnings(source.header_warnings()) {
     if (opt.read_ahead && std::thread::hardware_concurrency() > 1) {
       for (auto& b : batches) free.push_back(&b);
-      worker = std::thread([this] { run(); });
+      worker = libtrace::detail::start_thread([this] { run(); });
     }
   }
 

@@ -14,6 +14,7 @@
 #include <thread>
 #include <unordered_set>
 
+#include "core/thread.hpp"
 #include "vma/stat_chunk.hpp"
 #include "vma/stat_merge.hpp"
 
@@ -227,14 +228,15 @@ class Pipeline {
     // The first helper starts the others while this thread reads and counts
     // the first chunk: on many cores, starting them one after the other
     // here (~40 us each) held up the whole pipeline. A helper that cannot
-    // be started is only one fewer: any thread does any step.
+    // be started is only one fewer: any thread does any step. Each starts
+    // on another core than its starter's (core/thread.hpp).
     std::thread first;
     if (threads_ > 1) {
       try {
-        first = std::thread([this] {
+        first = libtrace::detail::start_thread([this] {
           std::vector<std::thread> more;
           try {
-            for (unsigned i = 2; i < threads_; ++i) more.emplace_back([this] { work(); });
+            for (unsigned i = 2; i < threads_; ++i) more.push_back(libtrace::detail::start_thread([this] { work(); }));
           } catch (const std::system_error&) {
           }
           work();
