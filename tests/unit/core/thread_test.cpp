@@ -48,8 +48,12 @@ TEST_CASE("start_thread: a creator kept to one CPU starts a thread kept to it to
   CPU_ZERO(&one);
   CPU_SET(here, &one);
   REQUIRE(::sched_setaffinity(0, sizeof one, &one) == 0);
+  // The tests after this one run on every CPU again, even if it fails.
+  struct Restore {
+    cpu_set_t set;
+    ~Restore() { ::sched_setaffinity(0, sizeof set, &set); }
+  } restore{mine};
   const cpu_set_t inside = set_inside_new_thread();
-  ::sched_setaffinity(0, sizeof mine, &mine);
   CHECK(CPU_EQUAL(&inside, &one));
 }
 
