@@ -11,6 +11,21 @@
 #include "bytes_decoder.hpp"
 #include "libtrace/core/error.hpp"
 #include "libtrace/replay/trace/replay.hpp"
+#include "libtrace/vk/device.hpp"
+
+// An instance for the whole run, never destroyed, so that the loader keeps
+// the driver loaded while each input's replay makes and destroys its own.
+// Unloaded, lavapipe's one-time allocations (made once per process, under
+// its pthread_once) were reported as a leak from an unknown module.
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  try {
+    static const libtrace::vk::Instance* keep = new libtrace::vk::Instance;
+    (void)keep;
+  } catch (const libtrace::Error&) {
+    // No Vulkan here: each replay then ends with its Error.
+  }
+  return 0;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   libtrace::replay_trace::Options opt;
