@@ -13,8 +13,11 @@ expect int.json '(.samples | length) >= .frames' true
 grep -q "profiler cost      unknown" int.err || fail "the summary should say the profile was not closed"
 
 # SIGTERM to trak-gpa itself (timeout(1), a CI runner, a service manager):
-# passed on to the application, and the profile is kept.
-"$GPA" profile -o term.json -- "$WORK" --frames 100000000 > term.out 2> term.err &
+# passed on to the application, and the profile is kept. The frame count is
+# this test's own: the same test in the other environments runs side by
+# side, and its application must not pass for this one's.
+many=$((100000000 + $$))
+"$GPA" profile -o term.json -- "$WORK" --frames "$many" > term.out 2> term.err &
 pid=$!
 sleep 5
 kill -TERM $pid
@@ -22,7 +25,7 @@ wait $pid
 rc=$?
 [ "$rc" = 143 ] || { cat term.err >&2; fail "SIGTERM to trak-gpa: status $rc, expected 143"; }
 [ "$(jq .frames term.json)" -gt 0 ] || { cat term.err >&2; fail "SIGTERM to trak-gpa: no frames"; }
-pgrep -f "gpa_work --frames 100000000" > /dev/null && fail "SIGTERM to trak-gpa: the application still runs"
+pgrep -f "gpa_work --frames $many" > /dev/null && fail "SIGTERM to trak-gpa: the application still runs"
 
 profile crash -- "$WORK" --crash
 [ "$rc" = 139 ] || { cat crash.err >&2; fail "the application's status expected (139), got $rc"; }
