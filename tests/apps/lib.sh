@@ -9,6 +9,10 @@ cd "$work" || exit 99
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "skipped: $*" >&2; exit 77; }
+# A count of frames or submits no other test gives its program (100000000
+# plus this test's pid), so that pgrep -f finds this test's program only: the
+# same test in the other environments runs side by side.
+own_count() { echo $((100000000 + $$)); }
 
 . "$SRC/../env/lib.sh"
 need_xvfb() {

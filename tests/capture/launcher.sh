@@ -11,10 +11,8 @@ APP=$APPS/capture_misbehave
 # application; the launcher reports and exits with the application's status,
 # and leaves nothing running.
 # (A shell starts background commands with SIGINT ignored: python puts the
-# default back, as a terminal's shell would have it.) The submit count is
-# this test's own: the same test in the other environments runs side by
-# side, and its application must not pass for this one's.
-many=$((100000000 + $$))
+# default back, as a terminal's shell would have it.)
+many=$(own_count)
 for sig in TERM:143 INT:130; do
   name=${sig%%:*} want=${sig##*:}
   python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])' \

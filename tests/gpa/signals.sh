@@ -13,10 +13,8 @@ expect int.json '(.samples | length) >= .frames' true
 grep -q "profiler cost      unknown" int.err || fail "the summary should say the profile was not closed"
 
 # SIGTERM to trak-gpa itself (timeout(1), a CI runner, a service manager):
-# passed on to the application, and the profile is kept. The frame count is
-# this test's own: the same test in the other environments runs side by
-# side, and its application must not pass for this one's.
-many=$((100000000 + $$))
+# passed on to the application, and the profile is kept.
+many=$(own_count)
 "$GPA" profile -o term.json -- "$WORK" --frames "$many" > term.out 2> term.err &
 pid=$!
 sleep 5
